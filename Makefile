@@ -1,0 +1,42 @@
+# Two commands do all the set-up on a fresh machine: `make demo` and `make test`.
+# Both create or update .venv/ and install the project into it.
+
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test venv proto lint bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip setuptools wheel
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+node_modules/.bin/buf: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/poker demo
+
+test: $(STAMP) node_modules/.bin/buf
+	PATH="$(CURDIR)/node_modules/.bin:$$PATH" $(PY) -m pytest
+
+proto: $(STAMP)
+	$(PY) -m poker.protogen
+
+lint: $(STAMP) node_modules/.bin/buf
+	node_modules/.bin/buf lint
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy poker services clients
+
+bench: $(STAMP)
+	$(PY) bench/evaluator.py
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) node_modules .pytest_cache

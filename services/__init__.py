@@ -1,0 +1,1 @@
+"""The suite's gRPC services: evaluator, dealer, lobby."""

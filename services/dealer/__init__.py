@@ -1,0 +1,1 @@
+"""The dealer: the rule engine (engine/) and the table service around it."""

@@ -1,0 +1,1 @@
+"""The lobby: balances, tables, seating, the button draw, buy-ins and rebuys."""
