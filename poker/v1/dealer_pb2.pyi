@@ -72,7 +72,6 @@ class ShowReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SHOW_REASON_UNSPECIFIED: _ClassVar[ShowReason]
     SHOW_REASON_SHOWDOWN: _ClassVar[ShowReason]
     SHOW_REASON_ALL_IN: _ClassVar[ShowReason]
-    SHOW_REASON_CHOSEN: _ClassVar[ShowReason]
 
 class SitOutReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -118,7 +117,6 @@ BLIND_KIND_LATE: BlindKind
 SHOW_REASON_UNSPECIFIED: ShowReason
 SHOW_REASON_SHOWDOWN: ShowReason
 SHOW_REASON_ALL_IN: ShowReason
-SHOW_REASON_CHOSEN: ShowReason
 SIT_OUT_REASON_UNSPECIFIED: SitOutReason
 SIT_OUT_REASON_REQUESTED: SitOutReason
 SIT_OUT_REASON_TIMED_OUT: SitOutReason
@@ -658,20 +656,18 @@ class HoleCardsDealt(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ActionTaken(_message.Message):
-    __slots__ = ("seat", "action", "to", "added", "all_in", "timed_out")
+    __slots__ = ("seat", "action", "to", "added", "all_in")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     TO_FIELD_NUMBER: _ClassVar[int]
     ADDED_FIELD_NUMBER: _ClassVar[int]
     ALL_IN_FIELD_NUMBER: _ClassVar[int]
-    TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     action: ActionKind
     to: int
     added: int
     all_in: bool
-    timed_out: bool
-    def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[ActionKind, str]] = ..., to: _Optional[int] = ..., added: _Optional[int] = ..., all_in: _Optional[bool] = ..., timed_out: _Optional[bool] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[ActionKind, str]] = ..., to: _Optional[int] = ..., added: _Optional[int] = ..., all_in: _Optional[bool] = ...) -> None: ...
 
 class BoardDealt(_message.Message):
     __slots__ = ("street", "cards")
@@ -750,6 +746,14 @@ class TurnStarted(_message.Message):
     deadline_unix_ms: int
     legal_actions: LegalActions
     def __init__(self, seat: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[LegalActions, _Mapping]] = ...) -> None: ...
+
+class TurnTimedOut(_message.Message):
+    __slots__ = ("seat", "action_number")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    action_number: int
+    def __init__(self, seat: _Optional[int] = ..., action_number: _Optional[int] = ...) -> None: ...
 
 class HandVoided(_message.Message):
     __slots__ = ("stacks", "reason")

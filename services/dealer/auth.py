@@ -1,0 +1,108 @@
+"""Who is calling: the service, the auditor, a seat or a spectator, from call metadata.
+
+Credentials travel as `authorization: Bearer <token>`. The dealer keeps only the
+SHA-256 of seat tokens; the service and auditor tokens come from its command line
+or environment and are compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from services.dealer.errors import PermissionDenied, Unauthenticated
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """The caller of one request: exactly one role."""
+
+    role: str  # "service", "auditor", "seat", "spectator"
+    table_id: str = ""
+    seat: int = -1
+
+    @property
+    def is_auditor(self) -> bool:
+        return self.role == "auditor"
+
+
+SPECTATOR = Caller("spectator")
+SERVICE = Caller("service")
+AUDITOR = Caller("auditor")
+
+
+def new_token() -> str:
+    """A fresh seat token: 256 random bits, URL-safe text."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bearer(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
+    """The bearer token of the call's metadata, if any."""
+    for key, value in metadata or ():
+        if key == "authorization":
+            text = value.decode() if isinstance(value, bytes) else value
+            scheme, _, token = text.partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise Unauthenticated("authorization must be 'Bearer <token>'")
+            return token.strip()
+    return None
+
+
+class Authenticator:
+    """Resolves tokens to callers. Seat tokens are registered by their hash."""
+
+    def __init__(self, service_token: str | None, auditor_token: str | None) -> None:
+        self._service = service_token or None
+        self._auditor = auditor_token or None
+        self._seats: dict[str, tuple[str, int]] = {}
+
+    def register_seat(self, hashed: str, table_id: str, seat: int) -> None:
+        self._seats[hashed] = (table_id, seat)
+
+    def forget_seat(self, hashed: str) -> None:
+        self._seats.pop(hashed, None)
+
+    def caller(self, token: str | None) -> Caller:
+        """The caller a token stands for; no token is a spectator."""
+        if token is None:
+            return SPECTATOR
+        if self._service and hmac.compare_digest(token, self._service):
+            return SERVICE
+        if self._auditor and hmac.compare_digest(token, self._auditor):
+            return AUDITOR
+        found = self._seats.get(token_hash(token))
+        if found is None:
+            raise Unauthenticated("unknown token: use the seat token SeatPlayer returned")
+        return Caller("seat", found[0], found[1])
+
+    def require_service(self, token: str | None) -> None:
+        """For the lobby's calls: the service token and nothing else."""
+        if token is None:
+            raise Unauthenticated(
+                "missing credential: internal calls need 'authorization: Bearer <service token>'"
+            )
+        if self.caller(token) is not SERVICE:
+            raise PermissionDenied("this call needs the service token (the lobby's)")
+
+    def require_seat(self, token: str | None, table_id: str, seat: int | None) -> Caller:
+        """For a player's calls: the token of this table's seat (`seat` None: any seat)."""
+        if token is None:
+            raise Unauthenticated("missing credential: send 'authorization: Bearer <seat token>'")
+        caller = self.caller(token)
+        if caller.role != "seat":
+            raise PermissionDenied("this call needs a seat token")
+        if caller.table_id != table_id:
+            raise PermissionDenied(f"this seat token is for another table, not {table_id!r}")
+        if seat is not None and caller.seat != seat:
+            raise PermissionDenied(
+                f"your token is for seat {caller.seat}; you cannot act for seat {seat}"
+            )
+        return caller

@@ -1,0 +1,120 @@
+"""A stable JSON encoding of events (the engine's and the dealer's), for the store.
+
+An event is written as `{"t": "<class name>", <field>: <value>, ...}`: enums by
+value, tuples as lists, dicts as lists of pairs, bytes as hex, nested dataclasses
+as objects. Decoding reads each field's type hint, so the engine's frozen
+dataclasses come back exactly as they were (equal to the originals).
+
+>>> from services.dealer.events import PlayerSatIn
+>>> loads(dumps(PlayerSatIn(seat=3))) == PlayerSatIn(seat=3)
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import types
+import typing
+from functools import cache
+from typing import Any
+
+
+def encode(obj: Any) -> Any:
+    """A JSON-ready value for an event or any part of one."""
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if obj is None or isinstance(obj, bool | int | float | str):
+        return obj
+    if isinstance(obj, tuple | list):
+        return [encode(x) for x in obj]
+    if isinstance(obj, bytes):
+        return obj.hex()
+    if isinstance(obj, dict):
+        return [[encode(k), encode(v)] for k, v in obj.items()]
+    if dataclasses.is_dataclass(obj):
+        return {name: encode(getattr(obj, name)) for name in _init_fields(type(obj))}
+    raise TypeError(f"cannot encode {type(obj).__name__}")
+
+
+def dumps(event: Any) -> str:
+    """The stored text of an event."""
+    body = encode(event)
+    return json.dumps({"t": type(event).__name__, **body}, separators=(",", ":"))
+
+
+def loads(text: str) -> Any:
+    """The event a stored text encodes; raises KeyError for an unknown type."""
+    data = json.loads(text)
+    cls = registry()[data.pop("t")]
+    return decode(cls, data)
+
+
+def decode(tp: Any, data: Any) -> Any:
+    """Rebuilds a value of type `tp` from its encoding."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return _decode_union(typing.get_args(tp), data)
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(decode(args[0], x) for x in data)
+        return tuple(decode(a, x) for a, x in zip(args, data, strict=True))
+    if origin is list:
+        return [decode(typing.get_args(tp)[0], x) for x in data]
+    if origin is dict:
+        key_type, value_type = typing.get_args(tp)
+        return {decode(key_type, k): decode(value_type, v) for k, v in data}
+    if origin is typing.Literal or tp is Any or not isinstance(tp, type):
+        return data
+    if issubclass(tp, enum.Enum):
+        return tp(data)
+    if dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        return tp(**{name: decode(hints[name], data[name]) for name in _init_fields(tp)
+                     if name in data})
+    if tp is bytes:
+        return bytes.fromhex(data)
+    if tp is float:
+        return float(data)
+    return data
+
+
+def _decode_union(args: tuple[Any, ...], data: Any) -> Any:
+    if data is None and type(None) in args:
+        return None
+    options = [a for a in args if a is not type(None)]
+    for option in options:  # a plain JSON value that is already the right type
+        if isinstance(option, type) and not issubclass(option, enum.Enum) \
+                and not dataclasses.is_dataclass(option) and isinstance(data, option):
+            return data
+    for option in options:
+        try:
+            return decode(option, data)
+        except (TypeError, ValueError, KeyError):
+            continue
+    raise ValueError(f"{data!r} matches none of {options}")
+
+
+@cache
+def _init_fields(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+@cache
+def registry() -> dict[str, type]:
+    """Every event class the store may hold, by name: the engine's and the dealer's."""
+    from services.dealer import engine, events
+
+    found: dict[str, type] = {}
+    for module in (engine, events):
+        for name, value in vars(module).items():
+            if isinstance(value, type) and dataclasses.is_dataclass(value):
+                found[name] = value
+    return found

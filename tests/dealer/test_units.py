@@ -1,0 +1,115 @@
+"""Unit tests of the dealer's plain parts: decks, seating, auth, store, codec."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from services.dealer import codec, deck, seating
+from services.dealer import events as ev
+from services.dealer.auth import SERVICE, SPECTATOR, Authenticator, bearer, token_hash
+from services.dealer.errors import PermissionDenied, Unauthenticated
+from services.dealer.seating import Candidate, plan_hand
+from services.dealer.store import ActRecord, Row, Store
+
+
+def test_R2_secure_shuffle_is_a_permutation_and_seeded_only_reproduces() -> None:
+    assert sorted(deck.secure_order()) == list(range(52))
+    assert deck.seeded_order(7, 1) == deck.seeded_order(7, 1) != deck.seeded_order(7, 2)
+    assert deck.shuffle(None, 1).cards != deck.shuffle(None, 1).cards
+
+
+def test_R3_commitment_is_sha256_of_salt_then_card_bytes() -> None:
+    import hashlib
+
+    shuffled = deck.shuffle(3, 1)
+    expected = hashlib.sha256(shuffled.salt + bytes(shuffled.cards)).hexdigest()
+    assert shuffled.commitment == expected
+    assert deck.verify(expected, shuffled.salt, shuffled.cards)
+    swapped = (shuffled.cards[1], shuffled.cards[0], *shuffled.cards[2:])
+    assert not deck.verify(expected, shuffled.salt, swapped)
+
+
+def test_R4_button_draw_highest_card_takes_it() -> None:
+    seat, cards = deck.draw_button([1, 3, 5])
+    assert set(cards) == {1, 3, 5} and cards[seat] == max(cards.values())
+
+
+def test_R5_button_moves_to_next_dealt_in_seat() -> None:
+    plan = plan_hand([Candidate(0), Candidate(2), Candidate(5)], previous_button=2,
+                     first_hand=False)
+    assert plan is not None and plan.button == 5
+    plan = plan_hand([Candidate(0), Candidate(2), Candidate(5)], previous_button=5,
+                     first_hand=False)
+    assert plan is not None and plan.button == 0
+    first = plan_hand([Candidate(0), Candidate(2)], previous_button=2, first_hand=True)
+    assert first is not None and first.button == 2
+
+
+def test_R7_heads_up_big_blind_is_not_the_button() -> None:
+    assert seating.big_blind_seat([1, 4], 1) == 4
+    assert seating.big_blind_seat([1, 4, 7], 1) == 7
+
+
+def test_R10_late_joiner_posts_or_waits_for_the_big_blind() -> None:
+    players = [Candidate(0), Candidate(1), Candidate(2)]
+    plan = plan_hand([*players, Candidate(4, joined_late=True)], previous_button=0,
+                     first_hand=False)
+    # button 1, small blind 2, big blind 4: the late joiner is the big blind, no post
+    assert plan is not None and plan.button == 1 and plan.late_posters == ()
+    plan = plan_hand([*players, Candidate(4, joined_late=True)], previous_button=1,
+                     first_hand=False)
+    assert plan is not None and plan.late_posters == (4,)
+    waiting = Candidate(4, waits_for_big_blind=True, joined_late=True)
+    plan = plan_hand([*players, waiting], previous_button=1, first_hand=False)
+    assert plan is not None and 4 not in plan.seats
+    plan = plan_hand([*players, waiting], previous_button=0, first_hand=False)
+    assert plan is not None and 4 in plan.seats and plan.late_posters == ()
+
+
+def test_auth_roles_and_messages() -> None:
+    auth = Authenticator("svc", "aud")
+    auth.register_seat(token_hash("seat-token"), "t1", 3)
+    assert auth.caller(None) is SPECTATOR and auth.caller("svc") is SERVICE
+    assert auth.caller("seat-token").seat == 3
+    with pytest.raises(Unauthenticated, match="unknown token"):
+        auth.caller("nope")
+    with pytest.raises(PermissionDenied, match="seat 3.*seat 4"):
+        auth.require_seat("seat-token", "t1", 4)
+    with pytest.raises(PermissionDenied, match="another table"):
+        auth.require_seat("seat-token", "t2", 3)
+    with pytest.raises(PermissionDenied, match="service token"):
+        auth.require_service("seat-token")
+    assert bearer([("authorization", "Bearer abc")]) == "abc"
+    with pytest.raises(Unauthenticated):
+        bearer([("authorization", "Basic abc")])
+
+
+def test_store_round_trips_events_seats_and_acts(tmp_path: Path) -> None:
+    store = Store(tmp_path / "d.sqlite")
+    with store.batch():
+        store.create_table("t1", "{}", 1)
+        store.append("t1", [Row(1, "", 5, "a"), Row(2, "t1-1", 6, "b")])
+        store.put_seat("t1", 2, "p", "hash")
+        store.put_act("t1", "t1-1", 1, ActRecord(2, "call", 0, 9))
+    with pytest.raises(RuntimeError), store.batch():
+        store.append("t1", [Row(3, "", 7, "c")])
+        raise RuntimeError("rolled back")
+    reopened = Store(tmp_path / "d.sqlite")
+    assert [r.payload for r in reopened.events("t1")] == ["a", "b"]
+    assert reopened.events("t1", after=1) == [Row(2, "t1-1", 6, "b")]
+    assert reopened.seats("t1") == [(2, "p", "hash")]
+    assert reopened.act("t1", "t1-1", 1) == ActRecord(2, "call", 0, 9)
+    assert reopened.tables() == [("t1", "{}", False)]
+
+
+def test_codec_round_trips_dealer_events() -> None:
+    samples = [
+        ev.PlayerSeated(1, "p", 500, True), ev.ButtonSet(2, ((1, 51), (2, 50))),
+        ev.HandSalt(b"\x00\xff"), ev.DeckRevealed(b"\x01", tuple(range(52)), "ab"),
+        ev.TurnStarted(1, "bet", 3, 99, can_fold=True, bet_kind="raise", min_to=200),
+        ev.HandVoided(((1, 100), (2, 200)), "why"), ev.TableClosed(((1, "p", 3),)),
+    ]
+    for event in samples:
+        assert codec.loads(codec.dumps(event)) == event
