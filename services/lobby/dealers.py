@@ -1,0 +1,96 @@
+"""What the lobby needs from a dealer process, as plain Python (the gRPC client: dealer_client.py).
+
+Every call names the dealer's address. A call either succeeds, is refused
+(`DealerRefused`: it certainly did not take effect) or ends without an answer
+(`DealerUnreachable`: it may or may not have taken effect; the lobby finds out
+later from the table's state and events).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class DealerRefused(Exception):
+    """The dealer answered and refused; `status` is the gRPC code name."""
+
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class DealerUnreachable(Exception):
+    """No answer from the dealer: the call may or may not have taken effect."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStack:
+    """A seat's chips as the dealer gives them back."""
+
+    seat: int
+    player_id: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSeat:
+    """A seat as the dealer sees it now."""
+
+    seat: int
+    player_id: str
+    stack: int
+    in_hand: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DealerTable:
+    """A table as the dealer sees it now."""
+
+    table_id: str
+    sequence: int
+    seats: dict[int, DealerSeat] = field(default_factory=dict)
+    hands_played: int = 0
+    hand_running: bool = False
+    closed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DealerEvent:
+    """One event of the table the lobby cares about: seated, unseated, chips added, closed."""
+
+    sequence: int
+    kind: str  # "seated", "unseated", "chips_added", "closed"
+    stacks: tuple[SeatStack, ...] = ()
+
+
+class Dealer(Protocol):
+    """The dealer's internal calls, as the lobby makes them."""
+
+    def create_table(self, address: str, table_id: str, game: dict[str, Any]) -> None: ...
+
+    def seat_player(self, address: str, table_id: str, seat: int, player_id: str, stack: int,
+                    wait_for_big_blind: bool) -> str:
+        """Returns the seat token."""
+        ...
+
+    def add_chips(self, address: str, table_id: str, seat: int, amount: int, key: str) -> int:
+        """Returns the stack after the rebuy; idempotent by key."""
+        ...
+
+    def unseat_player(self, address: str, table_id: str, seat: int) -> SeatStack: ...
+
+    def sit_out(self, address: str, table_id: str, seat: int, seat_token: str) -> None:
+        """The player is dealt no further hand (called with the player's seat token)."""
+        ...
+
+    def set_button(self, address: str, table_id: str, seat: int) -> None: ...
+
+    def close_table(self, address: str, table_id: str, void_hand: bool) -> list[SeatStack]: ...
+
+    def table(self, address: str, table_id: str) -> DealerTable: ...
+
+    def events(self, address: str, table_id: str, after: int, until: int) -> list[DealerEvent]:
+        """Seat events with sequence in (after, until]."""
+        ...

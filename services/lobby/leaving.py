@@ -1,0 +1,211 @@
+"""Leaving a table (R31) and closing one: the dealer gives the stacks back, the lobby credits them.
+
+Both are recorded before the dealer is called, with the table's event number at
+that moment; if the answer is lost (the dealer or the lobby died), the dealer's
+`PlayerUnseated` or `TableClosed` event after that number tells the stack. A
+player in a hand cannot leave until it ends: the leave stays pending, the player
+is sat out so they are dealt no further hand, and the lobby retries between hands.
+"""
+
+from __future__ import annotations
+
+from services.lobby import ledger, tables
+from services.lobby import operations as ops
+from services.lobby.dealers import DealerRefused, DealerUnreachable, SeatStack
+from services.lobby.errors import FailedPrecondition, InvalidArgument
+from services.lobby.ledger import TransferKind
+from services.lobby.operations import Operation, OpKind, OpState
+from services.lobby.steps import Ctx, drive_leased, error_of, find_stack, log, refusal, unreachable
+from services.lobby.storage import Tx
+from services.lobby.tables import SeatState, TableStatus
+
+
+def leave(ctx: Ctx, player_id: str, table_id: str, request_id: str) -> Operation:
+    """R31: takes the player off the table and credits the stack; pending during a hand."""
+    if not request_id:
+        raise InvalidArgument("request_id is required: it makes a retried request move money once")
+    key = f"leave:{player_id}:{request_id}"
+
+    def begin(tx: Tx) -> tuple[Operation, bool]:
+        existing = ops.by_key(tx, key, OpKind.LEAVE, table_id)
+        if existing is not None:
+            return existing, False
+        seat = tables.get(tx, table_id).seat_of(player_id)
+        if seat is None:
+            raise FailedPrecondition(f"you are not seated at table {table_id}")
+        if seat.state is SeatState.JOINING:
+            raise FailedPrecondition("your buy-in is still being completed; leave after it is")
+        if seat.state is SeatState.LEAVING:
+            return next(o for o in ops.pending(tx, table_id)
+                        if o.kind is OpKind.LEAVE and o.player_id == player_id), False
+        tables.update_seat(tx, table_id, seat.seat, state=SeatState.LEAVING)
+        return ops.create(tx, key, OpKind.LEAVE, table_id, OpState.REQUESTED,
+                          player_id=player_id, seat=seat.seat,
+                          lease_seconds=ctx.lease_seconds), True
+
+    op, owned = ctx.tx(begin)
+    if op.final:
+        return op
+    try:
+        return drive_leased(ctx, op, lambda o: drive_leave(ctx, o), owned)
+    except DealerUnreachable:
+        return ctx.op(op.id)  # pending: the lobby finishes it when the dealer answers
+
+
+def drive_leave(ctx: Ctx, op: Operation) -> Operation:
+    """One attempt to unseat; a hand in progress or a silent dealer leaves it pending."""
+    table = ctx.table(op.table_id)
+    if op.attempts:
+        stack = _already_left(ctx, op, table)
+        if stack is not None:
+            return _cash_out(ctx, op, stack)
+    else:
+        sequence = ctx.dealer.table(table.dealer, table.table_id).sequence
+        op = ctx.tx(lambda tx: ops.update(tx, op.id, attempts=1, dealer_sequence=sequence))
+    try:
+        stack = ctx.dealer.unseat_player(table.dealer, table.table_id, op.seat)
+    except DealerRefused as err:
+        if err.status != "FAILED_PRECONDITION":
+            raise refusal(err, "leaving the table") from None
+        _sit_out(ctx, op, table)
+        log.info("leave_pending", table_id=op.table_id, player_id=op.player_id,
+                 reason=err.message)
+        return ctx.tx(lambda tx: ops.update(tx, op.id, attempts=0))
+    ctx.fault("after_unseat")
+    return _cash_out(ctx, op, stack.stack)
+
+
+def _already_left(ctx: Ctx, op: Operation, table: tables.Table) -> int | None:
+    # An earlier UnseatPlayer went unanswered: did the player leave, and with what?
+    view = ctx.dealer.table(table.dealer, table.table_id)
+    here = view.seats.get(op.seat)
+    if here is not None and here.player_id == op.player_id and not view.closed:
+        return None
+    events = ctx.dealer.events(table.dealer, table.table_id, op.dealer_sequence, view.sequence)
+    left = find_stack(events, "unseated", op.seat, op.player_id) or find_stack(
+        events, "closed", op.seat, op.player_id)
+    if left is None:
+        raise DealerUnreachable(f"no record at the dealer of seat {op.seat} leaving")
+    return left.stack
+
+
+def _sit_out(ctx: Ctx, op: Operation, table: tables.Table) -> None:
+    seat = next((s for s in table.seats if s.seat == op.seat), None)
+    if seat is None or not seat.seat_token:
+        return
+    try:
+        ctx.dealer.sit_out(table.dealer, table.table_id, op.seat, seat.seat_token)
+    except (DealerRefused, DealerUnreachable) as err:
+        log.info("sit_out_failed", table_id=op.table_id, seat=op.seat, reason=str(err))
+
+
+def _cash_out(ctx: Ctx, op: Operation, stack: int) -> Operation:
+    def run(tx: Tx) -> Operation:
+        _credit(tx, op.table_id, op.player_id, stack, f"{op.id}:cash_out")
+        tables.free_seat(tx, op.table_id, op.seat)
+        return ops.update(tx, op.id, state=OpState.DONE, result=stack)
+
+    done = ctx.tx(run)
+    log.info("player_left", table_id=op.table_id, player_id=op.player_id, seat=op.seat,
+             stack=stack, op_id=op.id)
+    return done
+
+
+def _credit(tx: Tx, table_id: str, player_id: str, stack: int, key: str) -> None:
+    if stack > 0:
+        ledger.transfer(tx, key=key, kind=TransferKind.CASH_OUT,
+                        source=ledger.table_account(table_id),
+                        destination=ledger.player_account(player_id), amount=stack)
+
+
+def close(ctx: Ctx, table_id: str, void_hand: bool, request_id: str) -> Operation:
+    """Closes a table at its dealer and credits every stack to its owner's balance."""
+    if not request_id:
+        raise InvalidArgument("request_id is required: it makes a retried close act once")
+    key = f"close:{table_id}:{request_id}"
+
+    def begin(tx: Tx) -> tuple[Operation, bool]:
+        existing = ops.by_key(tx, key, OpKind.CLOSE, table_id)
+        if existing is not None:
+            return existing, False
+        table = tables.get(tx, table_id)
+        if table.status is not TableStatus.OPEN:
+            raise FailedPrecondition(f"table {table_id} is {table.status.value}, not open")
+        busy = [o for o in ops.pending(tx, table_id)
+                if not (o.kind is OpKind.LEAVE and o.attempts == 0)]
+        if busy:
+            raise FailedPrecondition(
+                f"table {table_id} has {len(busy)} buy-in(s), rebuy(s) or departure(s) still "
+                "in progress with its dealer; try again in a moment")
+        tables.set_status(tx, table_id, TableStatus.CLOSING)
+        return ops.create(tx, key, OpKind.CLOSE, table_id, OpState.REQUESTED,
+                          void_hand=void_hand, lease_seconds=ctx.lease_seconds), True
+
+    op, owned = ctx.tx(begin)
+    if not op.final:
+        op = drive_leased(ctx, op, lambda o: drive_close(ctx, o), owned)
+    if op.state is OpState.FAILED:
+        raise error_of(op)
+    return op
+
+
+def drive_close(ctx: Ctx, op: Operation) -> Operation:
+    """Closes at the dealer (or finds that it did) and settles every stack."""
+    table = ctx.table(op.table_id)
+    try:
+        if op.attempts:
+            view = ctx.dealer.table(table.dealer, table.table_id)
+            if view.closed:
+                events = ctx.dealer.events(table.dealer, table.table_id, op.dealer_sequence,
+                                           view.sequence)
+                closed = [e for e in events if e.kind == "closed"]
+                if closed:
+                    return _settle(ctx, op, list(closed[-1].stacks))
+        else:
+            sequence = ctx.dealer.table(table.dealer, table.table_id).sequence
+            op = ctx.tx(lambda tx: ops.update(tx, op.id, attempts=1, dealer_sequence=sequence))
+        stacks = ctx.dealer.close_table(table.dealer, table.table_id, op.void_hand)
+    except DealerRefused as err:
+        return _close_refused(ctx, op, refusal(err, "closing the table"))
+    except DealerUnreachable:
+        raise unreachable(table, "the table is closing and its stacks are credited as soon as "
+                          "the dealer answers") from None
+    ctx.fault("after_close")
+    return _settle(ctx, op, stacks)
+
+
+def _close_refused(ctx: Ctx, op: Operation, err: Exception) -> Operation:
+    def run(tx: Tx) -> Operation:
+        tables.set_status(tx, op.table_id, TableStatus.OPEN)
+        return ops.update(tx, op.id, state=OpState.FAILED,
+                          error_status=getattr(err, "status", "INTERNAL"), error=str(err))
+
+    return ctx.tx(run)
+
+
+def _settle(ctx: Ctx, op: Operation, stacks: list[SeatStack]) -> Operation:
+    def run(tx: Tx) -> Operation:
+        held = ledger.balance(tx, ledger.table_account(op.table_id))
+        returned = sum(s.stack for s in stacks)
+        if returned > held:
+            log.error("dealer_returned_too_much", table_id=op.table_id, held=held,
+                      returned=returned)
+            return ops.update(tx, op.id, state=OpState.FAILED, error_status="INTERNAL",
+                              error=f"the dealer returned {returned} chips but the table "
+                              f"holds {held}; nothing was credited, the operator must check")
+        for stack in stacks:
+            _credit(tx, op.table_id, stack.player_id, stack.stack, f"{op.id}:seat{stack.seat}")
+        for leaving in ops.pending(tx, op.table_id):
+            if leaving.kind is OpKind.LEAVE:
+                mine = sum(s.stack for s in stacks if s.player_id == leaving.player_id)
+                ops.update(tx, leaving.id, state=OpState.DONE, result=mine)
+        tx.execute("DELETE FROM seats WHERE table_id = ?", (op.table_id,))
+        tables.set_status(tx, op.table_id, TableStatus.CLOSED)
+        left = ledger.balance(tx, ledger.table_account(op.table_id))
+        if left:
+            log.error("table_chips_unaccounted", table_id=op.table_id, chips=left)
+        return ops.update(tx, op.id, state=OpState.DONE, result=returned)
+
+    done = ctx.tx(run)
+    log.info("table_closed", table_id=op.table_id, returned=done.result, op_id=op.id)
+    return done

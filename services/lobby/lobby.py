@@ -1,0 +1,214 @@
+"""The lobby as plain Python: players and money, tables and seats, and the recovery pass.
+
+`server.py` is a thin gRPC adapter over `Lobby`; the tests use `Lobby` directly with
+a fake dealer. Every method either finishes its work or raises a `LobbyError`
+saying what to do; work that spans a dealer and cannot finish now is completed or
+undone by `recover()`, which runs at start-up and then every second.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from services.lobby import leaving, ledger, players, schema, seating, tables
+from services.lobby import operations as ops
+from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable
+from services.lobby.draw import ButtonDraw
+from services.lobby.errors import AlreadyExists, InvalidArgument, LobbyError, NotFound
+from services.lobby.ledger import Audit, Transfer, TransferKind
+from services.lobby.operations import Operation, OpKind, OpState
+from services.lobby.players import Player
+from services.lobby.rules import TableRules
+from services.lobby.steps import Ctx, drive_leased, error_of, log, refusal, unreachable
+from services.lobby.storage import Storage, Tx
+from services.lobby.tables import Table, TableStatus
+
+
+class Lobby:
+    """Players, balances, tables and seats, over one database and a set of dealers."""
+
+    def __init__(self, storage: Storage, dealer: Dealer, dealers: Sequence[str],
+                 lease_seconds: float = 15.0,
+                 draw_deck: Callable[[], Sequence[int]] | None = None,
+                 fault: Callable[[str], None] | None = None) -> None:
+        schema.create(storage)
+        storage.transact(ledger.ensure_operator)
+        self.ctx = Ctx(storage, dealer, lease_seconds, draw_deck, fault or (lambda _: None))
+        self.dealers = list(dealers)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # Players and money -----------------------------------------------------------------
+
+    def create_player(self, player_id: str, display_name: str) -> tuple[Player, str]:
+        return self.ctx.tx(lambda tx: players.create(tx, player_id, display_name))
+
+    def issue_token(self, player_id: str) -> str:
+        return self.ctx.tx(lambda tx: players.issue_token(tx, player_id))
+
+    def player_for_token(self, token: str) -> str | None:
+        return self.ctx.tx(lambda tx: players.by_token(tx, token))
+
+    def player(self, player_id: str) -> Player:
+        return self.ctx.tx(lambda tx: players.get(tx, player_id))
+
+    def deposit(self, player_id: str, amount: int, request_id: str) -> Player:
+        return self.ctx.tx(
+            lambda tx: players.move(tx, player_id, amount, request_id, TransferKind.DEPOSIT))
+
+    def withdraw(self, player_id: str, amount: int, request_id: str) -> Player:
+        return self.ctx.tx(
+            lambda tx: players.move(tx, player_id, amount, request_id, TransferKind.WITHDRAWAL))
+
+    def transfers(self, player_id: str, limit: int = 100) -> list[Transfer]:
+        def run(tx: Tx) -> list[Transfer]:
+            players.get(tx, player_id)
+            return ledger.transfers_of(tx, ledger.player_account(player_id), limit)
+
+        return self.ctx.tx(run)
+
+    def audit(self) -> Audit:
+        return self.ctx.tx(ledger.audit)
+
+    # Tables ----------------------------------------------------------------------------
+
+    def open_table(self, name: str, rules: TableRules, game: dict[str, Any],
+                   request_id: str, table_id: str = "") -> Table:
+        """Books a table on the least busy dealer and creates it there."""
+        if not request_id:
+            raise InvalidArgument(
+                "request_id is required: it makes a retried request open one table")
+        key = f"open:{request_id}"
+
+        def begin(tx: Tx) -> tuple[Operation, bool]:
+            existing = ops.by_key(tx, key, OpKind.OPEN, table_id or None)
+            if existing is not None:
+                return existing, False
+            new_id = table_id or f"t_{secrets.token_hex(6)}"
+            players.check_id("table_id", new_id)
+            if tables.exists(tx, new_id):
+                raise AlreadyExists(f"table {new_id!r} already exists")
+            tables.insert(tx, new_id, name or new_id, rules, game,
+                          tables.place(tx, self.dealers))
+            return ops.create(tx, key, OpKind.OPEN, new_id, OpState.REQUESTED,
+                              lease_seconds=self.ctx.lease_seconds), True
+
+        op, owned = self.ctx.tx(begin)
+        if not op.final:
+            op = drive_leased(self.ctx, op, self._drive_open, owned)
+        if op.state is OpState.FAILED:
+            raise error_of(op)
+        return self.table(op.table_id)
+
+    def _drive_open(self, op: Operation) -> Operation:
+        table = self.ctx.table(op.table_id)
+        game = {**table.game, "seats": table.rules.seats}
+        self.ctx.tx(lambda tx: ops.update(tx, op.id, attempts=op.attempts + 1))
+        try:
+            self.ctx.dealer.create_table(table.dealer, table.table_id, game)
+        except DealerRefused as err:
+            if not (err.status == "ALREADY_EXISTS" and op.attempts > 0):
+                return self._open_failed(op, refusal(err, "opening the table"))
+        except DealerUnreachable:
+            raise unreachable(table, "the table is booked and opens as soon as it answers") \
+                from None
+
+        def run(tx: Tx) -> Operation:
+            tables.set_status(tx, table.table_id, TableStatus.OPEN)
+            return ops.update(tx, op.id, state=OpState.DONE)
+
+        log.info("table_opened", table_id=table.table_id, dealer=table.dealer)
+        return self.ctx.tx(run)
+
+    def _open_failed(self, op: Operation, err: LobbyError) -> Operation:
+        def run(tx: Tx) -> Operation:
+            tables.delete(tx, op.table_id)
+            return ops.update(tx, op.id, state=OpState.FAILED, error_status=err.status,
+                              error=str(err))
+
+        return self.ctx.tx(run)
+
+    def table(self, table_id: str) -> Table:
+        return self.ctx.table(table_id)
+
+    def tables(self, include_closed: bool = False) -> list[Table]:
+        return self.ctx.tx(lambda tx: tables.listing(tx, include_closed))
+
+    def button_draw(self, table_id: str) -> ButtonDraw | None:
+        def run(tx: Tx) -> ButtonDraw | None:
+            tables.get(tx, table_id)
+            return tables.recorded_draw(tx, table_id)
+
+        return self.ctx.tx(run)
+
+    def close_table(self, table_id: str, void_hand: bool, request_id: str) -> Operation:
+        return leaving.close(self.ctx, table_id, void_hand, request_id)
+
+    # Seats -----------------------------------------------------------------------------
+
+    def join(self, player_id: str, table_id: str, seat: int | None, buy_in: int,
+             wait_for_big_blind: bool, request_id: str) -> Operation:
+        return seating.join(self.ctx, player_id, table_id, seat, buy_in, wait_for_big_blind,
+                            request_id)
+
+    def rebuy(self, player_id: str, table_id: str, amount: int, request_id: str) -> Operation:
+        return seating.rebuy(self.ctx, player_id, table_id, amount, request_id)
+
+    def leave(self, player_id: str, table_id: str, request_id: str) -> Operation:
+        return leaving.leave(self.ctx, player_id, table_id, request_id)
+
+    # Recovery --------------------------------------------------------------------------
+
+    def recover(self, force: bool = False) -> int:
+        """Drives every unfinished operation once; returns how many are still unfinished.
+
+        `force` takes over leases (at start-up with SQLite, whose file has one lobby).
+        """
+        pending = self.ctx.tx(lambda tx: ops.pending(tx))
+        for op in pending:
+            if force:
+                self.ctx.tx(lambda tx, i=op.id: ops.release(tx, i))  # type: ignore[misc]
+            try:
+                self._drive(op)
+            except (LobbyError, DealerUnreachable, DealerRefused) as err:
+                log.info("recovery_pending", op_id=op.id, kind=op.kind.value,
+                         table_id=op.table_id, reason=str(err))
+            except Exception:  # a bug must not stop the recovery of the rest
+                log.exception("recovery_failed", op_id=op.id, kind=op.kind.value)
+        seating.tell_buttons(self.ctx)
+        return len(self.ctx.tx(lambda tx: ops.pending(tx)))
+
+    def _drive(self, op: Operation) -> Operation:
+        steps: dict[OpKind, Callable[[Operation], Operation]] = {
+            OpKind.OPEN: self._drive_open,
+            OpKind.JOIN: lambda o: seating.drive_join(self.ctx, o),
+            OpKind.REBUY: lambda o: seating.drive_rebuy(self.ctx, o),
+            OpKind.LEAVE: lambda o: leaving.drive_leave(self.ctx, o),
+            OpKind.CLOSE: lambda o: leaving.drive_close(self.ctx, o),
+        }
+        return drive_leased(self.ctx, op, steps[op.kind], owned=False, wait=0.0)
+
+    def start_recovery(self, interval: float = 1.0) -> None:
+        """Runs `recover()` now (taking over leases with SQLite) and then every `interval`."""
+        self.recover(force=self.ctx.storage.dialect == "sqlite")
+
+        def loop() -> None:
+            while not self._stop.wait(interval):
+                try:
+                    self.recover()
+                except Exception:
+                    log.exception("recovery_loop_failed")
+
+        self._thread = threading.Thread(target=loop, name="lobby-recovery", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+
+__all__ = ["Lobby", "NotFound", "error_of"]

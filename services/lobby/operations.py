@@ -1,0 +1,159 @@
+"""Work that spans the lobby and a dealer, recorded step by step so a restart can finish it.
+
+An operation is written in the same transaction as its first money movement; each
+later step updates its state. States, by kind:
+
+- open:   requested -> done | failed
+- join:   debited -> seated -> done, or debited -> refunded
+- rebuy:  debited -> done | refunded
+- leave:  requested -> done
+- close:  requested -> done
+
+`attempts` counts dealer calls that may have taken effect without the lobby
+hearing the answer; `dealer_sequence` is the table's event number before the
+first such call, from where the dealer's events tell what happened.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from services.lobby.errors import AlreadyExists
+from services.lobby.storage import Tx
+
+
+class OpKind(StrEnum):
+    """What the operation does."""
+
+    OPEN = "open"
+    JOIN = "join"
+    REBUY = "rebuy"
+    LEAVE = "leave"
+    CLOSE = "close"
+
+
+class OpState(StrEnum):
+    """Where the operation is."""
+
+    REQUESTED = "requested"
+    DEBITED = "debited"
+    SEATED = "seated"
+    DONE = "done"
+    REFUNDED = "refunded"
+    FAILED = "failed"
+
+
+FINAL = (OpState.DONE, OpState.REFUNDED, OpState.FAILED)
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One recorded operation."""
+
+    id: str
+    key: str
+    kind: OpKind
+    player_id: str
+    table_id: str
+    seat: int
+    amount: int
+    state: OpState
+    seat_token: str = ""
+    wait_for_big_blind: bool = False
+    attempts: int = 0
+    dealer_sequence: int = 0
+    void_hand: bool = False
+    result: int = 0
+    error_status: str = ""
+    error: str = ""
+
+    @property
+    def final(self) -> bool:
+        return self.state in FINAL
+
+
+def _op(row: dict[str, Any]) -> Operation:
+    return Operation(
+        row["id"], row["idempotency_key"], OpKind(row["kind"]), row["player_id"],
+        row["table_id"], int(row["seat"]), int(row["amount"]), OpState(row["state"]),
+        row["seat_token"], bool(row["wait_for_big_blind"]), int(row["attempts"]),
+        int(row["dealer_sequence"]), bool(row["void_hand"]), int(row["result"]),
+        row["error_status"], row["error"],
+    )
+
+
+def create(tx: Tx, key: str, kind: OpKind, table_id: str, state: OpState, *,
+           player_id: str = "", seat: int = -1, amount: int = 0,
+           wait_for_big_blind: bool = False, void_hand: bool = False,
+           lease_seconds: float = 0.0) -> Operation:
+    """Records a new operation under its idempotency key, leased to its creator."""
+    op_id = f"op_{secrets.token_hex(8)}"
+    now = time.time()
+    tx.execute(
+        "INSERT INTO operations (id, idempotency_key, kind, player_id, table_id, seat, amount,"
+        " state, wait_for_big_blind, void_hand, lease_until, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (op_id, key, kind.value, player_id, table_id, seat, amount, state.value,
+         int(wait_for_big_blind), int(void_hand), now + lease_seconds, now, now),
+    )
+    return Operation(op_id, key, kind, player_id, table_id, seat, amount, state,
+                     wait_for_big_blind=wait_for_big_blind, void_hand=void_hand)
+
+
+def by_key(tx: Tx, key: str, kind: OpKind, table_id: str | None) -> Operation | None:
+    """The operation recorded under a key; refuses a key reused for another request."""
+    row = tx.one("SELECT * FROM operations WHERE idempotency_key = ?", (key,))
+    if row is None:
+        return None
+    op = _op(row)
+    if op.kind is not kind or table_id not in (None, op.table_id):
+        raise AlreadyExists(
+            f"request id {key.rsplit(':', 1)[-1]!r} was already used for a {op.kind.value} at "
+            f"table {op.table_id}; use a new request id for a new request"
+        )
+    return op
+
+
+def get(tx: Tx, op_id: str) -> Operation:
+    row = tx.one("SELECT * FROM operations WHERE id = ?", (op_id,))
+    assert row is not None, op_id
+    return _op(row)
+
+
+def update(tx: Tx, op_id: str, **fields: Any) -> Operation:
+    """Sets fields of an operation (state, seat_token, attempts, ...)."""
+    values = {k: (v.value if isinstance(v, StrEnum) else v) for k, v in fields.items()}
+    values["updated_at"] = time.time()
+    assignments = ", ".join(f"{name} = ?" for name in values)
+    tx.execute(f"UPDATE operations SET {assignments} WHERE id = ?", (*values.values(), op_id))
+    return get(tx, op_id)
+
+
+def pending(tx: Tx, table_id: str | None = None) -> list[Operation]:
+    """Unfinished operations, oldest first, of one table or all."""
+    finals = tuple(s.value for s in FINAL)
+    sql = "SELECT * FROM operations WHERE state NOT IN (?, ?, ?)"
+    params: tuple[Any, ...] = finals
+    if table_id is not None:
+        sql += " AND table_id = ?"
+        params += (table_id,)
+    return [_op(r) for r in tx.all(sql + " ORDER BY created_at", params)]
+
+
+def take_lease(tx: Tx, op_id: str, seconds: float, force: bool = False) -> bool:
+    """Claims an operation for one driver (one thread of one lobby) for `seconds`."""
+    now = time.time()
+    sql = "UPDATE operations SET lease_until = ? WHERE id = ?"
+    if not force:
+        sql += " AND lease_until < ?"
+    params: tuple[Any, ...] = (now + seconds, op_id) + (() if force else (now,))
+    return tx.execute(sql, params) == 1
+
+
+def release(tx: Tx, op_id: str) -> None:
+    """Lets another driver take the operation."""
+    tx.execute("UPDATE operations SET lease_until = 0 WHERE id = ?", (op_id,))

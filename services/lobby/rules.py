@@ -1,0 +1,138 @@
+"""A table's money and seating rules: buy-ins, rebuys (R30), joining late (R10).
+
+The game itself (structure, preset, levels R9, time limits) is the dealer's
+TableConfig, which the lobby passes through and stores as JSON; this module holds
+what the lobby decides before any chip reaches a table.
+
+>>> rules = TableRules(seats=6, min_buy_in=2_000, max_buy_in=10_000, max_rebuys=2)
+>>> rules.check_buy_in(5_000)
+>>> rules.check_buy_in(500)
+Traceback (most recent call last):
+...
+services.lobby.errors.InvalidArgument: a buy-in of 500 is outside this table's range 2000..10000
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from services.lobby.errors import FailedPrecondition, InvalidArgument
+
+MIN_SEATS, MAX_SEATS = 2, 10
+UNLIMITED = -1
+
+
+class LateJoin(StrEnum):
+    """How a player who sits down in a running game starts (R10)."""
+
+    PLAYER_CHOICE = "player_choice"  # post one live big blind, or wait, as the player asks
+    POST_BIG_BLIND = "post_big_blind"  # always post and play the next hand
+    WAIT_FOR_BIG_BLIND = "wait_for_big_blind"  # always wait for the big blind
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """What it costs to sit and rebuy, and how many seats there are."""
+
+    seats: int = 6
+    min_buy_in: int = 0  # a range: min_buy_in..max_buy_in (cash game) ...
+    max_buy_in: int = 0
+    initial_stack: int = 0  # ... or every player starts with exactly this (R30)
+    rebuy_amount: int = 0  # a rebuy adds exactly this; 0: any amount of the buy-in range
+    max_rebuys: int = 0  # per player and table; 0: none; -1: no limit
+    rebuy_until_hand: int = 0  # rebuys only while fewer hands were played; 0: no limit
+    rebuy_until_minutes: float = 0.0  # rebuys only this long after the table opened; 0: always
+    late_join: LateJoin = LateJoin.PLAYER_CHOICE
+
+    def __post_init__(self) -> None:
+        for problem in self.problems():
+            raise InvalidArgument(problem)
+
+    def problems(self) -> list[str]:
+        """Every inconsistency, each naming the option."""
+        found = []
+        if not MIN_SEATS <= self.seats <= MAX_SEATS:
+            found.append(f"seats: {self.seats} is not in {MIN_SEATS}..{MAX_SEATS}")
+        fixed, ranged = self.initial_stack > 0, self.max_buy_in > 0 or self.min_buy_in > 0
+        if fixed == ranged:
+            found.append("buy-in: give either initial_stack or min_buy_in and max_buy_in")
+        if ranged and not 0 < self.min_buy_in <= self.max_buy_in:
+            found.append(
+                f"min_buy_in {self.min_buy_in} must be positive and at most "
+                f"max_buy_in {self.max_buy_in}"
+            )
+        if self.initial_stack < 0 or self.rebuy_amount < 0:
+            found.append("initial_stack and rebuy_amount cannot be negative")
+        if self.max_rebuys < UNLIMITED:
+            found.append(f"max_rebuys: {self.max_rebuys}; use -1 for no limit")
+        if self.rebuy_until_hand < 0 or self.rebuy_until_minutes < 0:
+            found.append("rebuy_until_hand and rebuy_until_minutes cannot be negative")
+        return found
+
+    def check_buy_in(self, amount: int) -> None:
+        """Refuses a buy-in outside the table's range or different from its fixed stack."""
+        if self.initial_stack:
+            if amount not in (0, self.initial_stack):
+                raise InvalidArgument(
+                    f"this table starts every player with {self.initial_stack} chips; "
+                    f"a buy-in of {amount} is not allowed (send {self.initial_stack} or 0)"
+                )
+        elif not self.min_buy_in <= amount <= self.max_buy_in:
+            raise InvalidArgument(
+                f"a buy-in of {amount} is outside this table's range "
+                f"{self.min_buy_in}..{self.max_buy_in}"
+            )
+
+    def buy_in(self, requested: int) -> int:
+        """The chips a join brings: the fixed stack, or the requested amount once checked."""
+        self.check_buy_in(requested)
+        return self.initial_stack or requested
+
+    def rebuy(self, requested: int) -> int:
+        """The chips a rebuy brings (R30): the table's rebuy amount, or a buy-in-sized amount."""
+        if self.rebuy_amount:
+            if requested not in (0, self.rebuy_amount):
+                raise InvalidArgument(
+                    f"a rebuy at this table is {self.rebuy_amount} chips, not {requested}"
+                )
+            return self.rebuy_amount
+        return self.buy_in(requested)
+
+    def check_rebuy_allowed(
+        self, rebuys_done: int, hands_played: int, minutes_open: float, stack: int
+    ) -> None:
+        """Refuses a rebuy the table's limits or the player's stack do not allow now (R30)."""
+        if self.max_rebuys == 0:
+            raise FailedPrecondition("this table allows no rebuys")
+        if self.max_rebuys != UNLIMITED and rebuys_done >= self.max_rebuys:
+            raise FailedPrecondition(
+                f"you have used all {self.max_rebuys} rebuys this table allows"
+            )
+        if self.rebuy_until_hand and hands_played >= self.rebuy_until_hand:
+            raise FailedPrecondition(
+                f"rebuys ended after hand {self.rebuy_until_hand}; {hands_played} were played"
+            )
+        if self.rebuy_until_minutes and minutes_open >= self.rebuy_until_minutes:
+            raise FailedPrecondition(
+                f"rebuys ended {self.rebuy_until_minutes:g} minutes after the table opened"
+            )
+        if stack > 0:
+            raise FailedPrecondition(
+                f"a rebuy is allowed only when your stack is empty (R30); you have {stack} chips"
+            )
+
+    def wait_for_big_blind(self, asked: bool) -> bool:
+        """Whether a late joiner waits for the big blind (R10), given what they asked."""
+        if self.late_join is LateJoin.PLAYER_CHOICE:
+            return asked
+        return self.late_join is LateJoin.WAIT_FOR_BIG_BLIND
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableRules:
+        return cls(**{**data, "late_join": LateJoin(data.get("late_join", "player_choice"))})

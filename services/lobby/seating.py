@@ -1,0 +1,246 @@
+"""Sitting down and rebuying: money leaves the balance, then the dealer seats the player or adds
+the chips, and the lobby finishes the booking or refunds (R10, R30, and the R4 draw).
+
+The buy-in: one transaction books the seat, records the operation (`debited`) and
+moves the chips to the table's account; the dealer seats the player (`seated`,
+with the seat token); the first time a table has two players the button is drawn
+and given to the dealer; then `done`. A refusal from the dealer refunds at once.
+When the dealer does not answer, the operation stays `debited` and is resolved by
+the dealer's own record: if its events show the player seated, the lobby (which
+never got the seat token) unseats them and refunds the stack they had; if not, it
+refunds the buy-in. A rebuy is retried with its idempotency key until the
+dealer answers.
+"""
+
+from __future__ import annotations
+
+import time
+
+from services.lobby import ledger, players, tables
+from services.lobby import operations as ops
+from services.lobby.dealers import DealerRefused, DealerUnreachable
+from services.lobby.errors import AlreadyExists, FailedPrecondition, InvalidArgument
+from services.lobby.ledger import TransferKind
+from services.lobby.operations import Operation, OpKind, OpState
+from services.lobby.steps import Ctx, drive_leased, error_of, find_stack, log, refusal, unreachable
+from services.lobby.storage import Tx
+from services.lobby.tables import SeatState
+
+
+def join(ctx: Ctx, player_id: str, table_id: str, seat: int | None, buy_in: int,
+         wait_for_big_blind: bool, request_id: str) -> Operation:
+    """Buys in and seats the player; returns the finished operation (with the seat token)."""
+    if not request_id:
+        raise InvalidArgument("request_id is required: it makes a retried buy-in move money once")
+    key = f"join:{player_id}:{request_id}"
+
+    def begin(tx: Tx) -> tuple[Operation, bool]:
+        existing = ops.by_key(tx, key, OpKind.JOIN, table_id)
+        if existing is not None:
+            return existing, False
+        table = tables.get(tx, table_id)
+        tables.require_open(table)
+        players.get(tx, player_id)
+        mine = table.seat_of(player_id)
+        if mine is not None:
+            raise AlreadyExists(f"you already sit at seat {mine.seat} of table {table_id}")
+        amount = table.rules.buy_in(buy_in)
+        chosen = tables.choose_seat(table, seat)
+        tables.book_seat(tx, table_id, chosen, player_id, amount)
+        op = ops.create(tx, key, OpKind.JOIN, table_id, OpState.DEBITED, player_id=player_id,
+                        seat=chosen, amount=amount, lease_seconds=ctx.lease_seconds,
+                        wait_for_big_blind=table.rules.wait_for_big_blind(wait_for_big_blind))
+        ledger.transfer(tx, key=f"{op.id}:debit", kind=TransferKind.BUY_IN,
+                        source=ledger.player_account(player_id),
+                        destination=ledger.table_account(table_id), amount=amount)
+        return op, True
+
+    op, owned = ctx.tx(begin)
+    if owned:
+        log.info("buy_in_debited", table_id=table_id, player_id=player_id, seat=op.seat,
+                 amount=op.amount, op_id=op.id)
+        ctx.fault("after_debit")
+    return finish(ctx, op, owned)
+
+
+def finish(ctx: Ctx, op: Operation, owned: bool = False) -> Operation:
+    """Drives a join or rebuy to its end; raises the error it ended with, if any."""
+    if not op.final:
+        step = drive_join if op.kind is OpKind.JOIN else drive_rebuy
+        op = drive_leased(ctx, op, step, owned)
+    if op.state is OpState.REFUNDED:
+        raise error_of(op)
+    return op
+
+
+def drive_join(ctx: Ctx, op: Operation) -> Operation:
+    """One pass over a join: seat at the dealer, or resolve an earlier unanswered attempt."""
+    table = ctx.table(op.table_id)
+    if op.state is OpState.DEBITED:
+        try:
+            op = _resolve_join(ctx, op, table) if op.attempts else _seat(ctx, op, table)
+        except DealerRefused as err:
+            return _refund(ctx, op, op.amount, refusal(err, "the buy-in"))
+        except DealerUnreachable:
+            raise unreachable(table, f"your buy-in of {op.amount} is held and will be "
+                              "completed or refunded automatically; send the same request "
+                              "(same request_id) again to see how it ended") from None
+    if op.state is OpState.SEATED:
+        give_button(ctx, op.table_id)
+        op = ctx.tx(lambda tx: ops.update(tx, op.id, state=OpState.DONE))
+        log.info("player_joined", table_id=op.table_id, player_id=op.player_id, seat=op.seat,
+                 amount=op.amount, op_id=op.id)
+    return op
+
+
+def _seat(ctx: Ctx, op: Operation, table: tables.Table) -> Operation:
+    sequence = ctx.dealer.table(table.dealer, table.table_id).sequence
+    ctx.tx(lambda tx: ops.update(tx, op.id, attempts=1, dealer_sequence=sequence))
+    ctx.fault("before_seat")
+    token = ctx.dealer.seat_player(table.dealer, table.table_id, op.seat, op.player_id,
+                                   op.amount, op.wait_for_big_blind)
+    ctx.fault("after_seat")
+    return _seated(ctx, op, token)
+
+
+def _seated(ctx: Ctx, op: Operation, token: str) -> Operation:
+    def run(tx: Tx) -> Operation:
+        tables.update_seat(tx, op.table_id, op.seat, state=SeatState.SEATED, seat_token=token)
+        return ops.update(tx, op.id, state=OpState.SEATED, seat_token=token)
+
+    return ctx.tx(run)
+
+
+def _resolve_join(ctx: Ctx, op: Operation, table: tables.Table) -> Operation:
+    # An earlier SeatPlayer went unanswered: the dealer's record says whether it took effect.
+    # A refusal now (the player is in a hand, ...) is no answer to that: try again later.
+    try:
+        return _resolve_join_once(ctx, op, table)
+    except DealerRefused as err:
+        log.warning("join_unresolved", table_id=op.table_id, op_id=op.id, reason=err.message)
+        raise DealerUnreachable(err.message) from None
+
+
+def _resolve_join_once(ctx: Ctx, op: Operation, table: tables.Table) -> Operation:
+    view = ctx.dealer.table(table.dealer, table.table_id)
+    events = ctx.dealer.events(table.dealer, table.table_id, op.dealer_sequence, view.sequence)
+    if find_stack(events, "seated", op.seat, op.player_id) is None:
+        return _refund(ctx, op, op.amount, None)
+    left = find_stack(events, "unseated", op.seat, op.player_id) or find_stack(
+        events, "closed", op.seat, op.player_id)
+    if left is None:
+        # Seated, but the seat token never reached the lobby: take the player off again.
+        left = ctx.dealer.unseat_player(table.dealer, table.table_id, op.seat)
+    return _refund(ctx, op, left.stack, None)
+
+
+def _refund(ctx: Ctx, op: Operation, amount: int, err: Exception | None) -> Operation:
+    status = getattr(err, "status", "UNAVAILABLE")
+    message = str(err) if err else (
+        f"the dealer of table {op.table_id} could not seat you; your chips were refunded")
+
+    def run(tx: Tx) -> Operation:
+        if amount > 0:
+            ledger.transfer(tx, key=f"{op.id}:refund", kind=TransferKind.REFUND,
+                            source=ledger.table_account(op.table_id),
+                            destination=ledger.player_account(op.player_id), amount=amount)
+        if op.kind is OpKind.JOIN:
+            tables.free_seat(tx, op.table_id, op.seat)
+        else:
+            tx.execute("UPDATE seats SET rebuys = rebuys - 1, bought_in = bought_in - ?"
+                       " WHERE table_id = ? AND seat = ?", (op.amount, op.table_id, op.seat))
+        return ops.update(tx, op.id, state=OpState.REFUNDED, result=amount,
+                          error_status=status, error=message)
+
+    done = ctx.tx(run)
+    log.warning("refunded", table_id=op.table_id, player_id=op.player_id, kind=op.kind.value,
+                amount=amount, op_id=op.id, reason=message)
+    return done
+
+
+def give_button(ctx: Ctx, table_id: str) -> None:
+    """R4: draws for the button once two players sit, records it, and tells the dealer."""
+    deck = ctx.draw_deck() if ctx.draw_deck else None
+    draw = ctx.tx(lambda tx: tables.draw_if_due(tx, table_id, deck))
+    if draw is not None:
+        log.info("button_drawn", table_id=table_id, button=draw.button, draw=draw.describe())
+    tell_buttons(ctx, table_id)
+
+
+def tell_buttons(ctx: Ctx, table_id: str | None = None) -> None:
+    """Gives every drawn button its dealer has not acknowledged yet."""
+    for tid, address, seat in ctx.tx(tables.button_untold):
+        if table_id is not None and tid != table_id:
+            continue
+        try:
+            ctx.dealer.set_button(address, tid, seat)
+            outcome = 1
+        except DealerRefused as err:
+            log.error("button_refused", table_id=tid, seat=seat, reason=err.message)
+            outcome = 2
+        except DealerUnreachable:
+            continue
+        ctx.tx(lambda tx, t=tid, o=outcome: tables.mark_button_told(tx, t, o))  # type: ignore[misc]
+
+
+def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str) -> Operation:
+    """R30: adds chips to an empty stack between hands, within the table's limits."""
+    if not request_id:
+        raise InvalidArgument("request_id is required: it makes a retried rebuy move money once")
+    key = f"rebuy:{player_id}:{request_id}"
+    existing = ctx.tx(lambda tx: ops.by_key(tx, key, OpKind.REBUY, table_id))
+    if existing is not None:
+        return finish(ctx, existing)
+    table = ctx.table(table_id)
+    tables.require_open(table)
+    seat = table.seat_of(player_id)
+    if seat is None or seat.state is not SeatState.SEATED:
+        raise FailedPrecondition(f"you are not seated at table {table_id}")
+    try:
+        view = ctx.dealer.table(table.dealer, table_id)
+    except DealerUnreachable:
+        raise unreachable(table, "rebuys wait until it answers; nothing was debited") from None
+    here = view.seats.get(seat.seat)
+    if here is not None and here.in_hand and view.hand_running:
+        raise FailedPrecondition("a rebuy is allowed only between hands; you are in this hand")
+    minutes = (time.time() - table.created_at) / 60
+
+    def begin(tx: Tx) -> tuple[Operation, bool]:
+        again = ops.by_key(tx, key, OpKind.REBUY, table_id)
+        if again is not None:
+            return again, False
+        booked = tables.get(tx, table_id).seat_of(player_id)
+        assert booked is not None
+        table.rules.check_rebuy_allowed(booked.rebuys, view.hands_played, minutes,
+                                        here.stack if here else 0)
+        chips = table.rules.rebuy(amount)
+        op = ops.create(tx, key, OpKind.REBUY, table_id, OpState.DEBITED, player_id=player_id,
+                        seat=booked.seat, amount=chips, lease_seconds=ctx.lease_seconds)
+        ledger.transfer(tx, key=f"{op.id}:debit", kind=TransferKind.REBUY,
+                        source=ledger.player_account(player_id),
+                        destination=ledger.table_account(table_id), amount=chips)
+        tx.execute("UPDATE seats SET rebuys = rebuys + 1, bought_in = bought_in + ?"
+                   " WHERE table_id = ? AND seat = ?", (chips, table_id, booked.seat))
+        return op, True
+
+    op, owned = ctx.tx(begin)
+    if owned:
+        ctx.fault("after_debit")
+    return finish(ctx, op, owned)
+
+
+def drive_rebuy(ctx: Ctx, op: Operation) -> Operation:
+    """Adds the chips at the dealer; its idempotency key makes every retry safe."""
+    table = ctx.table(op.table_id)
+    try:
+        stack = ctx.dealer.add_chips(table.dealer, op.table_id, op.seat, op.amount, op.id)
+    except DealerRefused as err:
+        return _refund(ctx, op, op.amount, refusal(err, "the rebuy"))
+    except DealerUnreachable:
+        raise unreachable(table, f"your rebuy of {op.amount} is held and will be completed "
+                          "or refunded automatically; send the same request again to see how "
+                          "it ended") from None
+    done = ctx.tx(lambda tx: ops.update(tx, op.id, state=OpState.DONE, result=stack))
+    log.info("rebuy_done", table_id=op.table_id, player_id=op.player_id, amount=op.amount,
+             stack=stack, op_id=op.id)
+    return done

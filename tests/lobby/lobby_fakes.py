@@ -1,0 +1,168 @@
+"""An in-memory dealer for the lobby's unit tests, with switches for the failures that matter.
+
+`down` makes every call unanswered before it acts; `lose_answers` makes the next
+calls of those names act and then go unanswered (the answer lost on the way
+back); `hand_running` holds the seats in a hand, so unseating and rebuys wait.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.lobby.dealers import (
+    DealerEvent,
+    DealerRefused,
+    DealerSeat,
+    DealerTable,
+    DealerUnreachable,
+    SeatStack,
+)
+
+
+@dataclass
+class FakeTable:
+    game: dict[str, Any]
+    seats: dict[int, list[Any]] = field(default_factory=dict)  # seat -> [player, stack, token]
+    events: list[DealerEvent] = field(default_factory=list)
+    button: int | None = None
+    hands_played: int = 0
+    closed: bool = False
+    chips_keys: dict[str, int] = field(default_factory=dict)
+    sat_out: set[int] = field(default_factory=set)
+
+
+class FakeDealer:
+    """Implements services.lobby.dealers.Dealer in memory."""
+
+    def __init__(self) -> None:
+        self.tables: dict[tuple[str, str], FakeTable] = {}
+        self.down: set[str] = set()
+        self.lose_answers: set[str] = set()
+        self.hand_running = False
+        self.calls: list[str] = []
+
+    # switches -------------------------------------------------------------------------
+    def _enter(self, address: str, name: str) -> None:
+        self.calls.append(name)
+        if address in self.down:
+            raise DealerUnreachable(f"{address} is down")
+
+    def _leave(self, name: str) -> None:
+        if name in self.lose_answers:
+            self.lose_answers.discard(name)
+            raise DealerUnreachable(f"the answer to {name} was lost")
+
+    def _table(self, address: str, table_id: str) -> FakeTable:
+        table = self.tables.get((address, table_id))
+        if table is None:
+            raise DealerRefused("NOT_FOUND", f"no table {table_id}")
+        if table.closed:
+            raise DealerRefused("FAILED_PRECONDITION", f"table {table_id} is closed")
+        return table
+
+    def _event(self, table: FakeTable, kind: str, *stacks: SeatStack) -> None:
+        table.events.append(DealerEvent(len(table.events) + 1, kind, tuple(stacks)))
+
+    # the Dealer protocol ----------------------------------------------------------------
+    def create_table(self, address: str, table_id: str, game: dict[str, Any]) -> None:
+        self._enter(address, "create_table")
+        if (address, table_id) in self.tables:
+            raise DealerRefused("ALREADY_EXISTS", f"table {table_id} exists")
+        if game.get("seats", 6) > 10:
+            raise DealerRefused("INVALID_ARGUMENT", "seats: at most 10")
+        self.tables[(address, table_id)] = FakeTable(game)
+        self._leave("create_table")
+
+    def seat_player(self, address: str, table_id: str, seat: int, player_id: str, stack: int,
+                    wait_for_big_blind: bool) -> str:
+        self._enter(address, "seat_player")
+        table = self._table(address, table_id)
+        if seat in table.seats:
+            raise DealerRefused("ALREADY_EXISTS", f"seat {seat} is taken")
+        token = secrets.token_hex(8)
+        table.seats[seat] = [player_id, stack, token]
+        self._event(table, "seated", SeatStack(seat, player_id, stack))
+        self._leave("seat_player")
+        return token
+
+    def add_chips(self, address: str, table_id: str, seat: int, amount: int, key: str) -> int:
+        self._enter(address, "add_chips")
+        table = self._table(address, table_id)
+        if key not in table.chips_keys:
+            if self.hand_running:
+                raise DealerRefused("FAILED_PRECONDITION", "a hand is in progress")
+            table.seats[seat][1] += amount
+            table.chips_keys[key] = table.seats[seat][1]
+            self._event(table, "chips_added", SeatStack(seat, table.seats[seat][0], amount))
+        self._leave("add_chips")
+        return table.chips_keys[key]
+
+    def unseat_player(self, address: str, table_id: str, seat: int) -> SeatStack:
+        self._enter(address, "unseat_player")
+        table = self._table(address, table_id)
+        if seat not in table.seats:
+            raise DealerRefused("NOT_FOUND", f"seat {seat} is empty")
+        if self.hand_running:
+            raise DealerRefused("FAILED_PRECONDITION", "the player is still in the hand")
+        player, stack, _ = table.seats.pop(seat)
+        result = SeatStack(seat, player, stack)
+        self._event(table, "unseated", result)
+        self._leave("unseat_player")
+        return result
+
+    def sit_out(self, address: str, table_id: str, seat: int, seat_token: str) -> None:
+        self._enter(address, "sit_out")
+        table = self._table(address, table_id)
+        if table.seats.get(seat, [None, 0, None])[2] != seat_token:
+            raise DealerRefused("PERMISSION_DENIED", "not your seat")
+        table.sat_out.add(seat)
+
+    def set_button(self, address: str, table_id: str, seat: int) -> None:
+        self._enter(address, "set_button")
+        table = self._table(address, table_id)
+        if seat not in table.seats:
+            raise DealerRefused("INVALID_ARGUMENT", f"seat {seat} is empty")
+        table.button = seat
+        self._leave("set_button")
+
+    def close_table(self, address: str, table_id: str, void_hand: bool) -> list[SeatStack]:
+        self._enter(address, "close_table")
+        table = self._table(address, table_id)
+        if self.hand_running and not void_hand:
+            raise DealerRefused("FAILED_PRECONDITION", "a hand is in progress")
+        stacks = [SeatStack(s, p, st) for s, (p, st, _) in sorted(table.seats.items())]
+        table.seats.clear()
+        table.closed = True
+        self._event(table, "closed", *stacks)
+        self._leave("close_table")
+        return stacks
+
+    def table(self, address: str, table_id: str) -> DealerTable:
+        self._enter(address, "table")
+        table = self.tables.get((address, table_id))
+        if table is None:
+            raise DealerRefused("NOT_FOUND", f"no table {table_id}")
+        seats = {s: DealerSeat(s, p, st, self.hand_running)
+                 for s, (p, st, _) in table.seats.items()}
+        return DealerTable(table_id, len(table.events), seats, table.hands_played,
+                           self.hand_running, table.closed)
+
+    def events(self, address: str, table_id: str, after: int, until: int) -> list[DealerEvent]:
+        self._enter(address, "events")
+        table = self.tables[(address, table_id)]
+        return [e for e in table.events if after < e.sequence <= until]
+
+    # helpers for tests ----------------------------------------------------------------
+    def play(self, address: str, table_id: str, moves: dict[int, int]) -> None:
+        """A hand: adds `moves[seat]` (may be negative) to each stack; the sum must be zero."""
+        assert sum(moves.values()) == 0
+        table = self.tables[(address, table_id)]
+        for seat, delta in moves.items():
+            table.seats[seat][1] += delta
+            assert table.seats[seat][1] >= 0
+        table.hands_played += 1
+
+    def stacks(self, address: str, table_id: str) -> dict[int, int]:
+        return {s: v[1] for s, v in self.tables[(address, table_id)].seats.items()}
