@@ -107,7 +107,7 @@ def _cash_out(ctx: Ctx, op: Operation, stack: int) -> Operation:
 
     done = ctx.tx(run)
     log.info("player_left", table_id=op.table_id, player_id=op.player_id, seat=op.seat,
-             stack=stack, op_id=op.id)
+             chips=stack, op_id=op.id)
     return done
 
 

@@ -67,7 +67,7 @@ def finish(ctx: Ctx, op: Operation, owned: bool = False) -> Operation:
     """Drives a join or rebuy to its end; raises the error it ended with, if any."""
     if not op.final:
         step = drive_join if op.kind is OpKind.JOIN else drive_rebuy
-        op = drive_leased(ctx, op, step, owned)
+        op = drive_leased(ctx, op, lambda o: step(ctx, o), owned)
     if op.state is OpState.REFUNDED:
         raise error_of(op)
     return op
@@ -242,5 +242,5 @@ def drive_rebuy(ctx: Ctx, op: Operation) -> Operation:
                           "it ended") from None
     done = ctx.tx(lambda tx: ops.update(tx, op.id, state=OpState.DONE, result=stack))
     log.info("rebuy_done", table_id=op.table_id, player_id=op.player_id, amount=op.amount,
-             stack=stack, op_id=op.id)
+             chips=stack, op_id=op.id)
     return done

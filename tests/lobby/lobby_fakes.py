@@ -70,8 +70,8 @@ class FakeDealer:
         self._enter(address, "create_table")
         if (address, table_id) in self.tables:
             raise DealerRefused("ALREADY_EXISTS", f"table {table_id} exists")
-        if game.get("seats", 6) > 10:
-            raise DealerRefused("INVALID_ARGUMENT", "seats: at most 10")
+        if game.get("structure") == "bogus":
+            raise DealerRefused("INVALID_ARGUMENT", "structure: unknown 'bogus'")
         self.tables[(address, table_id)] = FakeTable(game)
         self._leave("create_table")
 
@@ -144,7 +144,7 @@ class FakeDealer:
         table = self.tables.get((address, table_id))
         if table is None:
             raise DealerRefused("NOT_FOUND", f"no table {table_id}")
-        seats = {s: DealerSeat(s, p, st, self.hand_running)
+        seats = {s: DealerSeat(s, p, st, self.hand_running and st > 0)
                  for s, (p, st, _) in table.seats.items()}
         return DealerTable(table_id, len(table.events), seats, table.hands_played,
                            self.hand_running, table.closed)
