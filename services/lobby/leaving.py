@@ -15,7 +15,16 @@ from services.lobby.dealers import DealerRefused, DealerUnreachable, SeatStack
 from services.lobby.errors import FailedPrecondition, InvalidArgument
 from services.lobby.ledger import TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
-from services.lobby.steps import Ctx, drive_leased, error_of, find_stack, log, refusal, unreachable
+from services.lobby.steps import (
+    Ctx,
+    drive_leased,
+    error_name,
+    error_of,
+    find_stack,
+    log,
+    refusal,
+    unreachable,
+)
 from services.lobby.storage import Tx
 from services.lobby.tables import SeatState, TableStatus
 
@@ -178,7 +187,7 @@ def _close_refused(ctx: Ctx, op: Operation, err: Exception) -> Operation:
     def run(tx: Tx) -> Operation:
         tables.set_status(tx, op.table_id, TableStatus.OPEN)
         return ops.update(tx, op.id, state=OpState.FAILED,
-                          error_status=getattr(err, "status", "INTERNAL"), error=str(err))
+                          error_status=error_name(err), error=str(err))
 
     return ctx.tx(run)
 
@@ -190,7 +199,7 @@ def _settle(ctx: Ctx, op: Operation, stacks: list[SeatStack]) -> Operation:
         if returned > held:
             log.error("dealer_returned_too_much", table_id=op.table_id, held=held,
                       returned=returned)
-            return ops.update(tx, op.id, state=OpState.FAILED, error_status="INTERNAL",
+            return ops.update(tx, op.id, state=OpState.FAILED, error_status="LobbyError",
                               error=f"the dealer returned {returned} chips but the table "
                               f"holds {held}; nothing was credited, the operator must check")
         for stack in stacks:

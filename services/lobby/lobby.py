@@ -22,7 +22,7 @@ from services.lobby.ledger import Audit, Transfer, TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.players import Player
 from services.lobby.rules import TableRules
-from services.lobby.steps import Ctx, drive_leased, error_of, log, refusal, unreachable
+from services.lobby.steps import Ctx, drive_leased, error_name, error_of, log, refusal, unreachable
 from services.lobby.storage import Storage, Tx
 from services.lobby.tables import Table, TableStatus
 
@@ -126,7 +126,7 @@ class Lobby:
     def _open_failed(self, op: Operation, err: LobbyError) -> Operation:
         def run(tx: Tx) -> Operation:
             tables.delete(tx, op.table_id)
-            return ops.update(tx, op.id, state=OpState.FAILED, error_status=err.status,
+            return ops.update(tx, op.id, state=OpState.FAILED, error_status=error_name(err),
                               error=str(err))
 
         return self.ctx.tx(run)

@@ -22,7 +22,16 @@ from services.lobby.dealers import DealerRefused, DealerUnreachable
 from services.lobby.errors import AlreadyExists, FailedPrecondition, InvalidArgument
 from services.lobby.ledger import TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
-from services.lobby.steps import Ctx, drive_leased, error_of, find_stack, log, refusal, unreachable
+from services.lobby.steps import (
+    Ctx,
+    drive_leased,
+    error_name,
+    error_of,
+    find_stack,
+    log,
+    refusal,
+    unreachable,
+)
 from services.lobby.storage import Tx
 from services.lobby.tables import SeatState
 
@@ -135,7 +144,7 @@ def _resolve_join_once(ctx: Ctx, op: Operation, table: tables.Table) -> Operatio
 
 
 def _refund(ctx: Ctx, op: Operation, amount: int, err: Exception | None) -> Operation:
-    status = getattr(err, "status", "UNAVAILABLE")
+    status = error_name(err)
     message = str(err) if err else (
         f"the dealer of table {op.table_id} could not seat you; your chips were refunded")
 

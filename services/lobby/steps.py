@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from poker.log import get_logger
+from services.lobby import errors, tables
 from services.lobby import operations as ops
-from services.lobby import tables
 from services.lobby.dealers import Dealer, DealerEvent, DealerRefused, SeatStack
 from services.lobby.errors import (
     AlreadyExists,
@@ -63,7 +63,15 @@ class Ctx:
 
 def error_of(op: Operation) -> LobbyError:
     """The error an operation ended with, to answer a retried request the same way."""
+    kind = getattr(errors, op.error_status, None)
+    if isinstance(kind, type) and issubclass(kind, LobbyError):
+        return kind(op.error)
     return _BY_STATUS.get(op.error_status, LobbyError)(op.error)
+
+
+def error_name(err: BaseException | None) -> str:
+    """What an operation records of its error: the class name (see error_of)."""
+    return type(err).__name__ if isinstance(err, LobbyError) else "Unavailable"
 
 
 def refusal(err: DealerRefused, what: str) -> LobbyError:
