@@ -1,0 +1,216 @@
+"""Table options of the rule book as data: structure, preset, levels, antes, limits (R6-R32).
+
+A TableConfig is checked when it is made; a bad one raises ConfigError naming the
+option and the rule it breaks.
+
+>>> config = TableConfig(preset=Preset.STANDARD, levels=(Level(50, 100), Level(100, 200, 25)),
+...                      hands_per_level=10)
+>>> config.effective_min_raise_rule, config.effective_turn_river_min_bet
+(<MinRaiseRule.STANDARD: 'standard'>, 1)
+>>> config.level_at(hands_played=12)
+Level(small_blind=100, big_blind=200, ante=25)
+>>> TableConfig(levels=(Level(50, 100), Level(50, 150)))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+services.dealer.engine.errors.ConfigError: levels[1]: big blind 150 must be twice ... (R6)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from services.dealer.engine.errors import ConfigError
+
+MIN_SEATS = 2
+MAX_SEATS = 10
+
+
+class Structure(StrEnum):
+    """Betting structure (R16)."""
+
+    NO_LIMIT = "no_limit"
+    POT_LIMIT = "pot_limit"
+    FIXED_LIMIT = "fixed_limit"
+
+
+class Preset(StrEnum):
+    """Rule presets (RULES.md, Presets table)."""
+
+    SEED = "seed"
+    STANDARD = "standard"
+
+
+class MinRaiseRule(StrEnum):
+    """Minimum raise rule (R18)."""
+
+    DOUBLE = "double"
+    STANDARD = "standard"
+
+
+class AnteForm(StrEnum):
+    """Who posts the ante (R8)."""
+
+    EACH_PLAYER = "each_player"
+    BIG_BLIND = "big_blind"
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """Forced bets of one level (R9): small blind, big blind = 2 x small blind (R6), ante.
+
+    With AnteForm.BIG_BLIND, `ante` is what the big blind alone posts for the
+    whole table (tournament "big blind ante" levels are written that way).
+
+    >>> Level(50, 100).problem() is None, Level(50, 120).problem()
+    (True, 'big blind 120 must be twice the small blind 50 (R6)')
+    """
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+
+    def problem(self) -> str | None:
+        """Why this level is not allowed, or None."""
+        for name in ("small_blind", "big_blind", "ante"):
+            value = getattr(self, name)
+            if not _is_int(value):
+                return f"{name.replace('_', ' ')} {value!r} must be a whole number of chips"
+        if self.small_blind < 1:
+            return f"small blind {self.small_blind} must be at least 1 chip"
+        if self.big_blind != 2 * self.small_blind:
+            return (
+                f"big blind {self.big_blind} must be twice the small blind {self.small_blind} (R6)"
+            )
+        if self.ante < 0:
+            return f"ante {self.ante} cannot be negative"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerIn:
+    """A player dealt into a hand: seat, id, the chips that play (R29), a late post (R10)."""
+
+    seat: int
+    player_id: str
+    stack: int
+    posts_late: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """Every table option of RULES.md. Defaults: the seed preset, no limit, 50/100, 6 seats."""
+
+    seats: int = 6
+    structure: Structure = Structure.NO_LIMIT
+    preset: Preset = Preset.SEED
+    levels: tuple[Level, ...] = (Level(50, 100),)
+    hands_per_level: int = 0
+    minutes_per_level: float = 0.0
+    ante_form: AnteForm = AnteForm.EACH_PLAYER
+    turn_river_min_bet: int | None = None
+    min_raise_rule: MinRaiseRule | None = None
+    fixed_limit_cap: int = 4
+    all_in_exposure: bool = True
+    action_time_ms: int = 30_000
+    show_time_ms: int = 5_000
+    test_mode: bool = False
+
+    def __post_init__(self) -> None:
+        problem = self._problem()
+        if problem is not None:
+            raise ConfigError(problem)
+
+    def _problem(self) -> str | None:  # noqa: C901 - one check per option, in field order
+        if not _is_int(self.seats) or not MIN_SEATS <= self.seats <= MAX_SEATS:
+            return f"seats: {self.seats!r}: a table has {MIN_SEATS} to {MAX_SEATS} seats"
+        for name, enum in (
+            ("structure", Structure),
+            ("preset", Preset),
+            ("ante_form", AnteForm),
+        ):
+            if not isinstance(getattr(self, name), enum):
+                choices = ", ".join(e.value for e in enum)
+                return f"{name}: {getattr(self, name)!r} is not one of {choices}"
+        if not isinstance(self.levels, tuple) or not self.levels:
+            return "levels: give at least one Level (a tuple of Level) (R9)"
+        for i, level in enumerate(self.levels):
+            if not isinstance(level, Level):
+                return f"levels[{i}]: {level!r} is not a Level"
+            problem = level.problem()
+            if problem is not None:
+                return f"levels[{i}]: {problem}"
+        if not _is_int(self.hands_per_level) or self.hands_per_level < 0:
+            return (
+                f"hands_per_level: {self.hands_per_level!r} must be 0 (never) "
+                "or a positive number of hands (R9)"
+            )
+        if (
+            isinstance(self.minutes_per_level, bool)
+            or not isinstance(self.minutes_per_level, int | float)
+            or not self.minutes_per_level >= 0
+        ):
+            return (
+                f"minutes_per_level: {self.minutes_per_level!r} must be 0 (never) "
+                "or a positive number of minutes (R9)"
+            )
+        fixed = self.structure is Structure.FIXED_LIMIT
+        if self.turn_river_min_bet is not None:
+            if fixed:
+                return "turn_river_min_bet: fixed limit bets are fixed (R16): leave it unset"
+            if not _is_int(self.turn_river_min_bet) or self.turn_river_min_bet < 1:
+                return (
+                    f"turn_river_min_bet: {self.turn_river_min_bet!r} must be a whole number of "
+                    "big blinds, at least 1 (R17: never less than the big blind)"
+                )
+        if self.min_raise_rule is not None:
+            if fixed:
+                return (
+                    "min_raise_rule: fixed limit raises are exactly one bet (R16): leave it unset"
+                )
+            if not isinstance(self.min_raise_rule, MinRaiseRule):
+                return f"min_raise_rule: {self.min_raise_rule!r} is not one of double, standard"
+        if not _is_int(self.fixed_limit_cap) or self.fixed_limit_cap < 1:
+            return (
+                f"fixed_limit_cap: {self.fixed_limit_cap!r} must be at least 1 "
+                "(bets plus raises allowed in a round, R16)"
+            )
+        for name in ("all_in_exposure", "test_mode"):
+            if not isinstance(getattr(self, name), bool):
+                return f"{name}: {getattr(self, name)!r} must be true or false"
+        for name in ("action_time_ms", "show_time_ms"):
+            value = getattr(self, name)
+            if not _is_int(value) or value < 1:
+                return f"{name}: {value!r} must be a positive number of milliseconds (R27, R32)"
+        return None
+
+    @property
+    def effective_min_raise_rule(self) -> MinRaiseRule:
+        """R18's rule in force: the explicit option, else the preset's."""
+        if self.min_raise_rule is not None:
+            return self.min_raise_rule
+        return MinRaiseRule.DOUBLE if self.preset is Preset.SEED else MinRaiseRule.STANDARD
+
+    @property
+    def effective_turn_river_min_bet(self) -> int:
+        """R17's turn and river minimum bet in big blinds: the option, else the preset's."""
+        if self.turn_river_min_bet is not None:
+            return self.turn_river_min_bet
+        return 2 if self.preset is Preset.SEED else 1
+
+    def level_at(self, hands_played: int, minutes_played: float = 0.0) -> Level:
+        """The level in force for a hand (R9): it rises by hands or by minutes, whichever first.
+
+        >>> TableConfig(levels=(Level(5, 10), Level(10, 20)), minutes_per_level=15).level_at(0, 31)
+        Level(small_blind=10, big_blind=20, ante=0)
+        """
+        index = 0
+        if self.hands_per_level:
+            index = max(index, hands_played // self.hands_per_level)
+        if self.minutes_per_level:
+            index = max(index, int(minutes_played // self.minutes_per_level))
+        return self.levels[min(index, len(self.levels) - 1)]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,247 @@
+"""The events a hand is made of (STYLE §4), who may see each one, and redaction.
+
+Every change to a hand is one of these frozen values; the hand's state is the fold
+of them. `visibility` says who sees an event whole: everyone (PUBLIC), the seat it
+names (OWNER) or the auditor (AUDIT); anyone else gets `redacted()`, a copy without
+the secret cards, or nothing (None) for the deck order.
+
+>>> dealt = HoleCardsDealt(seat=3, cards=(51, 47))
+>>> redact(dealt, 3) is dealt, redact(dealt, 1), redact(dealt, AUDITOR) is dealt
+(True, HoleCardsDealt(seat=3, cards=()), True)
+>>> redact(DeckSet(deck=tuple(range(52))), SPECTATOR) is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+from typing import ClassVar
+
+from services.dealer.engine.actions import ActionKind
+from services.dealer.engine.config import Level, PlayerIn, TableConfig
+
+
+class Street(StrEnum):
+    """Where a hand is."""
+
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+    SHOWDOWN = "showdown"
+    COMPLETE = "complete"
+
+
+class Visibility(StrEnum):
+    """Who sees an event whole."""
+
+    PUBLIC = "public"
+    OWNER = "owner"
+    AUDIT = "audit"
+
+
+class BlindKind(StrEnum):
+    """A forced bet: small blind, big blind, or a late joiner's live post (R10)."""
+
+    SMALL = "small"
+    BIG = "big"
+    LATE = "late"
+
+
+class ShowReason(StrEnum):
+    """Why cards were turned up: at showdown (R26/R27) or an all-in exposure (R28)."""
+
+    SHOWDOWN = "showdown"
+    ALL_IN = "all_in"
+
+
+class Audience(Enum):
+    """Viewers that are not a seat."""
+
+    SPECTATOR = "spectator"
+    AUDITOR = "auditor"
+
+
+SPECTATOR = Audience.SPECTATOR
+AUDITOR = Audience.AUDITOR
+#: Who reads an event stream: a seat number, a spectator or the auditor.
+Viewer = int | Audience
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A hand begins: its table options, level, players dealt in, button, deck commitment (R3)."""
+
+    hand_id: str
+    config: TableConfig
+    level: Level
+    players: tuple[PlayerIn, ...]
+    button: int
+    commitment: str = ""
+    kind: ClassVar[str] = "hand_started"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSet:
+    """The deck order for this hand (R12); the auditor's alone until the dealer reveals it (R3)."""
+
+    deck: tuple[int, ...]
+    kind: ClassVar[str] = "deck_set"
+    visibility: ClassVar[Visibility] = Visibility.AUDIT
+
+
+@dataclass(frozen=True, slots=True)
+class AntePosted:
+    """An ante (R8); all_in when it took the player's last chip (R11)."""
+
+    seat: int
+    amount: int
+    all_in: bool = False
+    kind: ClassVar[str] = "ante_posted"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class BlindPosted:
+    """A blind (R6, R7) or a late joiner's live post (R10); all_in when short (R11)."""
+
+    seat: int
+    blind: BlindKind
+    amount: int
+    all_in: bool = False
+    kind: ClassVar[str] = "blind_posted"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsDealt:
+    """A player's two hole cards (R12); others see that cards were dealt, not which."""
+
+    seat: int
+    cards: tuple[int, ...]
+    kind: ClassVar[str] = "hole_cards_dealt"
+    visibility: ClassVar[Visibility] = Visibility.OWNER
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    """A betting action: `to` is the player's bet this round after it, `added` the chips it took.
+
+    `action` is FOLD, CHECK, CALL, BET or RAISE; an all-in is one of those with all_in set.
+    """
+
+    seat: int
+    action: ActionKind
+    to: int
+    added: int
+    all_in: bool = False
+    kind: ClassVar[str] = "action_taken"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt:
+    """Board cards for a street (R12: the burn card is never shown)."""
+
+    street: Street
+    cards: tuple[int, ...]
+    kind: ClassVar[str] = "board_dealt"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class BetReturned:
+    """The uncalled part of a bet goes back to its bettor (R21)."""
+
+    seat: int
+    amount: int
+    kind: ClassVar[str] = "bet_returned"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class CardsShown:
+    """A player's hole cards turned face up, at showdown (R26, R27) or all in (R28)."""
+
+    seat: int
+    cards: tuple[int, ...]
+    reason: ShowReason = ShowReason.SHOWDOWN
+    kind: ClassVar[str] = "cards_shown"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class CardsMucked:
+    """A player gave up their hand unseen; only the auditor learns the cards (R27)."""
+
+    seat: int
+    cards: tuple[int, ...]
+    kind: ClassVar[str] = "cards_mucked"
+    visibility: ClassVar[Visibility] = Visibility.AUDIT
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded:
+    """A pot (index 0 = main) goes to its winners; shares[i] is what winners[i] gets (R22-R24)."""
+
+    index: int
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+    kind: ClassVar[str] = "pot_awarded"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    """The hand is over; every player's stack, by seat."""
+
+    stacks: tuple[tuple[int, int], ...]
+    kind: ClassVar[str] = "hand_ended"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+Event = (
+    HandStarted
+    | DeckSet
+    | AntePosted
+    | BlindPosted
+    | HoleCardsDealt
+    | ActionTaken
+    | BoardDealt
+    | BetReturned
+    | CardsShown
+    | CardsMucked
+    | PotAwarded
+    | HandEnded
+)
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    HandStarted,
+    DeckSet,
+    AntePosted,
+    BlindPosted,
+    HoleCardsDealt,
+    ActionTaken,
+    BoardDealt,
+    BetReturned,
+    CardsShown,
+    CardsMucked,
+    PotAwarded,
+    HandEnded,
+)
+
+
+def redact(event: Event, viewer: Viewer) -> Event | None:
+    """The event as `viewer` may see it: whole, without secret cards, or None (not at all)."""
+    visibility = event.visibility
+    if visibility is Visibility.PUBLIC or viewer is AUDITOR:
+        return event
+    if isinstance(event, HoleCardsDealt):
+        return event if viewer == event.seat else HoleCardsDealt(event.seat, ())
+    if isinstance(event, CardsMucked):
+        return CardsMucked(event.seat, ())
+    return None

@@ -1,0 +1,153 @@
+"""The one state value of a hand, changed only by the apply functions of the event modules.
+
+Players are kept by *position*: 0 is the first player to the left of the button,
+n-1 the button, so "clockwise" is `p + 1 mod n` and the dealing order of R12 is
+the position order. Seats appear only at the edges (events, the Hand's surface).
+Per-position values are plain lists, changed in place: no copies per action.
+
+>>> from services.dealer.engine.config import PlayerIn, TableConfig
+>>> from services.dealer.engine.events import HandStarted
+>>> players = (PlayerIn(1, "a", 500), PlayerIn(4, "b", 700), PlayerIn(6, "c", 900))
+>>> state = HandState(HandStarted("h1", TableConfig(), TableConfig().levels[0], players, 4), None)
+>>> state.seats, state.stack, state.bb_pos
+([6, 1, 4], [900, 500, 700], 1)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from services.dealer.engine.actions import Decision
+from services.dealer.engine.config import MinRaiseRule, Structure
+from services.dealer.engine.events import HandStarted, PotAwarded, Street
+
+if TYPE_CHECKING:
+    from services.dealer.engine.ranking import HandRanker
+
+NOBODY = -1
+
+
+class HandState:
+    """Everything a hand is at one moment; see the module doc for positions."""
+
+    __slots__ = (
+        # set once
+        "started",
+        "config",
+        "level",
+        "n",
+        "seats",
+        "pos",
+        "start_stack",
+        "posts_late",
+        "sb_pos",
+        "bb_pos",
+        "big_blind",
+        "double_rule",
+        "fixed",
+        "pot_limit",
+        "ranker",
+        "deck",
+        # chips
+        "stack",
+        "bet",
+        "total",
+        "dead",
+        # players
+        "folded",
+        "live",
+        "hole",
+        "board",
+        "street",
+        # the betting round
+        "current",
+        "top",
+        "full_inc",
+        "raises",
+        "street_min",
+        "acted",
+        "reopen",
+        "actor",
+        "decision",
+        "aggressor",
+        # showdown
+        "exposed",
+        "shown",
+        "mucked",
+        "ranks",
+        "in_showdown",
+        "sd_pots",
+        "sd_k",
+        "sd_order",
+        "sd_i",
+        "sd_best",
+        "sd_auto",
+        "sd_award",
+        "awards",
+        "over",
+    )
+
+    def __init__(self, started: HandStarted, ranker: HandRanker | None) -> None:
+        config = started.config
+        self.started = started
+        self.config = config
+        self.level = started.level
+        players = sorted(started.players, key=lambda p: p.seat)
+        n = len(players)
+        # Dealing order starts left of the button (R12): rotate seat order so the
+        # player after the button comes first and the button last.
+        first = next((i for i, p in enumerate(players) if p.seat > started.button), 0)
+        ordered = players[first:] + players[:first]
+        self.n = n
+        self.seats = [p.seat for p in ordered]
+        self.pos = {seat: i for i, seat in enumerate(self.seats)}
+        self.start_stack = [p.stack for p in ordered]
+        self.posts_late = [p.posts_late for p in ordered]
+        # R6: small blind left of the button, big blind next; R7 heads-up: the
+        # button (position 1) posts the small blind, the other (position 0) the big.
+        self.sb_pos, self.bb_pos = (1, 0) if n == 2 else (0, 1)
+        self.big_blind = started.level.big_blind
+        self.double_rule = config.effective_min_raise_rule is MinRaiseRule.DOUBLE
+        self.fixed = config.structure is Structure.FIXED_LIMIT
+        self.pot_limit = config.structure is Structure.POT_LIMIT
+        self.ranker = ranker
+        self.deck: tuple[int, ...] = ()
+        self.stack = list(self.start_stack)
+        self.bet = [0] * n
+        self.total = [0] * n  # every chip put in this hand, each-player antes included
+        self.dead = 0  # a big-blind ante: whole into the main pot (R22)
+        self.folded = [False] * n
+        self.live = n
+        self.hole: list[tuple[int, ...]] = [()] * n
+        self.board: list[int] = []
+        self.street = Street.PREFLOP
+        self.current = 0
+        self.top = 0
+        self.full_inc = 0
+        self.raises = 0
+        self.street_min = self.big_blind
+        self.acted = [False] * n
+        self.reopen = [0] * n
+        self.actor = NOBODY
+        self.decision: Decision | None = None
+        self.aggressor = NOBODY
+        self.exposed = False
+        self.shown = [False] * n
+        self.mucked = [False] * n
+        self.ranks: list[int] = []
+        self.in_showdown = False
+        self.sd_pots: list[tuple[int, tuple[int, ...]]] = []
+        self.sd_k = 0
+        self.sd_order: list[int] = []
+        self.sd_i = 0
+        self.sd_best = -1
+        self.sd_auto = NOBODY
+        self.sd_award = NOBODY
+        self.awards: list[PotAwarded] = []
+        self.over = False
+
+    def with_chips(self) -> int:
+        """How many players still in the hand have chips behind."""
+        stack = self.stack
+        folded = self.folded
+        return sum(1 for p in range(self.n) if stack[p] and not folded[p])
