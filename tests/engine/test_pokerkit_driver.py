@@ -298,7 +298,7 @@ def test_random_hands_run_to_completion_and_conserve_chips(structure: str, depth
     for players, (ante, bb_ante) in itertools.product(range(2, 10), ante_forms):
         stacks = tuple(STACKS[depth](players, 20, i) for i in range(players))
         spec = Spec(structure, stacks, 10, 20, ante, bb_ante)
-        for _ in range(4):
+        for _ in range(3):
             played = random_hand(spec, rng)
             assert sorted(played.deck) == list(range(DECK_SIZE))
             for bounds, choice in played.decisions:
@@ -311,7 +311,7 @@ def test_random_hands_run_to_completion_and_conserve_chips(structure: str, depth
 def test_random_specs_and_a_replay_of_the_same_choices_agree() -> None:
     rng = random.Random(2024)
     kinds: set[str] = set()
-    for _ in range(300):
+    for _ in range(200):
         spec = random_spec(rng)
         played = random_hand(spec, rng)
         assert sum(played.final_stacks) == sum(spec.stacks)
@@ -339,3 +339,42 @@ def test_the_policy_mixes_its_choices_as_documented() -> None:
     assert shares == pytest.approx(
         {"fold": 0.10, "check_call": 0.45, "min": 0.20, "all_in": 0.10, "other": 0.15}, abs=0.02
     )
+
+
+def test_replay_phh_plays_random_hands_written_as_phh() -> None:
+    # The same hands as PHH (antes, big-blind antes, fixed limit, heads-up): the spec
+    # and the deck are rebuilt from the file alone.
+    rng = random.Random(99)
+    for _ in range(60):
+        spec = random_spec(rng)
+        played = random_hand(spec, rng)
+        n, deck = spec.players, played.deck
+        actions = [
+            PhhAction(None, "dh", (deck[i], deck[n + i]), None, i + 1) for i in range(n)
+        ]
+        board = [deck[2 * n + k] for k in (1, 2, 3, 5, 7)]
+        actions += [PhhAction(None, "db", tuple(board[:3])), PhhAction(None, "db", (board[3],))]
+        actions.append(PhhAction(None, "db", (board[4],)))
+        for bounds, choice in played.decisions:
+            actor = bounds.player + 1
+            if choice.kind == "fold":
+                actions.append(PhhAction(actor, "f"))
+            elif choice.kind == "raise_to":
+                actions.append(PhhAction(actor, "cbr", (), choice.to))
+            elif choice.kind == "all_in" and bounds.can_bet_or_raise:
+                actions.append(PhhAction(actor, "cbr", (), bounds.stack + bounds.bet))
+            else:
+                actions.append(PhhAction(actor, "cc"))
+        antes = [0, spec.ante] + [0] * (n - 2) if spec.big_blind_ante else [spec.ante] * n
+        limit = spec.structure == "fixed_limit"
+        hand = PhhHand(
+            variant="FT" if limit else "NT",
+            antes=antes,
+            blinds_or_straddles=[spec.small_blind, spec.big_blind] + [0] * (n - 2),
+            min_bet=None if limit else spec.big_blind,
+            small_bet=spec.big_blind if limit else None,
+            big_bet=2 * spec.big_blind if limit else None,
+            starting_stacks=list(spec.stacks),
+            actions=actions,
+        )
+        assert replay_phh(phh.loads(phh.dumps(hand))) == played.final_stacks, spec
