@@ -41,7 +41,15 @@ PokerKit conventions the engine must match (or knowingly differ from):
   PokerKit treats the first all-in of a round as a full raise even when it is below
   the minimum bet, and tracks a run of short all-ins from the last full raise rather
   than from each player's last action. The driver applies R19 itself on top of
-  PokerKit (it can only take a raise away) and says so in `Bounds.divergence`.
+  PokerKit and says so in `Bounds.divergence` (it can only take a raise away; where
+  the book would allow a raise PokerKit refuses, the divergence says that instead).
+- No bet or raise is offered when no other player in the hand could put in more
+  than the current bet (all folded or all-in, or covered).
+- R20: when nobody else in the hand has chips and the actor owes nothing, PokerKit
+  still asks the actor to check or fold; the driver checks for them, so such a
+  spot is never a decision.
+- Folding when a check is free is allowed (PokerKit's cash-game mode, as the
+  engine); the hand is played as one runout.
 """
 
 from __future__ import annotations
