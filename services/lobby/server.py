@@ -1,0 +1,382 @@
+"""The lobby's gRPC server: a thin adapter from LobbyService to `Lobby`, plus who may call what.
+
+Callers: the operator (`--operator-token`) may do everything; a player (a token
+the lobby issued) may read tables and their own money and join, rebuy and leave
+as themself. Domain errors become gRPC status codes in one place, `_abort`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hmac
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import grpc
+
+from poker.cards import card_text
+from poker.log import get_logger
+from poker.serving import Service, serve_forever
+from poker.v1 import lobby_pb2 as pb
+from poker.v1 import lobby_pb2_grpc
+from services.lobby import errors
+from services.lobby.dealer_client import GrpcDealer, game_config, game_json
+from services.lobby.draw import ButtonDraw
+from services.lobby.ledger import LedgerCorrupt, Transfer
+from services.lobby.lobby import Lobby
+from services.lobby.operations import OpState
+from services.lobby.players import Player
+from services.lobby.rules import LateJoin, TableRules
+from services.lobby.storage import StorageConflict, open_storage
+from services.lobby.tables import Table
+
+log = get_logger(__name__)
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["LobbyService"].full_name
+R = TypeVar("R")
+
+_CODES = {
+    "INVALID_ARGUMENT": grpc.StatusCode.INVALID_ARGUMENT,
+    "NOT_FOUND": grpc.StatusCode.NOT_FOUND,
+    "ALREADY_EXISTS": grpc.StatusCode.ALREADY_EXISTS,
+    "FAILED_PRECONDITION": grpc.StatusCode.FAILED_PRECONDITION,
+    "UNAUTHENTICATED": grpc.StatusCode.UNAUTHENTICATED,
+    "PERMISSION_DENIED": grpc.StatusCode.PERMISSION_DENIED,
+    "UNAVAILABLE": grpc.StatusCode.UNAVAILABLE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """The operator, or one player."""
+
+    player_id: str | None  # None: the operator
+
+    @property
+    def is_operator(self) -> bool:
+        return self.player_id is None
+
+
+def _abort(context: grpc.ServicerContext, err: Exception) -> None:
+    """The one place where the lobby's errors become gRPC status codes."""
+    if isinstance(err, errors.LobbyError):
+        code = _CODES.get(err.status, grpc.StatusCode.INTERNAL)
+        context.abort(code, str(err))
+    if isinstance(err, StorageConflict):
+        context.abort(grpc.StatusCode.ABORTED, f"{err}; retry with the same request_id")
+    if isinstance(err, LedgerCorrupt):
+        log.error("ledger_corrupt", error=str(err))
+    context.abort(grpc.StatusCode.INTERNAL, "internal error; the lobby's log says more")
+
+
+def rpc(method: Callable[..., R]) -> Callable[..., R]:
+    """Authenticates the call, runs it, and turns domain errors into status codes."""
+
+    @functools.wraps(method)
+    def wrapper(self: LobbyServicer, request: Any, context: grpc.ServicerContext) -> R:
+        try:
+            return method(self, request, context, self.caller(context))
+        except grpc.RpcError:
+            raise
+        except Exception as err:
+            if not isinstance(err, errors.LobbyError):
+                log.exception("rpc_failed", rpc=method.__name__)
+            _abort(context, err)
+            raise  # not reached: abort raises
+
+    return wrapper
+
+
+class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
+    """LobbyService over a `Lobby`."""
+
+    def __init__(self, lobby: Lobby, operator_token: str) -> None:
+        self.lobby = lobby
+        self._operator_token = operator_token
+
+    # ------------------------------------------------------------------ who calls
+
+    def caller(self, context: grpc.ServicerContext) -> Caller:
+        token = bearer(context.invocation_metadata())
+        if token is None:
+            raise errors.Unauthenticated(
+                "no credential: send 'authorization: Bearer <token>' (operator or player token)")
+        if hmac.compare_digest(token.encode(), self._operator_token.encode()):
+            return Caller(None)
+        player_id = self.lobby.player_for_token(token)
+        if player_id is None:
+            raise errors.Unauthenticated("unknown token: ask the operator for a new one")
+        return Caller(player_id)
+
+    @staticmethod
+    def operator_only(caller: Caller, what: str) -> None:
+        if not caller.is_operator:
+            raise errors.PermissionDenied(f"{what} needs the operator's token")
+
+    @staticmethod
+    def whose(caller: Caller, player_id: str) -> str:
+        """The player a request acts for: the caller, or anyone for the operator."""
+        if caller.is_operator:
+            if not player_id:
+                raise errors.InvalidArgument("player_id is required with the operator's token")
+            return player_id
+        if player_id and player_id != caller.player_id:
+            raise errors.PermissionDenied(
+                f"this token is {caller.player_id}'s: a player may act only on their own money")
+        assert caller.player_id is not None
+        return caller.player_id
+
+    # ------------------------------------------------------------------ players and money
+
+    @rpc
+    def CreatePlayer(self, request: Any, context: Any, caller: Caller) -> pb.CreatePlayerResponse:
+        self.operator_only(caller, "creating a player")
+        player, token = self.lobby.create_player(request.player_id, request.display_name)
+        return pb.CreatePlayerResponse(player=player_pb(player), token=token)
+
+    @rpc
+    def IssuePlayerToken(self, request: Any, context: Any,
+                         caller: Caller) -> pb.IssuePlayerTokenResponse:
+        self.operator_only(caller, "issuing a token")
+        return pb.IssuePlayerTokenResponse(token=self.lobby.issue_token(request.player_id))
+
+    @rpc
+    def GetPlayer(self, request: Any, context: Any, caller: Caller) -> pb.GetPlayerResponse:
+        player = self.lobby.player(self.whose(caller, request.player_id))
+        return pb.GetPlayerResponse(player=player_pb(player))
+
+    @rpc
+    def Deposit(self, request: Any, context: Any, caller: Caller) -> pb.DepositResponse:
+        self.operator_only(caller, "a deposit")
+        player = self.lobby.deposit(request.player_id, request.amount, request.request_id)
+        return pb.DepositResponse(player=player_pb(player))
+
+    @rpc
+    def Withdraw(self, request: Any, context: Any, caller: Caller) -> pb.WithdrawResponse:
+        self.operator_only(caller, "a withdrawal")
+        player = self.lobby.withdraw(request.player_id, request.amount, request.request_id)
+        return pb.WithdrawResponse(player=player_pb(player))
+
+    @rpc
+    def ListTransfers(self, request: Any, context: Any,
+                      caller: Caller) -> pb.ListTransfersResponse:
+        found = self.lobby.transfers(self.whose(caller, request.player_id), request.limit or 100)
+        return pb.ListTransfersResponse(transfers=[transfer_pb(t) for t in found])
+
+    @rpc
+    def AuditLedger(self, request: Any, context: Any, caller: Caller) -> pb.AuditLedgerResponse:
+        self.operator_only(caller, "auditing the ledger")
+        audit = self.lobby.audit()
+        return pb.AuditLedgerResponse(
+            ok=audit.ok, total=audit.total, player_balances=audit.by_kind.get("player", 0),
+            table_chips=audit.by_kind.get("table", 0),
+            operator_balance=audit.by_kind.get("operator", 0), problems=audit.problems)
+
+    # ------------------------------------------------------------------ tables
+
+    @rpc
+    def OpenTable(self, request: Any, context: Any, caller: Caller) -> pb.OpenTableResponse:
+        self.operator_only(caller, "opening a table")
+        rules = rules_of(request.rules, request.config.seats or 6)
+        table = self.lobby.open_table(request.name, rules, game_json(request.config),
+                                      request.request_id, request.table_id)
+        return pb.OpenTableResponse(table=table_pb(table))
+
+    @rpc
+    def ListTables(self, request: Any, context: Any, caller: Caller) -> pb.ListTablesResponse:
+        return pb.ListTablesResponse(
+            tables=[table_pb(t) for t in self.lobby.tables(request.include_closed)])
+
+    @rpc
+    def GetLobbyTable(self, request: Any, context: Any,
+                      caller: Caller) -> pb.GetLobbyTableResponse:
+        return pb.GetLobbyTableResponse(table=table_pb(self.lobby.table(request.table_id)))
+
+    @rpc
+    def CloseLobbyTable(self, request: Any, context: Any,
+                        caller: Caller) -> pb.CloseLobbyTableResponse:
+        self.operator_only(caller, "closing a table")
+        op = self.lobby.close_table(request.table_id, request.void_hand_in_progress,
+                                    request.request_id)
+        return pb.CloseLobbyTableResponse(table=table_pb(self.lobby.table(request.table_id)),
+                                          chips_returned=op.result)
+
+    @rpc
+    def GetButtonDraw(self, request: Any, context: Any,
+                      caller: Caller) -> pb.GetButtonDrawResponse:
+        draw = self.lobby.button_draw(request.table_id)
+        return pb.GetButtonDrawResponse(draw=draw_pb(draw) if draw else None)
+
+    # ------------------------------------------------------------------ seats
+
+    @rpc
+    def JoinTable(self, request: Any, context: Any, caller: Caller) -> pb.JoinTableResponse:
+        player_id = self.whose(caller, request.player_id)
+        seat = request.seat if request.HasField("seat") else None
+        op = self.lobby.join(player_id, request.table_id, seat, request.buy_in,
+                             request.wait_for_big_blind, request.request_id)
+        table = self.lobby.table(request.table_id)
+        draw = self.lobby.button_draw(request.table_id)
+        return pb.JoinTableResponse(
+            seat=op.seat, seat_token=op.seat_token, dealer_address=table.dealer,
+            buy_in=op.amount, player=player_pb(self.lobby.player(player_id)),
+            button_draw=draw_pb(draw) if draw else None)
+
+    @rpc
+    def Rebuy(self, request: Any, context: Any, caller: Caller) -> pb.RebuyResponse:
+        player_id = self.whose(caller, request.player_id)
+        op = self.lobby.rebuy(player_id, request.table_id, request.amount, request.request_id)
+        return pb.RebuyResponse(amount=op.amount, stack=op.result,
+                                player=player_pb(self.lobby.player(player_id)))
+
+    @rpc
+    def LeaveTable(self, request: Any, context: Any, caller: Caller) -> pb.LeaveTableResponse:
+        player_id = self.whose(caller, request.player_id)
+        op = self.lobby.leave(player_id, request.table_id, request.request_id)
+        done = op.state is OpState.DONE
+        return pb.LeaveTableResponse(
+            status=pb.LEAVE_STATUS_DONE if done else pb.LEAVE_STATUS_PENDING,
+            stack=op.result if done else 0, player=player_pb(self.lobby.player(player_id)))
+
+
+# ---------------------------------------------------------------------- conversions
+
+def bearer(metadata: Any) -> str | None:
+    """The bearer token of the call's metadata, if any."""
+    for key, value in metadata or ():
+        if key == "authorization":
+            text = value.decode() if isinstance(value, bytes) else value
+            scheme, _, token = text.partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise errors.Unauthenticated("authorization must be 'Bearer <token>'")
+            return str(token.strip())
+    return None
+
+
+_LATE = {pb.LATE_JOIN_UNSPECIFIED: LateJoin.PLAYER_CHOICE,
+         pb.LATE_JOIN_PLAYER_CHOICE: LateJoin.PLAYER_CHOICE,
+         pb.LATE_JOIN_POST_BIG_BLIND: LateJoin.POST_BIG_BLIND,
+         pb.LATE_JOIN_WAIT_FOR_BIG_BLIND: LateJoin.WAIT_FOR_BIG_BLIND}
+_LATE_PB = {v: k for k, v in _LATE.items() if k != pb.LATE_JOIN_UNSPECIFIED}
+
+
+def rules_of(rules: pb.TableRules, seats: int) -> TableRules:
+    return TableRules(
+        seats=seats, min_buy_in=rules.min_buy_in, max_buy_in=rules.max_buy_in,
+        initial_stack=rules.initial_stack, rebuy_amount=rules.rebuy_amount,
+        max_rebuys=rules.max_rebuys, rebuy_until_hand=rules.rebuy_until_hand,
+        rebuy_until_minutes=rules.rebuy_until_minutes, late_join=_LATE[rules.late_join])
+
+
+def rules_pb(rules: TableRules) -> pb.TableRules:
+    return pb.TableRules(
+        min_buy_in=rules.min_buy_in, max_buy_in=rules.max_buy_in,
+        initial_stack=rules.initial_stack, rebuy_amount=rules.rebuy_amount,
+        max_rebuys=rules.max_rebuys, rebuy_until_hand=rules.rebuy_until_hand,
+        rebuy_until_minutes=rules.rebuy_until_minutes, late_join=_LATE_PB[rules.late_join])
+
+
+def player_pb(player: Player) -> pb.Player:
+    return pb.Player(player_id=player.player_id, display_name=player.display_name,
+                     balance=player.balance)
+
+
+_KINDS = {k: pb.TransferKind.Value(f"TRANSFER_KIND_{k.upper()}")
+          for k in ("deposit", "withdrawal", "buy_in", "rebuy", "cash_out", "refund")}
+
+
+def transfer_pb(t: Transfer) -> pb.Transfer:
+    return pb.Transfer(id=t.id, kind=_KINDS[t.kind.value], from_account=t.source,
+                       to_account=t.destination, amount=t.amount,
+                       time_unix_ms=int(t.created_at * 1000))
+
+
+def table_pb(table: Table) -> pb.LobbyTable:
+    seats = [pb.LobbySeat(seat=s.seat, player_id=s.player_id, display_name=s.display_name,
+                          status=pb.SeatStatus.Value(f"SEAT_STATUS_{s.state.value.upper()}"),
+                          bought_in=s.bought_in, rebuys=s.rebuys) for s in table.seats]
+    config = game_config({**table.game, "seats": table.rules.seats})
+    return pb.LobbyTable(
+        table_id=table.table_id, name=table.name, config=config, rules=rules_pb(table.rules),
+        dealer_address=table.dealer,
+        status=pb.TableStatus.Value(f"TABLE_STATUS_{table.status.value.upper()}"),
+        seats=seats, button=table.button_seat, chips=table.chips)
+
+
+def draw_pb(draw: ButtonDraw) -> pb.ButtonDraw:
+    return pb.ButtonDraw(
+        cards=[pb.DrawnCard(seat=c.seat, player_id=c.player_id, card=card_text(c.card))
+               for c in draw.cards], button=draw.button)
+
+
+# ---------------------------------------------------------------------- the command
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    env = os.environ.get
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=50053, help="port; 0 picks a free one")
+    parser.add_argument("--db", default=env("POKER_LOBBY_DB", "lobby.sqlite"),
+                        help="SQLite file of the ledger (env POKER_LOBBY_DB)")
+    parser.add_argument("--dsn", default=env("POKER_LOBBY_DSN"),
+                        help="PostgreSQL DSN; when given, used instead of --db, and several "
+                             "lobby processes may share it (env POKER_LOBBY_DSN)")
+    parser.add_argument("--operator-token", default=env("POKER_OPERATOR_TOKEN"),
+                        help="the operator's credential (env POKER_OPERATOR_TOKEN); required")
+    parser.add_argument("--service-token", default=env("POKER_SERVICE_TOKEN"),
+                        help="the dealers' service credential (env POKER_SERVICE_TOKEN)")
+    parser.add_argument("--dealer", action="append", default=None, metavar="HOST:PORT",
+                        help="a dealer to place tables on, repeatable (env POKER_DEALERS, "
+                             "comma separated)")
+    parser.add_argument("--dealer-timeout-ms", type=int, default=5000,
+                        help="deadline of one call to a dealer")
+    parser.add_argument("--recovery-interval", type=float, default=1.0,
+                        help="seconds between passes that finish or undo interrupted work")
+    parser.add_argument("--lease-seconds", type=float, default=15.0,
+                        help="how long one lobby process holds an operation it is driving")
+    parser.add_argument("--log-format", choices=("json", "console"), default=None)
+
+
+def dealer_addresses(args: argparse.Namespace) -> list[str]:
+    if args.dealer:
+        return list(args.dealer)
+    return [a.strip() for a in os.environ.get("POKER_DEALERS", "").split(",") if a.strip()]
+
+
+def _fault_hook() -> Callable[[str], None]:
+    # Test hook for the end-to-end crash tests: POKER_LOBBY_FAULT=<step> kills the process there.
+    step = os.environ.get("POKER_LOBBY_FAULT", "")
+
+    def fault(at: str) -> None:
+        if step and at == step:
+            log.warning("fault_injected", step=at)
+            os._exit(17)
+
+    return fault
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.operator_token:
+        print("poker serve lobby: --operator-token (or POKER_OPERATOR_TOKEN) is required",
+              flush=True)
+        return 2
+    if not args.service_token:
+        log.warning("no_service_token", hint="dealers refuse internal calls without it")
+    storage = open_storage(args.dsn, args.db)
+    dealer = GrpcDealer(args.service_token or "", args.dealer_timeout_ms / 1000)
+    lobby = Lobby(storage, dealer, dealer_addresses(args), args.lease_seconds,
+                  fault=_fault_hook())
+    log.info("lobby_starting", backend=storage.dialect, dealers=lobby.dealers)
+    lobby.start_recovery(args.recovery_interval)
+    servicer = LobbyServicer(lobby, args.operator_token)
+
+    def stop() -> None:
+        lobby.stop()
+        dealer.close()
+        storage.close()
+
+    service = Service([SERVICE_NAME],
+                      lambda server: lobby_pb2_grpc.add_LobbyServiceServicer_to_server(
+                          servicer, server), on_stop=stop)
+    return serve_forever([service], args.host, args.port, "lobby")
