@@ -1,0 +1,250 @@
+"""Ranks hands of 5, 6 or 7 cards (R25): one at a time in pure Python, or in numpy batches.
+
+A rank is an integer 1..7462: higher is better, equal is a tie. Cards are indexes
+0..51 (R1, `poker.cards`).
+
+>>> from poker.cards import parse_cards
+>>> evaluate(parse_cards("AsKsQsJsTs2c3d"))
+7462
+>>> evaluate(parse_cards("5c4d3h2sAc")) < evaluate(parse_cards("6c5d4h3s2c"))
+True
+>>> evaluate_batch(np.array([parse_cards("AhAdKcKs2c"), parse_cards("7c5d4h3s2c")])).tolist()
+[4985, 1]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import numpy.typing as npt
+
+from services.evaluator import tables
+from services.evaluator.errors import InvalidHand
+from services.evaluator.tables import CLASSES, HandCategory
+
+__all__ = [
+    "HandCategory",
+    "category_of",
+    "check_cards",
+    "evaluate",
+    "evaluate_batch",
+    "evaluate_checked",
+    "validate_batch",
+]
+
+HAND_SIZES = (5, 6, 7)
+
+# --- one hand at a time -------------------------------------------------------------
+# A card's key is its rank key << 16 plus a 4-bit counter for its suit (bits 0..15):
+# the sum of a hand's keys holds its rank sum and its suit counts, and stays small
+# enough for Python's fast integer paths.
+_K: dict[int, int] = {c: (tables.RANK_KEYS[c >> 2] << 16) | (1 << (4 * (c & 3))) for c in range(52)}
+_NF5 = tables.nonflush_by_sum(5)
+_NF6 = tables.nonflush_by_sum(6)
+_NF7 = tables.nonflush_by_sum(7)
+_FLUSH = tables.FLUSH_RANK_LIST
+
+
+def evaluate(cards: Sequence[int]) -> int:
+    """The rank 1..7462 of the best five of 5, 6 or 7 card indexes (the fast path).
+
+    Raises InvalidHand (a ValueError) for a wrong length or an index out of 0..51.
+    The cards are taken to be distinct, as dealt from one deck: a card given twice
+    is not detected here (that would double the cost); `evaluate_checked` and the
+    service check it.
+
+    >>> evaluate([51, 47, 43, 39, 35])   # As Ks Qs Js Ts
+    7462
+    >>> evaluate([48, 0, 4, 8, 12])      # Ac 2c 3c 4c 5c: the steel wheel
+    7453
+    """
+    k = _K
+    try:
+        if len(cards) == 7:
+            a, b, c, d, e, f, g = cards
+            s = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
+            if (s + 0x3333) & 0x8888:
+                return _flush_rank(cards, s)
+            return _NF7[s >> 16]
+        if len(cards) == 6:
+            a, b, c, d, e, f = cards
+            s = k[a] + k[b] + k[c] + k[d] + k[e] + k[f]
+            if (s + 0x3333) & 0x8888:
+                return _flush_rank(cards, s)
+            return _NF6[s >> 16]
+        if len(cards) == 5:
+            a, b, c, d, e = cards
+            s = k[a] + k[b] + k[c] + k[d] + k[e]
+            if (s + 0x3333) & 0x8888:
+                return _flush_rank(cards, s)
+            return _NF5[s >> 16]
+    except (KeyError, TypeError):
+        pass
+    raise _invalid(cards)
+
+
+def _flush_rank(cards: Sequence[int], s: int) -> int:
+    suit = ((((s & 0xFFFF) + 0x3333) & 0x8888).bit_length() >> 2) - 1
+    mask = 0
+    for card in cards:
+        if card & 3 == suit:
+            mask |= 1 << (card >> 2)
+    return _FLUSH[mask]
+
+
+def evaluate_checked(cards: Sequence[int]) -> int:
+    """`evaluate`, after checking that the cards are 5..7 distinct indexes 0..51.
+
+    >>> evaluate_checked([0, 4, 8, 12, 12])
+    Traceback (most recent call last):
+    ...
+    services.evaluator.errors.InvalidHand: hand 0: card 5c appears twice
+    """
+    check_cards(cards)
+    return evaluate(cards)
+
+
+def check_cards(cards: Sequence[int], index: int = 0, what: str = "hand") -> None:
+    """Raises InvalidHand saying why `cards` is not a hand of 5, 6 or 7 distinct cards.
+
+    >>> check_cards([0, 1, 2, 3, 0])
+    Traceback (most recent call last):
+    ...
+    services.evaluator.errors.InvalidHand: hand 0: card 2c appears twice
+    """
+    for card in cards:
+        if not isinstance(card, int | np.integer) or isinstance(card, bool):
+            raise InvalidHand(f"{card!r} is not a card index", index, what)
+        if not 0 <= card < 52:
+            raise InvalidHand(f"card index {card} is out of range 0..51", index, what)
+    seen: set[int] = set()
+    for card in cards:
+        if card in seen:
+            from poker.cards import card_text
+
+            raise InvalidHand(f"card {card_text(int(card))} appears twice", index, what)
+        seen.add(int(card))
+    if len(cards) not in HAND_SIZES:
+        raise InvalidHand(f"{len(cards)} cards; a hand has 5, 6 or 7", index, what)
+
+
+def _invalid(cards: Sequence[int]) -> InvalidHand:
+    try:
+        check_cards(list(cards))
+    except InvalidHand as err:
+        return err
+    except TypeError:
+        pass
+    return InvalidHand(f"{cards!r} is not a hand of card indexes")
+
+
+def category_of(rank: int) -> HandCategory:
+    """The category of a rank.
+
+    >>> category_of(7462).name, category_of(1).name
+    ('ROYAL_FLUSH', 'HIGH_CARD')
+    """
+    return CLASSES[rank - 1][0]
+
+
+# --- batches --------------------------------------------------------------------
+# One bit per card at 16 * suit + rank: the four 16-bit lanes of a hand's sum are
+# its four suits' rank masks, and its popcount is its number of distinct cards.
+_CARD_BIT = np.zeros(256, dtype=np.uint64)
+_CARD_BIT[:52] = [1 << (16 * (c & 3) + (c >> 2)) for c in range(52)]
+
+
+def _lane_table() -> npt.NDArray[np.uint64]:
+    # A suit's 13-bit rank mask -> its rank-key sum (low 32 bits) | its flush rank << 32.
+    masks = np.arange(1 << 13)
+    keys = np.zeros(1 << 13, dtype=np.uint64)
+    for r, key in enumerate(tables.RANK_KEYS):
+        keys += ((masks >> r) & 1).astype(np.uint64) * np.uint64(key)
+    table = np.zeros(1 << 16, dtype=np.uint64)  # lanes never exceed 13 bits
+    table[: 1 << 13] = keys | (tables.FLUSH_RANK.astype(np.uint64) << np.uint64(32))
+    return table
+
+
+_LANE = _lane_table()
+_LOW32 = np.uint64(0xFFFFFFFF)
+_SHIFT32 = np.uint64(32)
+_CHUNK = 1 << 16  # hands per piece of work: temporaries stay in cache
+_THREADS = max(1, min(4, os.cpu_count() or 1))
+_pool: ThreadPoolExecutor | None = None
+
+
+def validate_batch(hands: npt.NDArray[np.uint8], first_index: int = 0) -> None:
+    """Raises InvalidHand naming the first hand (row) with a card out of range or twice."""
+    _check_shape(hands)
+    if hands.size and int(hands.max()) >= 52:
+        row = int(np.argmax((hands >= 52).any(axis=1)))
+        check_cards(hands[row].tolist(), first_index + row)
+    bits = _card_bits(hands)
+    bad = np.bitwise_count(bits) != hands.shape[1]
+    if bad.any():
+        row = int(np.argmax(bad))
+        check_cards(hands[row].tolist(), first_index + row)
+
+
+def evaluate_batch(hands: npt.NDArray[np.uint8], *, check: bool = True) -> npt.NDArray[np.uint16]:
+    """Ranks of many hands: `hands` has one row of 5, 6 or 7 card indexes per hand.
+
+    With `check` (the default) a hand with a card out of range or twice raises
+    InvalidHand naming its row; without it such a row gets a meaningless rank.
+    Large batches are split over a few threads (numpy releases the GIL).
+
+    >>> evaluate_batch(np.array([[51, 47, 43, 39, 35, 0, 1]], dtype=np.uint8)).tolist()
+    [7462]
+    """
+    hands = np.ascontiguousarray(hands, dtype=np.uint8)
+    _check_shape(hands)
+    out = np.empty(hands.shape[0], dtype=np.uint16)
+    if hands.shape[0] <= _CHUNK:
+        _rank_chunk(hands, out, check, 0)
+        return out
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(_THREADS, thread_name_prefix="evaluate")
+    starts = range(0, hands.shape[0], _CHUNK)
+    results = [
+        _pool.submit(_rank_chunk, hands[s : s + _CHUNK], out[s : s + _CHUNK], check, s)
+        for s in starts
+    ]
+    for result in results:
+        result.result()  # re-raises the first bad chunk's error, in order
+    return out
+
+
+def _check_shape(hands: npt.NDArray[np.uint8]) -> None:
+    if hands.ndim != 2 or hands.shape[1] not in HAND_SIZES:
+        raise InvalidHand(
+            f"a batch is rows of 5, 6 or 7 cards, not an array of shape {hands.shape}", 0, "batch"
+        )
+
+
+def _card_bits(hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
+    bits = np.take(_CARD_BIT, hands[:, 0])
+    for i in range(1, hands.shape[1]):
+        bits += np.take(_CARD_BIT, hands[:, i])
+    return bits
+
+
+def _rank_chunk(
+    hands: npt.NDArray[np.uint8], out: npt.NDArray[np.uint16], check: bool, first: int
+) -> None:
+    if check and hands.size and int(hands.max()) >= 52:
+        validate_batch(hands, first)
+    bits = _card_bits(hands)
+    if check and (np.bitwise_count(bits) != hands.shape[1]).any():
+        validate_batch(hands, first)
+    lanes = bits.view(np.uint16).reshape(-1, 4)
+    keys = np.take(_LANE, lanes[:, 0])
+    for suit in range(1, 4):
+        keys += np.take(_LANE, lanes[:, suit])
+    nonflush = np.take(tables.nonflush_table(hands.shape[1]), keys & _LOW32)
+    # A flush beats every hand its cards could otherwise make (no full house or
+    # quads fit beside a five-card flush in seven cards), so the larger rank wins.
+    np.maximum(nonflush, (keys >> _SHIFT32).astype(np.uint16), out=out)
