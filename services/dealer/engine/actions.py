@@ -2,7 +2,7 @@
 
 >>> legal = LegalActions(seat=2, decision=Decision.BET, can_fold=True, can_check=False,
 ...                      can_call=True, call_amount=100, bet_kind=ActionKind.RAISE,
-...                      min_to=200, max_to=1000)
+...                      min_to=200, max_to=1000, all_in_to=1000, all_in_allowed=True)
 >>> legal.allows(Action.raise_to(200)), legal.allows(Action.raise_to(150))
 (True, False)
 >>> legal.allows(Action.check()), legal.allows(Action.all_in())

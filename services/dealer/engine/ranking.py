@@ -40,9 +40,8 @@ class EvaluatorRanker:
 
 
 def _load_evaluate() -> Callable[[Sequence[int]], int]:
-    from services.evaluator import core
+    from services.evaluator.core import evaluate
 
-    evaluate: Callable[[Sequence[int]], int] = core.evaluate
     return evaluate
 
 

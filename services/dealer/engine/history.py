@@ -1,0 +1,126 @@
+"""A finished hand as a PHH hand history (services/dealer/phh.py), written from its events.
+
+Players are numbered p1..pN from the left of the button, the button last (heads-up
+p1 is the big blind, p2 the button). Shows and mucks are written where PokerKit
+expects them: at the showdown after the river, or, when the board was run out
+with nobody able to bet (R20, R28), before the rest of the board.
+
+>>> from services.dealer.engine import Action, Hand, PlayerIn, TableConfig
+>>> players = [PlayerIn(3, "ann", 1000), PlayerIn(5, "bob", 1000)]
+>>> hand = Hand.start(TableConfig(), players, button=5, deck=range(52), hand_id="h7")
+>>> _ = hand.act(5, Action.raise_to(300)); _ = hand.act(3, Action.fold())
+>>> record = to_phh(hand)
+>>> [phh.format_action(a) for a in record.actions]
+['d dh p1 2c2h', 'd dh p2 2d2s', 'p2 cbr 300', 'p1 f']
+>>> record.blinds_or_straddles, record.finishing_stacks, record.extra["players"]
+([50, 100], [900, 1100], ['ann', 'bob'])
+"""
+
+from __future__ import annotations
+
+from services.dealer import phh
+from services.dealer.engine.actions import ActionKind
+from services.dealer.engine.config import AnteForm, Structure
+from services.dealer.engine.events import (
+    ActionTaken,
+    BlindKind,
+    BlindPosted,
+    BoardDealt,
+    CardsMucked,
+    CardsShown,
+    HoleCardsDealt,
+)
+from services.dealer.engine.hand import Hand
+
+#: PHH variant codes (PokerKit's) of the structures it can express.
+VARIANT = {Structure.NO_LIMIT: "NT", Structure.FIXED_LIMIT: "FT"}
+
+
+def to_phh(hand: Hand) -> phh.PhhHand:
+    """The PHH record of a finished hand; ValueError for what PHH cannot express."""
+    if not hand.is_over:
+        raise ValueError("only a finished hand has a history: this one is still being played")
+    config, level = hand.config, hand.level
+    variant = VARIANT.get(config.structure)
+    if variant is None:
+        raise ValueError(f"PHH has no code for {config.structure.value} hold'em")
+    order = _position_order(hand)
+    number = {seat: i + 1 for i, seat in enumerate(order)}
+    n = len(order)
+    antes = [0] * n
+    if level.ante:
+        if config.ante_form is AnteForm.BIG_BLIND:
+            antes[1] = level.ante  # the big blind's slot, heads-up too (PHH, PokerKit)
+        else:
+            antes = [level.ante] * n
+    blinds = [level.small_blind, level.big_blind] + [0] * (n - 2)
+    start = {p.seat: p.stack for p in hand.players}
+    dealt: list[phh.PhhAction] = []
+    betting: list[phh.PhhAction] = []
+    reveals: list[phh.PhhAction] = []
+    runout_at: int | None = None  # where the board was run out with no more betting
+    events = hand.events
+    for i, event in enumerate(events):
+        if isinstance(event, BlindPosted) and event.blind is BlindKind.LATE:
+            raise ValueError("PHH cannot express a late joiner's live post (R10)")
+        if isinstance(event, HoleCardsDealt):
+            dealt.append(phh.PhhAction(None, "dh", event.cards, None, number[event.seat]))
+        elif isinstance(event, ActionTaken):
+            betting.append(_action(event, number[event.seat]))
+            runout_at = None
+        elif isinstance(event, BoardDealt):
+            # A board run out with nobody able to bet is not followed by an action.
+            following = events[i + 1] if i + 1 < len(events) else None
+            if runout_at is None and not isinstance(following, ActionTaken):
+                runout_at = len(betting)
+            betting.append(phh.PhhAction(None, "db", event.cards))
+        elif isinstance(event, CardsShown):
+            reveals.append(phh.PhhAction(number[event.seat], "sm", event.cards))
+        elif isinstance(event, CardsMucked):
+            reveals.append(phh.PhhAction(number[event.seat], "sm", ()))
+    at = len(betting) if runout_at is None else runout_at
+    actions = dealt + betting[:at] + reveals + betting[at:]
+    extra: dict[str, object] = {
+        "ante_trimming_status": config.ante_form is AnteForm.EACH_PLAYER,
+        "seat_count": config.seats,
+        "players": [_player_id(hand, seat) for seat in order],
+    }
+    if hand.hand_id:
+        extra["_hand_id"] = hand.hand_id
+    stacks = hand.stacks
+    return phh.PhhHand(
+        variant=variant,
+        antes=antes,
+        blinds_or_straddles=blinds,
+        min_bet=level.big_blind if variant == "NT" else None,
+        small_bet=level.big_blind if variant == "FT" else None,
+        big_bet=2 * level.big_blind if variant == "FT" else None,
+        starting_stacks=[start[seat] for seat in order],
+        actions=actions,
+        finishing_stacks=[stacks[seat] for seat in order],
+        extra=extra,
+    )
+
+
+def dumps(hand: Hand) -> str:
+    """The PHH text of a finished hand."""
+    return phh.dumps(to_phh(hand))
+
+
+def _position_order(hand: Hand) -> list[int]:
+    seats = sorted(p.seat for p in hand.players)
+    first = next((i for i, seat in enumerate(seats) if seat > hand.button), 0)
+    return seats[first:] + seats[:first]
+
+
+def _player_id(hand: Hand, seat: int) -> str:
+    return next(p.player_id for p in hand.players if p.seat == seat)
+
+
+def _action(event: ActionTaken, number: int) -> phh.PhhAction:
+    kind = event.action
+    if kind is ActionKind.FOLD:
+        return phh.PhhAction(number, "f")
+    if kind is ActionKind.CHECK or kind is ActionKind.CALL:
+        return phh.PhhAction(number, "cc")
+    return phh.PhhAction(number, "cbr", (), event.to)
