@@ -51,6 +51,7 @@ def open_preflop(state: HandState) -> None:
     state.full_inc = big_blind
     state.raises = 1  # R16: the big blind is the bet for the fixed-limit cap
     state.street_min = big_blind
+    state.full_to = min_full_to(state)
     state.aggressor = NOBODY
     state.decision = Decision.BET
     # R13: first to act is left of the big blind (heads-up: the button, R7).
@@ -74,6 +75,7 @@ def open_street(state: HandState) -> None:
     else:
         times = state.config.effective_turn_river_min_bet if late else 1
         state.street_min = big_blind * times  # R17
+    state.full_to = state.street_min
     actor = next_actor(state, 0)
     if actor != NOBODY:
         state.aggressor = NOBODY  # a new betting round: R26 looks at the last one
@@ -92,19 +94,33 @@ def next_actor(state: HandState, start: int) -> int:
     folded = state.folded
     stack = state.stack
     bet = state.bet
-    able = [p for p in range(n) if stack[p] and not folded[p]]
-    if len(able) < 2:
+    able = 0
+    last = NOBODY
+    for p in range(n):
+        if stack[p] and not folded[p]:
+            able += 1
+            if able > 1:
+                break
+            last = p
+    if able < 2:
         if not able:
             return NOBODY
         # R20: one player with chips acts only when owing a call to a bet made.
-        q = able[0]
-        owed = max(bet[p] for p in range(n) if p != q and not folded[p])
-        return q if bet[q] < owed else NOBODY
+        owed = max(bet[p] for p in range(n) if p != last and not folded[p])
+        return last if bet[last] < owed else NOBODY
     acted = state.acted
-    for i in range(n):
-        q = (start + i) % n
-        if stack[q] and not folded[q] and (not acted[q] or bet[q] < target(state, q)):
-            return q
+    current = state.current
+    short_blind = current > state.top
+    q = start % n
+    for _ in range(n):
+        if stack[q] and not folded[q]:
+            if not acted[q]:
+                return q
+            if bet[q] < (target(state, q) if short_blind else current):
+                return q
+        q += 1
+        if q == n:
+            q = 0
     return NOBODY
 
 
@@ -121,7 +137,7 @@ def target(state: HandState, p: int) -> int:
 
 
 def min_full_to(state: HandState) -> int:
-    """The smallest total that is a full bet or raise now (R16-R18)."""
+    """The smallest total that is a full bet or raise now (R16-R18); kept in state.full_to."""
     current = state.current
     if current == 0:
         return state.street_min
@@ -160,30 +176,44 @@ def legal_actions(state: HandState) -> LegalActions:
     owe = target(state, p) - bet
     if owe < 0:
         owe = 0
-    kind: ActionKind | None = None
-    min_to = max_to = 0
-    if _raise_refusal(state, p, owe) is None:
-        kind = BET if state.current == 0 else RAISE
-        min_to, max_to = _raise_bounds(state, p, owe)
     all_to = bet + stack
+    if _raise_refusal(state, p, owe) is None:
+        min_to, max_to = _raise_bounds(state, p, owe)
+        return LegalActions(
+            state.seats[p],
+            Decision.BET,
+            True,
+            owe == 0,
+            owe > 0,
+            owe,  # below the stack, or no raise would be possible
+            BET if state.current == 0 else RAISE,
+            min_to,
+            max_to,
+            False,
+            False,
+            all_to,
+            max_to == all_to,
+        )
     return LegalActions(
-        seat=state.seats[p],
-        decision=Decision.BET,
-        can_fold=True,
-        can_check=owe == 0,
-        can_call=owe > 0,
-        call_amount=owe if owe < stack else stack,
-        bet_kind=kind,
-        min_to=min_to,
-        max_to=max_to,
-        all_in_to=all_to,
-        all_in_allowed=owe >= stack or (kind is not None and max_to == all_to),
+        state.seats[p],
+        Decision.BET,
+        True,
+        owe == 0,
+        owe > 0,
+        owe if owe < stack else stack,
+        None,
+        0,
+        0,
+        False,
+        False,
+        all_to,
+        owe >= stack,
     )
 
 
 def _raise_bounds(state: HandState, p: int, owe: int) -> tuple[int, int]:
     all_to = state.bet[p] + state.stack[p]
-    full = min_full_to(state)
+    full = state.full_to
     if all_to <= full:
         return all_to, all_to  # an all-in at or below the minimum (R19 when short)
     if state.fixed:
@@ -288,17 +318,18 @@ def apply_action(state: HandState, event: ActionTaken) -> None:
             state.total[p] += added
         to = state.bet[p]
         if kind is BET or kind is RAISE:
-            if to >= min_full_to(state):  # a full bet or raise (R18); else a short all-in (R19)
+            if to >= state.full_to:  # a full bet or raise (R18); else a short all-in (R19)
                 if to - state.current > state.full_inc:
                     state.full_inc = to - state.current
                 state.raises += 1
             state.current = to
             state.aggressor = p
+            state.full_to = min_full_to(state)
         if to > state.top:
             state.top = to
     state.acted[p] = True
     # R19: this player may raise again only once the bet reaches a full raise over it.
-    state.reopen[p] = min_full_to(state)
+    state.reopen[p] = state.full_to
     actor = next_actor(state, p + 1)
     state.actor = actor
     if actor == NOBODY:

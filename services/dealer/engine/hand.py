@@ -61,14 +61,21 @@ def _apply_ended(state: HandState, event: HandEnded) -> None:
 
 
 APPLY[HandEnded] = _apply_ended
+RIVER = Street.RIVER
+BET_DECISION = Decision.BET
+_DECK = frozenset(range(52))
 
 
 def apply(state: HandState, event: Event) -> None:
     """Fold one event into the state (the live path and the replay use this alone)."""
     APPLY[type(event)](state, event)
+    if state.actor == NOBODY:
+        _maybe_showdown(state)
+
+
+def _maybe_showdown(state: HandState) -> None:
     if (
-        state.actor == NOBODY
-        and state.street is Street.RIVER
+        state.street is RIVER
         and showdown.ready(state)
         and betting.uncalled(state) is None  # R21 before the pots are formed
     ):
@@ -175,6 +182,8 @@ class Hand:
     def legal_actions(self) -> LegalActions:
         """What the player to act may do; IllegalAction when nobody is to act."""
         state = self._state
+        if state.decision is BET_DECISION:
+            return betting.legal_actions(state)
         if state.actor == NOBODY:
             raise IllegalAction("nobody is to act: the hand is over")
         if state.decision is Decision.SHOW_OR_MUCK:
@@ -186,15 +195,24 @@ class Hand:
     def act(self, seat: int, action: Action) -> list[Event]:
         """Take the action of `seat`; the events it produced (the dealer's that follow included)."""
         state = self._state
-        p = self._actor_position(seat)
-        if state.decision is Decision.SHOW_OR_MUCK:
-            event: Event = showdown.resolve(state, p, action)
+        p = state.actor
+        if p == NOBODY or state.seats[p] != seat:
+            p = self._actor_position(seat)  # raises NotYourTurn
+        events = self.events
+        mark = len(events)
+        if state.decision is BET_DECISION:
+            taken = betting.resolve(state, p, action)
+            betting.apply_action(state, taken)
+            events.append(taken)
+            if state.actor == NOBODY:
+                _maybe_showdown(state)
         else:
-            event = betting.resolve(state, p, action)
-        mark = len(self.events)
-        self._emit(event)
-        self._run()
-        return self.events[mark:]
+            shown = showdown.resolve(state, p, action)
+            apply(state, shown)
+            events.append(shown)
+        if state.actor == NOBODY:
+            self._run()
+        return events[mark:]
 
     def time_out(self, seat: int) -> list[Event]:
         """R32: the player checks if they can, else folds; at a showdown they muck (R27)."""
@@ -376,7 +394,7 @@ def _check_start(
             )
     if button not in seen:
         raise ConfigError(f"button: seat {button} is not one of the players dealt in (R5)")
-    if len(deck) != 52 or set(deck) != set(range(52)):
+    if len(deck) != 52 or not _DECK.issubset(deck):
         raise ConfigError("deck: give the 52 cards 0..51, each once, in deal order (R1, R12)")
     problem = level.problem() if isinstance(level, Level) else f"{level!r} is not a Level"
     if problem is not None:

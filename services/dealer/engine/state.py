@@ -65,6 +65,7 @@ class HandState:
         "full_inc",
         "raises",
         "street_min",
+        "full_to",
         "acted",
         "reopen",
         "actor",
@@ -126,6 +127,7 @@ class HandState:
         self.full_inc = 0
         self.raises = 0
         self.street_min = self.big_blind
+        self.full_to = self.big_blind
         self.acted = [False] * n
         self.reopen = [0] * n
         self.actor = NOBODY
