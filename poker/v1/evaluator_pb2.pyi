@@ -142,11 +142,13 @@ class EquityResult(_message.Message):
     def __init__(self, win: _Optional[float] = ..., tie: _Optional[float] = ..., equity: _Optional[float] = ..., std_error: _Optional[float] = ..., wins: _Optional[int] = ..., ties: _Optional[int] = ...) -> None: ...
 
 class EquityResponse(_message.Message):
-    __slots__ = ("results", "method", "deals")
+    __slots__ = ("results", "method", "deals", "seed")
     RESULTS_FIELD_NUMBER: _ClassVar[int]
     METHOD_FIELD_NUMBER: _ClassVar[int]
     DEALS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     results: _containers.RepeatedCompositeFieldContainer[EquityResult]
     method: EquityMethod
     deals: int
-    def __init__(self, results: _Optional[_Iterable[_Union[EquityResult, _Mapping]]] = ..., method: _Optional[_Union[EquityMethod, str]] = ..., deals: _Optional[int] = ...) -> None: ...
+    seed: int
+    def __init__(self, results: _Optional[_Iterable[_Union[EquityResult, _Mapping]]] = ..., method: _Optional[_Union[EquityMethod, str]] = ..., deals: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...

@@ -32,9 +32,11 @@ class EvaluatorServiceStub:
     A rank is an integer from 1 (7-5-4-3-2 offsuit, the worst five-card hand) to
     7462 (a royal flush): higher is better, equal means a tie (R25).
 
-    Bad input is refused with INVALID_ARGUMENT naming the first bad hand and why;
-    requests over the service limits (batch size, Monte Carlo trials) are refused
-    with INVALID_ARGUMENT saying the limit, never truncated.
+    Bad input is refused with INVALID_ARGUMENT naming the first bad hand and why
+    (a card twice, an index out of range, a wrong number of cards, range text that
+    does not parse, a range with no combo left); requests over the service limits
+    (hands in one batch message, Monte Carlo trials, exact enumeration size) are
+    refused with INVALID_ARGUMENT saying the limit, never truncated.
     """
 
     def __init__(self, channel):
@@ -77,9 +79,11 @@ class EvaluatorServiceServicer:
     A rank is an integer from 1 (7-5-4-3-2 offsuit, the worst five-card hand) to
     7462 (a royal flush): higher is better, equal means a tie (R25).
 
-    Bad input is refused with INVALID_ARGUMENT naming the first bad hand and why;
-    requests over the service limits (batch size, Monte Carlo trials) are refused
-    with INVALID_ARGUMENT saying the limit, never truncated.
+    Bad input is refused with INVALID_ARGUMENT naming the first bad hand and why
+    (a card twice, an index out of range, a wrong number of cards, range text that
+    does not parse, a range with no combo left); requests over the service limits
+    (hands in one batch message, Monte Carlo trials, exact enumeration size) are
+    refused with INVALID_ARGUMENT saying the limit, never truncated.
     """
 
     def EvaluateHand(self, request, context):
@@ -161,9 +165,11 @@ class EvaluatorService:
     A rank is an integer from 1 (7-5-4-3-2 offsuit, the worst five-card hand) to
     7462 (a royal flush): higher is better, equal means a tie (R25).
 
-    Bad input is refused with INVALID_ARGUMENT naming the first bad hand and why;
-    requests over the service limits (batch size, Monte Carlo trials) are refused
-    with INVALID_ARGUMENT saying the limit, never truncated.
+    Bad input is refused with INVALID_ARGUMENT naming the first bad hand and why
+    (a card twice, an index out of range, a wrong number of cards, range text that
+    does not parse, a range with no combo left); requests over the service limits
+    (hands in one batch message, Monte Carlo trials, exact enumeration size) are
+    refused with INVALID_ARGUMENT saying the limit, never truncated.
     """
 
     @staticmethod

@@ -32,6 +32,7 @@ __all__ = [
     "evaluate",
     "evaluate_batch",
     "evaluate_checked",
+    "ranks_of_bits",
     "validate_batch",
 ]
 
@@ -107,7 +108,7 @@ def evaluate_checked(cards: Sequence[int]) -> int:
     return evaluate(cards)
 
 
-def check_cards(cards: Sequence[int], index: int = 0, what: str = "hand") -> None:
+def check_cards(cards: Sequence[int], index: int | None = 0, what: str = "hand") -> None:
     """Raises InvalidHand saying why `cards` is not a hand of 5, 6 or 7 distinct cards.
 
     >>> check_cards([0, 1, 2, 3, 0])
@@ -240,11 +241,22 @@ def _rank_chunk(
     bits = _card_bits(hands)
     if check and (np.bitwise_count(bits) != hands.shape[1]).any():
         validate_batch(hands, first)
+    ranks_of_bits(bits, hands.shape[1], out)
+
+
+def ranks_of_bits(
+    bits: npt.NDArray[np.uint64], size: int, out: npt.NDArray[np.uint16] | None = None
+) -> npt.NDArray[np.uint16]:
+    """Ranks of hands of `size` distinct cards given as sums of `1 << (16 * suit + rank)`.
+
+    >>> ranks_of_bits(np.array([0b11111 << 8], dtype=np.uint64), 5).tolist()  # Ac Kc Qc Jc Tc
+    [7462]
+    """
     lanes = bits.view(np.uint16).reshape(-1, 4)
     keys = np.take(_LANE, lanes[:, 0])
     for suit in range(1, 4):
         keys += np.take(_LANE, lanes[:, suit])
-    nonflush = np.take(tables.nonflush_table(hands.shape[1]), keys & _LOW32)
+    nonflush = np.take(tables.nonflush_table(size), keys & _LOW32)
     # A flush beats every hand its cards could otherwise make (no full house or
     # quads fit beside a five-card flush in seven cards), so the larger rank wins.
-    np.maximum(nonflush, (keys >> _SHIFT32).astype(np.uint16), out=out)
+    return np.maximum(nonflush, (keys >> _SHIFT32).astype(np.uint16), out=out)

@@ -10,11 +10,12 @@ class EvaluatorError(ValueError):
 class InvalidHand(EvaluatorError):
     """A hand that cannot be ranked: wrong length, a card out of 0..51, a card twice.
 
-    `index` is the position of the first bad hand in its request (0 for a single hand).
+    `index` is the position of the first bad hand in its request (0 for a single
+    hand; None where there is only one, such as the board).
     """
 
-    def __init__(self, reason: str, index: int = 0, what: str = "hand") -> None:
-        super().__init__(f"{what} {index}: {reason}")
+    def __init__(self, reason: str, index: int | None = 0, what: str = "hand") -> None:
+        super().__init__(f"{what}: {reason}" if index is None else f"{what} {index}: {reason}")
         self.index = index
         self.reason = reason
 

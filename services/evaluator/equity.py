@@ -1,0 +1,397 @@
+"""Win, tie and equity of 2 to 10 players, exact by enumeration or by Monte Carlo.
+
+Players hold known cards or a range (`services.evaluator.ranges`); the board has
+0, 3, 4 or 5 known cards; dead cards are out of the deck. Exact answers enumerate
+every deal: each consistent assignment of range combos (grouped by suit symmetry)
+times every completion of the board. Monte Carlo draws `trials` deals from `seed`.
+
+>>> from poker.cards import parse_cards as p
+>>> result = equity([p("AhKh"), p("QsQd")], board=p("2h 7h Qc"))
+>>> result.method.name, result.deals, [round(r.equity, 4) for r in result.players]
+('EXACT', 990, [0.3172, 0.6828])
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+
+from poker.cards import card_text
+from poker.log import get_logger
+from services.evaluator import boards as board_sets
+from services.evaluator.boards import BoardSet, combination_table
+from services.evaluator.core import ranks_of_bits
+from services.evaluator.errors import InvalidHand, InvalidRange, InvalidRequest, LimitExceeded
+from services.evaluator.ranges import Combo, available, parse_range
+
+log = get_logger(__name__)
+
+_CHUNK = 1 << 17  # boards per piece of exact work
+_MC_CHUNK = 1 << 16  # trials per piece of Monte Carlo work
+_PROGRESS_S = 2.0  # seconds between progress lines on long work
+
+
+class Method(IntEnum):
+    """How equity is computed; values are those of `poker.v1.EquityMethod`."""
+
+    AUTO = 0
+    EXACT = 1
+    MONTE_CARLO = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one equity question may cost; over them, a request is refused, not cut short."""
+
+    #: AUTO answers exactly up to this many hand evaluations (deals x players), else by Monte Carlo.
+    auto_exact_evaluations: int = 40_000_000
+    #: EXACT is refused beyond this many hand evaluations.
+    max_exact_evaluations: int = 400_000_000
+    #: Range combinations enumerated one by one for an exact answer.
+    max_exact_holdings: int = 20_000
+    #: Monte Carlo trials when none are asked for.
+    default_trials: int = 200_000
+    #: Monte Carlo trials allowed.
+    max_trials: int = 20_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEquity:
+    """One player's share: win alone, tie, equity (expected pot share), counts, standard error."""
+
+    win: float
+    tie: float
+    equity: float
+    std_error: float
+    wins: int
+    ties: int
+
+
+@dataclass(frozen=True, slots=True)
+class EquityResult:
+    """The players' shares in request order, the method used, the deals it counted, the seed."""
+
+    players: tuple[PlayerEquity, ...]
+    method: Method
+    deals: int
+    seed: int = 0
+
+
+@dataclass
+class _Tally:
+    """Per-player counts of deals by how many players shared the best hand (index 1 = alone)."""
+
+    by_split: npt.NDArray[np.float64]  # (players, players + 1) weighted counts
+    sq_share: npt.NDArray[np.float64]  # sum of squared shares, for the standard error
+    deals: int = 0
+
+    @classmethod
+    def empty(cls, players: int) -> _Tally:
+        return cls(np.zeros((players, players + 1)), np.zeros(players))
+
+    def add(self, ranks: npt.NDArray[np.uint16], weight: int = 1) -> None:
+        best = np.max(ranks, axis=0)
+        is_best = ranks == best
+        split = is_best.sum(axis=0, dtype=np.uint8)
+        players = ranks.shape[0]
+        for p in range(players):
+            counts = np.bincount(split[is_best[p]], minlength=players + 1)
+            self.by_split[p] += weight * counts
+        self.deals += weight * ranks.shape[1]
+
+    def result(self, method: Method, seed: int = 0) -> EquityResult:
+        players = self.by_split.shape[0]
+        splits = np.arange(players + 1, dtype=np.float64)
+        splits[0] = 1.0
+        share = (self.by_split / splits).sum(axis=1)
+        sq_share = (self.by_split / splits**2).sum(axis=1)
+        out = []
+        for p in range(players):
+            wins = int(round(self.by_split[p, 1]))
+            ties = int(round(self.by_split[p, 2:].sum()))
+            mean = float(share[p]) / self.deals
+            if method is Method.MONTE_CARLO and self.deals > 1:
+                variance = max(float(sq_share[p]) / self.deals - mean * mean, 0.0)
+                std_error = math.sqrt(variance / (self.deals - 1))
+            else:
+                std_error = 0.0
+            out.append(
+                PlayerEquity(wins / self.deals, ties / self.deals, mean, std_error, wins, ties)
+            )
+        return EquityResult(tuple(out), method, self.deals, seed)
+
+
+@dataclass(frozen=True, slots=True)
+class _Question:
+    known: tuple[tuple[int, int] | None, ...]  # per player: known hole cards, or None
+    combos: tuple[tuple[Combo, ...], ...]  # per player: the combos left (one for known cards)
+    board: tuple[int, ...]
+    dead: tuple[int, ...]
+
+
+def equity(
+    players: Sequence[Sequence[int] | str],
+    board: Sequence[int] = (),
+    dead: Sequence[int] = (),
+    method: Method = Method.AUTO,
+    trials: int = 0,
+    seed: int = 0,
+    limits: Limits = Limits(),
+) -> EquityResult:
+    """Win, tie and equity of each player: two known card indexes or a range text each.
+
+    `trials` and `seed` are for Monte Carlo (0: the default trials, a random seed).
+    Raises InvalidRequest, InvalidHand, InvalidRange or LimitExceeded saying what is wrong.
+
+    >>> from poker.cards import parse_cards as p
+    >>> result = equity(["AA", "KK"], board=p("Ac Kd 2s 7h"))
+    >>> result.deals, round(result.players[0].equity, 4)
+    (396, 0.9773)
+    """
+    question = _question(players, board, dead)
+    holdings = math.prod(len(c) for c in question.combos)
+    groups = _holding_groups(question) if holdings <= limits.max_exact_holdings else None
+    deck = 52 - len(question.board) - len(question.dead) - 2 * len(players)
+    boards = math.comb(deck, 5 - len(question.board))
+    evaluations = (len(groups) if groups is not None else holdings) * boards * len(players)
+    if method is Method.AUTO:
+        small = groups is not None and evaluations <= limits.auto_exact_evaluations
+        method = Method.EXACT if small else Method.MONTE_CARLO
+    if method is Method.EXACT:
+        if groups is None or evaluations > limits.max_exact_evaluations:
+            raise LimitExceeded(
+                f"exact equity would take {evaluations:,} hand evaluations over {holdings:,} "
+                f"range combinations; the limits are {limits.max_exact_evaluations:,} and "
+                f"{limits.max_exact_holdings:,}: ask for Monte Carlo"
+            )
+        return _exact(question, groups)
+    trials = trials or limits.default_trials
+    if trials > limits.max_trials:
+        raise LimitExceeded(f"{trials:,} trials asked; the limit is {limits.max_trials:,}")
+    return _monte_carlo(question, trials, seed or secrets.randbits(63))
+
+
+def _question(
+    players: Sequence[Sequence[int] | str], board: Sequence[int], dead: Sequence[int]
+) -> _Question:
+    if not 2 <= len(players) <= 10:
+        raise InvalidRequest(f"equity needs 2 to 10 players, not {len(players)}")
+    if len(board) not in (0, 3, 4, 5):
+        raise InvalidRequest(f"a board has 0, 3, 4 or 5 cards, not {len(board)}")
+    used: dict[int, str] = {}
+
+    def claim(cards: Sequence[int], index: int | None, what: str) -> None:
+        for card in cards:
+            if not isinstance(card, int | np.integer) or not 0 <= card < 52:
+                raise InvalidHand(f"card index {card!r} is out of range 0..51", index, what)
+            if card in used:
+                owner = used[card]
+                raise InvalidHand(f"card {card_text(card)} is already {owner}", index, what)
+            used[int(card)] = "on the board" if what == "board" else f"held by {what} {index}"
+
+    claim(board, None, "board")
+    claim(dead, None, "dead")
+    for card in dead:
+        used[card] = "dead"
+    known: list[tuple[int, int] | None] = []
+    for i, player in enumerate(players):
+        if isinstance(player, str):
+            known.append(None)
+            continue
+        if len(player) != 2:
+            raise InvalidHand(f"{len(player)} cards; a player holds 2", i, "player")
+        claim(player, i, "player")
+        known.append((max(player), min(player)))
+    combos: list[tuple[Combo, ...]] = []
+    for i, player in enumerate(players):
+        if not isinstance(player, str):
+            combos.append((known[i],))  # type: ignore[arg-type]
+            continue
+        try:
+            parsed = parse_range(player)
+        except InvalidRange as err:
+            raise InvalidRange(f"player {i}: {err}") from None
+        left = available(parsed, used)
+        if not left:
+            raise InvalidRange(
+                f"player {i}: range {player!r} is impossible: every combo uses a card "
+                "already on the board, dead or held"
+            )
+        combos.append(tuple(left))
+    if 52 - len(used) - 2 * sum(k is None for k in known) < 5 - len(board):
+        raise InvalidRequest("not enough cards left in the deck to complete the board")
+    question = _Question(tuple(known), tuple(combos), tuple(board), tuple(dead))
+    if _one_deal(question.combos) is None:
+        raise InvalidRange(
+            "the ranges are impossible together: no deal gives every player a combo "
+            "without two players sharing a card"
+        )
+    return question
+
+
+def _one_deal(combos: Sequence[Sequence[Combo]]) -> list[Combo] | None:
+    # Depth-first search for one assignment of combos with no card twice.
+    order = sorted(range(len(combos)), key=lambda i: len(combos[i]))
+    chosen: dict[int, Combo] = {}
+
+    def search(depth: int, taken: frozenset[int]) -> bool:
+        if depth == len(order):
+            return True
+        player = order[depth]
+        for combo in combos[player]:
+            if combo[0] not in taken and combo[1] not in taken:
+                chosen[player] = combo
+                if search(depth + 1, taken | set(combo)):
+                    return True
+        return False
+
+    return [chosen[i] for i in range(len(combos))] if search(0, frozenset()) else None
+
+
+# --- exact --------------------------------------------------------------------------
+
+
+def _exact(question: _Question, groups: dict[tuple[Combo, ...], int]) -> EquityResult:
+    tally = _Tally.empty(len(question.combos))
+    started = last = time.monotonic()
+    for done, (holdings, weight) in enumerate(groups.items(), 1):
+        _enumerate_boards(question, holdings, weight, tally)
+        if time.monotonic() - last > _PROGRESS_S:
+            last = time.monotonic()
+            log.info("equity_progress", holdings_done=done, holdings=len(groups),
+                     deals=tally.deals, seconds=round(last - started, 1))
+    return tally.result(Method.EXACT)
+
+
+def _suit_maps(fixed: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    # The suit permutations that leave each fixed set of cards (board, dead) as it is:
+    # applying one to a deal gives a deal with the same outcome.
+    keep = []
+    for perm in itertools.permutations(range(4)):
+        if all({4 * (c >> 2) + perm[c & 3] for c in cards} == set(cards) for cards in fixed):
+            keep.append(perm)
+    return keep
+
+
+def _holding_groups(question: _Question) -> dict[tuple[Combo, ...], int]:
+    # Every consistent assignment of combos, grouped under suit symmetry: canonical form -> count.
+    perms = _suit_maps([question.board, question.dead])
+    groups: dict[tuple[Combo, ...], int] = {}
+    for deal in itertools.product(*question.combos):
+        cards = [c for combo in deal for c in combo]
+        if len(set(cards)) != len(cards):
+            continue
+        canonical = min(tuple(_mapped(combo, perm) for combo in deal) for perm in perms)
+        groups[canonical] = groups.get(canonical, 0) + 1
+    return groups
+
+
+def _mapped(combo: Combo, perm: tuple[int, ...]) -> Combo:
+    a, b = (4 * (c >> 2) + perm[c & 3] for c in combo)
+    return (a, b) if a > b else (b, a)
+
+
+def _enumerate_boards(
+    question: _Question, holdings: tuple[Combo, ...], weight: int, tally: _Tally
+) -> None:
+    used = {*question.board, *question.dead, *(c for h in holdings for c in h)}
+    deck = np.array([c for c in range(52) if c not in used], dtype=np.uint8)
+    k = 5 - len(question.board)
+    table = combination_table(deck.size, k)
+    base_key = int(board_sets.CARD_KEY[list(question.board)].sum()) if question.board else 0
+    base_bits = int(board_sets.CARD_BIT[list(question.board)].sum()) if question.board else 0
+    total = table.shape[1]
+    for start in range(0, total, _CHUNK):
+        columns = [np.take(deck, row[start : start + _CHUNK]) for row in table]
+        boards = BoardSet.from_columns(columns, base_key, base_bits)
+        ranks = np.stack([boards.rank(h) for h in holdings])
+        tally.add(ranks, weight)
+
+
+# --- Monte Carlo --------------------------------------------------------------------
+
+
+def _monte_carlo(question: _Question, trials: int, seed: int) -> EquityResult:
+    rng = np.random.default_rng(seed)
+    players = len(question.combos)
+    tally = _Tally.empty(players)
+    fixed = {*question.board, *question.dead,
+             *(c for k in question.known if k is not None for c in k)}
+    deck = np.array([c for c in range(52) if c not in fixed], dtype=np.uint8)
+    combos = [np.array(c, dtype=np.uint8) for c in question.combos]
+    started = last = time.monotonic()
+    log.info("equity_monte_carlo", trials=trials, seed=seed, players=players)
+    for start in range(0, trials, _MC_CHUNK):
+        n = min(_MC_CHUNK, trials - start)
+        holes = _draw_holdings(rng, combos, n)
+        extra = _draw_board(rng, deck, holes, 5 - len(question.board))
+        ranks = _rank_deals(question.board, extra, holes)
+        tally.add(ranks)
+        if time.monotonic() - last > _PROGRESS_S:
+            last = time.monotonic()
+            log.info("equity_progress", trials_done=start + n, trials=trials,
+                     seconds=round(last - started, 1))
+    return tally.result(Method.MONTE_CARLO, seed)
+
+
+_MAX_ROUNDS = 10_000
+
+
+def _draw_holdings(
+    rng: np.random.Generator, combos: list[npt.NDArray[np.uint8]], n: int
+) -> npt.NDArray[np.uint8]:
+    # (n, players, 2): each player's combo uniform in its range; a deal with a card
+    # twice is drawn again (rejection keeps the joint draw uniform over valid deals).
+    out = np.stack([c[rng.integers(0, len(c), n)] for c in combos], axis=1)
+    if all(len(c) == 1 for c in combos):
+        return out
+    rows = np.arange(n)
+    for _ in range(_MAX_ROUNDS):
+        flat = np.sort(out[rows].reshape(rows.size, -1), axis=1)
+        rows = rows[(flat[:, 1:] == flat[:, :-1]).any(axis=1)]
+        if not rows.size:
+            return out
+        out[rows] = np.stack([c[rng.integers(0, len(c), rows.size)] for c in combos], axis=1)
+    raise InvalidRange("the ranges are too unlikely together to sample; ask for exact equity")
+
+
+def _draw_board(
+    rng: np.random.Generator, deck: npt.NDArray[np.uint8], holes: npt.NDArray[np.uint8], k: int
+) -> npt.NDArray[np.uint8]:
+    # (n, k) cards from the deck, distinct and not in that deal's holdings (rejection).
+    n = holes.shape[0]
+    out = np.empty((n, k), dtype=np.uint8)
+    flat = holes.reshape(n, -1)
+    rows = np.arange(n)
+    while rows.size and k:
+        draw = np.take(deck, rng.integers(0, deck.size, (rows.size, k)))
+        clash = (draw[:, :, None] == flat[rows][:, None, :]).any(axis=(1, 2))
+        for i, j in itertools.combinations(range(k), 2):
+            clash |= draw[:, i] == draw[:, j]
+        out[rows[~clash]] = draw[~clash]
+        rows = rows[clash]
+    return out
+
+
+def _rank_deals(
+    board: Sequence[int], extra: npt.NDArray[np.uint8], holes: npt.NDArray[np.uint8]
+) -> npt.NDArray[np.uint16]:
+    # (players, n) ranks of each deal's holdings on its board.
+    base = int(board_sets.CARD_BIT[list(board)].sum()) if board else 0
+    bits = np.full(extra.shape[0], base, dtype=np.uint64)
+    for j in range(extra.shape[1]):
+        bits += np.take(board_sets.CARD_BIT, extra[:, j])
+    ranks = np.empty((holes.shape[1], extra.shape[0]), dtype=np.uint16)
+    for p in range(holes.shape[1]):
+        hand = bits + np.take(board_sets.CARD_BIT, holes[:, p, 0])
+        hand += np.take(board_sets.CARD_BIT, holes[:, p, 1])
+        ranks[p] = ranks_of_bits(hand, 7)
+    return ranks
