@@ -1,0 +1,293 @@
+"""A table's events as SDK values: one frozen dataclass per TableEvent kind, all sharing
+`sequence`, `time_unix_ms` and `hand_id`.
+
+An event the caller may not see (the audit trail) arrives as `Hidden`, so sequence
+numbers stay without holes. `clients.convert.event_from_proto` builds them.
+
+>>> from clients.cards import cards
+>>> e = BoardDealt(sequence=9, time_unix_ms=0, hand_id="t-1", street=Street.FLOP,
+...                cards=cards("As Kd 7c"))
+>>> e.kind, [str(c) for c in e.cards]
+('board_dealt', ['As', 'Kd', '7c'])
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from clients.cards import Card
+from clients.models import (
+    ActionKind,
+    BlindKind,
+    Decision,
+    LegalActions,
+    Level,
+    SeatStack,
+    ShowReason,
+    SitOutReason,
+    Street,
+)
+
+__all__ = [
+    "ActionTaken", "AntePosted", "BetReturned", "BlindPosted", "BoardDealt", "ButtonSet",
+    "CardsMucked", "CardsShown", "ChipsAdded", "DeckRevealed", "DeckSet", "Event", "HandEnded",
+    "HandPlayer", "HandStarted", "HandVoided", "Hidden", "HoleCardsDealt", "LevelSet",
+    "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "SeatCard",
+    "TableClosed", "TurnStarted", "TurnTimedOut", "EVENT_TYPES",
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """What every event carries: its place in the table's log and its hand ("" for table events)."""
+
+    kind: ClassVar[str] = ""
+    sequence: int
+    time_unix_ms: int = 0
+    hand_id: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hidden(Event):
+    """An event the caller may not see (audit only): its sequence number, no payload."""
+
+    kind: ClassVar[str] = "hidden"
+
+
+@dataclass(frozen=True, slots=True)
+class HandPlayer:
+    """A player dealt into a hand, with the stack it started with (R29)."""
+
+    seat: int
+    player_id: str
+    stack: int
+    posts_late: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCard:
+    """One seat's card in the dealer's button draw (R4)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandStarted(Event):
+    """A hand begins; `commitment` is SHA-256(salt || deck) in hex (R3)."""
+
+    kind: ClassVar[str] = "hand_started"
+    hand_number: int
+    button: int
+    level: Level
+    players: tuple[HandPlayer, ...]
+    commitment: str
+    test_mode: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeckSet(Event):
+    """The deck order before the first card (the auditor's stream only)."""
+
+    kind: ClassVar[str] = "deck_set"
+    deck: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AntePosted(Event):
+    kind: ClassVar[str] = "ante_posted"
+    seat: int
+    amount: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BlindPosted(Event):
+    kind: ClassVar[str] = "blind_posted"
+    seat: int
+    blind: BlindKind
+    amount: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HoleCardsDealt(Event):
+    """Two cards to a seat: `cards` is empty unless they are the caller's (or the auditor's)."""
+
+    kind: ClassVar[str] = "hole_cards_dealt"
+    seat: int
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionTaken(Event):
+    """A betting action: `to` is the seat's bet this round after it, `added` the chips put in."""
+
+    kind: ClassVar[str] = "action_taken"
+    seat: int
+    action: ActionKind
+    to: int = 0
+    added: int = 0
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoardDealt(Event):
+    kind: ClassVar[str] = "board_dealt"
+    street: Street
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetReturned(Event):
+    """An uncalled bet goes back (R21)."""
+
+    kind: ClassVar[str] = "bet_returned"
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsShown(Event):
+    kind: ClassVar[str] = "cards_shown"
+    seat: int
+    cards: tuple[Card, ...]
+    reason: ShowReason | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsMucked(Event):
+    kind: ClassVar[str] = "cards_mucked"
+    seat: int
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotAwarded(Event):
+    """A pot awarded: `winners[i]` got `shares[i]` (R24)."""
+
+    kind: ClassVar[str] = "pot_awarded"
+    index: int
+    amount: int
+    eligible: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    shares: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandEnded(Event):
+    """Every dealt-in seat's stack after the hand."""
+
+    kind: ClassVar[str] = "hand_ended"
+    stacks: tuple[SeatStack, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeckRevealed(Event):
+    """The proof of the deck (R3): salt and order, to check against the commitment."""
+
+    kind: ClassVar[str] = "deck_revealed"
+    salt: bytes
+    deck: tuple[Card, ...]
+    commitment: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnStarted(Event):
+    """The dealer awaits a decision; `legal` holds its public bounds."""
+
+    kind: ClassVar[str] = "turn_started"
+    seat: int
+    decision: Decision
+    action_number: int
+    deadline_unix_ms: int = 0
+    legal: LegalActions | None = field(default=None, metadata={"proto": "legal_actions"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnTimedOut(Event):
+    kind: ClassVar[str] = "turn_timed_out"
+    seat: int
+    action_number: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandVoided(Event):
+    """A hand stopped; every chip committed to it went back."""
+
+    kind: ClassVar[str] = "hand_voided"
+    stacks: tuple[SeatStack, ...]
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerSeated(Event):
+    kind: ClassVar[str] = "player_seated"
+    seat: int
+    player_id: str
+    stack: int
+    wait_for_big_blind: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerUnseated(Event):
+    kind: ClassVar[str] = "player_unseated"
+    stack: SeatStack
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChipsAdded(Event):
+    kind: ClassVar[str] = "chips_added"
+    seat: int
+    amount: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerSatOut(Event):
+    kind: ClassVar[str] = "player_sat_out"
+    seat: int
+    reason: SitOutReason | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerSatIn(Event):
+    kind: ClassVar[str] = "player_sat_in"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ButtonSet(Event):
+    kind: ClassVar[str] = "button_set"
+    seat: int
+    draw: tuple[SeatCard, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LevelSet(Event):
+    kind: ClassVar[str] = "level_set"
+    level_index: int
+    level: Level | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableClosed(Event):
+    kind: ClassVar[str] = "table_closed"
+    stacks: tuple[SeatStack, ...] = ()
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+#: The event class of each TableEvent oneof name.
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls for cls in (
+        HandStarted, DeckSet, AntePosted, BlindPosted, HoleCardsDealt, ActionTaken, BoardDealt,
+        BetReturned, CardsShown, CardsMucked, PotAwarded, HandEnded, DeckRevealed, TurnStarted,
+        TurnTimedOut, HandVoided, PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut,
+        PlayerSatIn, ButtonSet, LevelSet, TableClosed)
+}
+assert all(_snake(cls.__name__) == kind for kind, cls in EVENT_TYPES.items())

@@ -1,0 +1,203 @@
+"""What a table client does with what it receives, free of I/O (shared by sync and asyncio).
+
+`Follower` takes a stream's raw events: drops the ones already seen (a resumed
+stream may repeat), refuses holes (`StreamGap`), converts them, folds them into the
+`TableTracker` and feeds the `FairDeckChecker`. `BotSession` decides, after each
+batch, what a bot's seat must do: answer its turn (the same answer again after a
+reconnect, so a retry is exact), sit in after a time-out, sit out before its last
+hand, stop.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import grpc
+
+from clients.convert import event_from_proto
+from clients.errors import ActionRefused, StreamGap
+from clients.events import (
+    Event,
+    HandEnded,
+    HandStarted,
+    HandVoided,
+    PlayerSatOut,
+    PlayerUnseated,
+    TableClosed,
+)
+from clients.fairdeck import FairDeckChecker
+from clients.models import Action, SitOutReason, TableView
+from clients.tracker import TableTracker
+
+__all__ = ["Bot", "BotSession", "Follower", "PlayResult", "Stop"]
+
+
+class Bot(Protocol):
+    """A bot: one method, called with the table as the bot's seat sees it when it must act."""
+
+    def act(self, view: TableView) -> Action: ...
+
+
+class Follower:
+    """Dedupes, checks and folds the events of one table stream."""
+
+    def __init__(self, tracker: TableTracker, checker: FairDeckChecker | None,
+                 after: int) -> None:
+        self.tracker, self.checker, self.last = tracker, checker, after
+        if checker is not None and tracker.hand is not None:
+            checker.expect(tracker.hand.hand_id, tracker.hand.commitment)
+
+    def accept(self, messages: Iterable[Any]) -> list[Event]:
+        """The new events among `messages` (poker.v1.TableEvent), in order."""
+        out: list[Event] = []
+        for message in messages:
+            sequence = message.sequence
+            if sequence <= self.last:
+                continue  # already delivered before a reconnect
+            if sequence != self.last + 1:
+                raise StreamGap(f"event {sequence} follows {self.last}: "
+                                f"events {self.last + 1}..{sequence - 1} are missing")
+            event = event_from_proto(message)
+            self.last = sequence
+            self.tracker.apply(event)
+            if self.checker is not None:
+                self.checker.feed(event)
+            out.append(event)
+        return out
+
+
+@dataclass
+class PlayResult:
+    """How a bot's session went."""
+
+    hands: int = 0
+    actions: int = 0
+    refused: list[ActionRefused] = field(default_factory=list)
+    reconnects: int = 0
+    last_sequence: int = 0
+    view: TableView | None = None
+    stopped_because: str = ""
+    #: Seconds from sending each decision to seeing its result.
+    latencies: list[float] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """When a bot stops: after `hands` of its own hands, after the table's hand number
+    `until_hand`, after `seconds`, or when `until(view)` says so (checked after each batch).
+    Before its last hand the seat sits out, so the table deals on without it."""
+
+    hands: int | None = None
+    until_hand: int | None = None
+    seconds: float | None = None
+    until: Callable[[TableView], bool] | None = None
+
+
+class BotSession:
+    """The decisions of one bot at one seat, batch after batch."""
+
+    def __init__(self, bot: Bot, seat: int, stop: Stop,
+                 rebuy: Callable[[], bool] | None = None) -> None:
+        self.bot, self.seat, self.stop = bot, seat, stop
+        self.rebuy = rebuy
+        self.result = PlayResult()
+        self.started = time.monotonic()
+        self.answers: dict[tuple[str, int], Action] = {}
+        self.sent_keys: set[tuple[str, int]] = set()
+        self.sent_at: dict[int, float] = {}
+        self.sitting_out_on_purpose = False
+        self.last_hand: str | None = None  # the hand after which the bot stops
+        self.done = False
+
+    # ------------------------------------------------------------------ events
+
+    def on_events(self, events: list[Event]) -> list[tuple[str, Any]]:
+        """Commands after a batch: ("sit_out",), ("sit_in",), ("stop", why)."""
+        commands: list[tuple[str, Any]] = []
+        for e in events:
+            if isinstance(e, HandStarted) and any(p.seat == self.seat for p in e.players):
+                self.result.hands += 1
+                if self.last_hand is None and self._last_hand_starts(e):
+                    self.last_hand = e.hand_id
+                    self.sitting_out_on_purpose = True
+                    commands.append(("sit_out", None))
+            elif isinstance(e, HandStarted) and self.stop.until_hand is not None and (
+                    e.hand_number > self.stop.until_hand):
+                return [*commands, ("stop", f"the table reached hand {self.stop.until_hand}")]
+            elif isinstance(e, HandEnded | HandVoided):
+                if e.hand_id == self.last_hand:
+                    return [*commands, ("stop", "played its last hand")]
+                mine = next((s for s in e.stacks if s.seat == self.seat), None)
+                if mine is not None and mine.stack == 0 and not (self.rebuy and self.rebuy()):
+                    return [*commands, ("stop", "busted")]
+            elif isinstance(e, PlayerSatOut) and e.seat == self.seat and (
+                    e.reason is SitOutReason.TIMED_OUT and not self.sitting_out_on_purpose):
+                commands.append(("sit_in", None))  # R32 sat us out after a slow answer
+            elif isinstance(e, PlayerUnseated) and e.stack.seat == self.seat:
+                return [*commands, ("stop", "unseated")]
+            elif isinstance(e, TableClosed):
+                return [*commands, ("stop", "table closed")]
+        if self.last_hand is None and self._out_of_time():
+            commands.append(("stop", "time is up"))
+        return commands
+
+    def _last_hand_starts(self, e: HandStarted) -> bool:
+        s = self.stop
+        return ((s.hands is not None and self.result.hands >= s.hands)
+                or (s.until_hand is not None and e.hand_number >= s.until_hand)
+                or self._out_of_time())
+
+    def _out_of_time(self) -> bool:
+        s = self.stop
+        return s.seconds is not None and time.monotonic() - self.started >= s.seconds
+
+    # ------------------------------------------------------------------ turns
+
+    def decision(self, view: TableView) -> tuple[str, int, Action] | None:
+        """(hand_id, action_number, action) when the seat must answer now, else None.
+
+        Each decision is sent once per stream. After a reconnect it is sent again with
+        the same answer (the server applies an exact retry once), never recomputed.
+        """
+        hand, legal = view.hand, view.legal
+        if hand is None or legal is None or legal.seat != self.seat:
+            return None
+        key = (hand.hand_id, hand.action_number)
+        if key in self.sent_keys:
+            return None
+        action = self.answers.get(key)
+        if action is None:
+            action = self.bot.act(view)
+            if not isinstance(action, Action):
+                raise TypeError(f"{type(self.bot).__name__}.act returned {action!r}, "
+                                "not an Action")
+            self.answers = {key: action}  # only the current decision needs remembering
+            self.result.actions += 1
+        self.sent_keys.add(key)
+        self.sent_at[hand.action_number] = time.monotonic()
+        return hand.hand_id, hand.action_number, action
+
+    def reconnected(self) -> None:
+        """A new stream: unanswered decisions are sent again."""
+        self.sent_keys.clear()
+        self.result.reconnects += 1
+
+    def on_result(self, action_number: int, code: int, message: str, view: TableView) -> None:
+        """A PlayActionResult: records latency; raises ActionRefused for a live refusal
+        (a stale one, overtaken by a time-out, is only recorded)."""
+        sent = self.sent_at.pop(action_number, None)
+        if sent is not None:
+            self.result.latencies.append(time.monotonic() - sent)
+        if code == 0:
+            return
+        refused = ActionRefused(message, _STATUS.get(code, grpc.StatusCode.UNKNOWN), "Play")
+        self.result.refused.append(refused)
+        hand = view.hand
+        if hand is not None and hand.action_number == action_number and view.legal is not None:
+            raise refused  # the bot chose an illegal action: its author must know
+
+
+_STATUS = {c.value[0]: c for c in grpc.StatusCode}
