@@ -103,6 +103,7 @@ def drive_join(ctx: Ctx, op: Operation) -> Operation:
 
 
 def _seat(ctx: Ctx, op: Operation, table: tables.Table) -> Operation:
+    give_button(ctx, table.table_id, joining=(op.seat, op.player_id), strict=True)
     sequence = ctx.dealer.table(table.dealer, table.table_id).sequence
     ctx.tx(lambda tx: ops.update(tx, op.id, attempts=1, dealer_sequence=sequence))
     ctx.fault("before_seat")
@@ -155,6 +156,8 @@ def _refund(ctx: Ctx, op: Operation, amount: int, err: Exception | None) -> Oper
                             destination=ledger.player_account(op.player_id), amount=amount)
         if op.kind is OpKind.JOIN:
             tables.free_seat(tx, op.table_id, op.seat)
+            if tables.undo_draw_with(tx, op.table_id, op.seat, op.player_id):
+                log.info("button_draw_undone", table_id=op.table_id, seat=op.seat)
         else:
             tx.execute("UPDATE seats SET rebuys = rebuys - 1, bought_in = bought_in - ?"
                        " WHERE table_id = ? AND seat = ?", (op.amount, op.table_id, op.seat))
@@ -167,16 +170,20 @@ def _refund(ctx: Ctx, op: Operation, amount: int, err: Exception | None) -> Oper
     return done
 
 
-def give_button(ctx: Ctx, table_id: str) -> None:
-    """R4: draws for the button once two players sit, records it, and tells the dealer."""
+def give_button(ctx: Ctx, table_id: str, joining: tuple[int, str] | None = None,
+                strict: bool = False) -> None:
+    """R4: draws for the button once two players sit, records it, and tells the dealer.
+
+    `strict`: a dealer out of reach raises DealerUnreachable (the seating waits for it).
+    """
     deck = ctx.draw_deck() if ctx.draw_deck else None
-    draw = ctx.tx(lambda tx: tables.draw_if_due(tx, table_id, deck))
+    draw = ctx.tx(lambda tx: tables.draw_if_due(tx, table_id, deck, joining))
     if draw is not None:
         log.info("button_drawn", table_id=table_id, button=draw.button, draw=draw.describe())
-    tell_buttons(ctx, table_id)
+    tell_buttons(ctx, table_id, strict)
 
 
-def tell_buttons(ctx: Ctx, table_id: str | None = None) -> None:
+def tell_buttons(ctx: Ctx, table_id: str | None = None, strict: bool = False) -> None:
     """Gives every drawn button its dealer has not acknowledged yet."""
     for tid, address, seat in ctx.tx(tables.button_untold):
         if table_id is not None and tid != table_id:
@@ -188,6 +195,8 @@ def tell_buttons(ctx: Ctx, table_id: str | None = None) -> None:
             log.error("button_refused", table_id=tid, seat=seat, reason=err.message)
             outcome = 2
         except DealerUnreachable:
+            if strict:
+                raise
             continue
         ctx.tx(lambda tx, t=tid, o=outcome: tables.mark_button_told(tx, t, o))  # type: ignore[misc]
 

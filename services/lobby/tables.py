@@ -190,8 +190,13 @@ def free_seat(tx: Tx, table_id: str, seat: int) -> None:
     tx.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
 
 
-def draw_if_due(tx: Tx, table_id: str, deck: Sequence[int] | None = None) -> ButtonDraw | None:
-    """R4: the first time two players are seated, deals the draw and records it."""
+def draw_if_due(tx: Tx, table_id: str, deck: Sequence[int] | None = None,
+                joining: tuple[int, str] | None = None) -> ButtonDraw | None:
+    """R4: the first time two players sit (counting one about to), deals the draw, records it.
+
+    The dealer deals as soon as two players are in, so the lobby draws, and gives
+    the dealer the button, just before it seats the second player.
+    """
     row = tx.one("SELECT button_seat FROM tables WHERE id = ?", (table_id,))
     if row is None or row["button_seat"] is not None:
         return None
@@ -200,6 +205,8 @@ def draw_if_due(tx: Tx, table_id: str, deck: Sequence[int] | None = None) -> But
         for r in tx.all("SELECT seat, player_id FROM seats WHERE table_id = ? AND state = ?",
                         (table_id, SeatState.SEATED.value))
     ]
+    if joining is not None and joining not in seated:
+        seated.append(joining)
     if len(seated) < 2:
         return None
     draw = draw_button(seated, deck)
@@ -211,6 +218,19 @@ def draw_if_due(tx: Tx, table_id: str, deck: Sequence[int] | None = None) -> But
     tx.execute("UPDATE tables SET button_seat = ?, button_told = 0 WHERE id = ?",
                (draw.button, table_id))
     return draw
+
+
+def undo_draw_with(tx: Tx, table_id: str, seat: int, player_id: str) -> bool:
+    """Forgets a draw that dealt a card to a player who then never sat (a refunded buy-in).
+
+    No hand can have been played with that draw: the table had one player besides them.
+    """
+    if tx.one("SELECT seat FROM button_draws WHERE table_id = ? AND seat = ? AND player_id = ?",
+              (table_id, seat, player_id)) is None:
+        return False
+    tx.execute("DELETE FROM button_draws WHERE table_id = ?", (table_id,))
+    tx.execute("UPDATE tables SET button_seat = NULL, button_told = 0 WHERE id = ?", (table_id,))
+    return True
 
 
 def recorded_draw(tx: Tx, table_id: str) -> ButtonDraw | None:

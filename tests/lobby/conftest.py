@@ -11,7 +11,6 @@ Anything that goes wrong fails the tests loudly; nothing is skipped.
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
 import socket
 import subprocess
@@ -20,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from lobby_pg import fresh_pg_dsn
 
 from services.lobby.storage import PostgresStorage, SqliteStorage, Storage
 
@@ -77,16 +77,6 @@ def pg_server() -> Iterator[str]:
         subprocess.run(_as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast",
                                      "-w", "stop"]), capture_output=True)
         shutil.rmtree(root, ignore_errors=True)
-
-
-def fresh_pg_dsn(admin_dsn: str) -> str:
-    """A new, empty schema on the test server: the DSN that works in it."""
-    import psycopg
-
-    schema = f"t_{secrets.token_hex(6)}"
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    return f"{admin_dsn} options='-c search_path={schema}'"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -122,9 +122,9 @@ class FakeDealer:
     def set_button(self, address: str, table_id: str, seat: int) -> None:
         self._enter(address, "set_button")
         table = self._table(address, table_id)
-        if seat not in table.seats:
-            raise DealerRefused("INVALID_ARGUMENT", f"seat {seat} is empty")
-        table.button = seat
+        if table.hands_played:
+            raise DealerRefused("FAILED_PRECONDITION", "the button is set for the first hand only")
+        table.button = seat  # an empty seat is fine: the next seat dealt in gets it
         self._leave("set_button")
 
     def close_table(self, address: str, table_id: str, void_hand: bool) -> list[SeatStack]:

@@ -138,6 +138,9 @@ def test_R4_the_button_is_drawn_when_a_table_first_has_two_players(
                                                       (2, parse_cards("Ks")[0])]
     assert draw.button == 2 and lobby.table("t1").button_seat == 2
     assert dealer.tables[(table.dealer, "t1")].button == 2
+    # The dealer deals once two are in: it learns the button before the second is seated.
+    last_seat = len(dealer.calls) - 1 - dealer.calls[::-1].index("seat_player")
+    assert dealer.calls.index("set_button") < last_seat
     lobby.join("cy", "t1", 1, 100, False, "j3")
     assert lobby.button_draw("t1") == draw  # drawn once, when the table first had two
 

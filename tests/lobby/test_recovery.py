@@ -90,7 +90,11 @@ def test_buy_in_the_dealer_refuses_is_refunded_at_once(room: Lobby, dealer: Fake
     with pytest.raises(SeatUnavailable, match="seat 1 is taken"):
         room.join("bob", "t1", 1, 300, False, "j2")
     assert room.player("bob").balance == 1000
+    assert room.button_draw("t1") is None  # R4: bob never sat, so the draw is void
     del dealer.tables[(D1, "t1")].seats[1]
+    room.join("bob", "t1", 1, 300, False, "j3")
+    draw = room.button_draw("t1")
+    assert draw is not None and dealer.tables[(D1, "t1")].button == draw.button
     accounted(room, dealer)
 
 

@@ -1,0 +1,333 @@
+"""End to end: the lobby, two dealers and an evaluator as processes. Players are created and
+funded, sit down, the button draw is recorded and correct (R4), hands are played, a player
+busts and rebuys (R30), players leave (R31), tables close, and every chip is accounted for.
+Then the crash cases: the lobby or the dealer dies between the steps of a buy-in, and after
+a restart the transfer is completed or refunded.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from lobby_pg import fresh_pg_dsn
+
+from poker.cards import parse_card
+from poker.procs import ServiceProcess, start_service
+from poker.v1 import dealer_pb2 as dpb
+from poker.v1 import dealer_pb2_grpc, lobby_pb2_grpc
+from poker.v1 import lobby_pb2 as pb
+
+OPERATOR, SERVICE = "e2e-operator", "e2e-service"
+# Until the dealer service is committed these tests cannot run; the skip says so in the
+# summary (-ra) and goes away by itself once services/dealer/server.py exists.
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(importlib.util.find_spec("services.dealer.server") is None,
+                       reason="services/dealer/server.py (the dealer service) is not on this "
+                              "branch yet: the lobby's end-to-end tests need it"),
+]
+
+
+class Stub:
+    """A gRPC stub that sends one bearer token with every call."""
+
+    def __init__(self, stub: Any, token: str | None) -> None:
+        self._stub = stub
+        self._metadata = [("authorization", f"Bearer {token}")] if token else []
+
+    def __getattr__(self, name: str) -> Callable[[Any], Any]:
+        method = getattr(self._stub, name)
+        return lambda request, **kw: method(request, metadata=self._metadata,
+                                            timeout=kw.get("timeout", 15))
+
+
+class Suite:
+    """The processes of one test and clients to them; stops everything at the end."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.procs: list[ServiceProcess] = []
+        self.channels: dict[str, grpc.Channel] = {}
+
+    def start(self, name: str, args: list[str], env: dict[str, str] | None = None,
+              log: str = "") -> ServiceProcess:
+        proc = start_service(name, args, env=env, log_path=self.tmp / f"{log or name}.log")
+        self.procs.append(proc)
+        return proc
+
+    def dealer(self, evaluator: str | None, db: str, port: int = 0) -> ServiceProcess:
+        args = ["--db", str(self.tmp / db), "--service-token", SERVICE]
+        args += ["--evaluator", evaluator] if evaluator else []
+        args += ["--port", str(port)] if port else []
+        return self.start("dealer", args, log=db)
+
+    def lobby(self, dealers: list[str], backend: list[str],
+              fault: str = "") -> ServiceProcess:
+        args = ["--operator-token", OPERATOR, "--service-token", SERVICE,
+                "--recovery-interval", "0.2", "--lease-seconds", "2", *backend]
+        for address in dealers:
+            args += ["--dealer", address]
+        env = {"POKER_LOBBY_FAULT": fault} if fault else {}
+        return self.start("lobby", args, env=env)
+
+    def channel(self, address: str) -> grpc.Channel:
+        if address not in self.channels:
+            self.channels[address] = grpc.insecure_channel(address)
+        return self.channels[address]
+
+    def lobby_stub(self, address: str, token: str | None = OPERATOR) -> Any:
+        return Stub(lobby_pb2_grpc.LobbyServiceStub(self.channel(address)), token)
+
+    def dealer_stub(self, address: str, token: str | None = SERVICE) -> Any:
+        return Stub(dealer_pb2_grpc.DealerServiceStub(self.channel(address)), token)
+
+    def stop(self) -> None:
+        for channel in self.channels.values():
+            channel.close()
+        for proc in reversed(self.procs):
+            proc.stop()
+
+
+@pytest.fixture
+def suite(tmp_path: Path) -> Iterator[Suite]:
+    running = Suite(tmp_path)
+    yield running
+    running.stop()
+
+
+def evaluator(suite: Suite) -> str | None:
+    """The evaluator's address; None (with a warning, not silently) while it has no server."""
+    if importlib.util.find_spec("services.evaluator.server") is None:
+        warnings.warn("services/evaluator/server.py does not exist yet: the dealers rank "
+                      "hands in process in this end-to-end test", stacklevel=2)
+        return None
+    return suite.start("evaluator", []).address
+
+
+def backend_args(kind: str, request: pytest.FixtureRequest, tmp: Path) -> list[str]:
+    if kind == "sqlite":
+        return ["--db", str(tmp / "lobby.sqlite")]
+    return ["--dsn", fresh_pg_dsn(request.getfixturevalue("pg_server"))]
+
+
+def game(pause_ms: int = 300) -> dpb.TableConfig:
+    return dpb.TableConfig(seats=3, levels=[dpb.Level(small_blind=5, big_blind=10)],
+                           pause_between_hands_ms=pause_ms, action_time_ms=5000)
+
+
+def open_table(op: Any, table_id: str) -> Any:
+    return op.OpenTable(pb.OpenTableRequest(
+        table_id=table_id, name=table_id, config=game(), request_id=f"open-{table_id}",
+        rules=pb.TableRules(min_buy_in=100, max_buy_in=500, max_rebuys=2))).table
+
+
+def new_player(op: Any, player_id: str, amount: int) -> str:
+    token: str = op.CreatePlayer(pb.CreatePlayerRequest(
+        player_id=player_id, display_name=player_id.title())).token
+    for _ in range(2):  # a retried deposit moves money once
+        op.Deposit(pb.DepositRequest(player_id=player_id, amount=amount, request_id="fund"))
+    return token
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 30.0, what: str = "") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what or check}")
+
+
+def play_until_bust(seats: dict[int, Any], table_id: str, max_hands: int = 40) -> dict[int, int]:
+    """Both seats go all in every hand until one has no chips; returns the stacks."""
+    any_stub = next(iter(seats.values()))
+
+    def step() -> dict[int, int] | None:
+        view = any_stub.GetTable(dpb.GetTableRequest(table_id=table_id)).table
+        stacks = {s.seat: s.stack for s in view.seats}
+        assert view.hands_played <= max_hands, "nobody busted"
+        if not view.HasField("hand") and 0 in stacks.values():
+            return stacks
+        if view.HasField("hand") and view.hand.HasField("actor"):
+            _act(seats[view.hand.actor], table_id, view.hand.actor)
+        return None
+
+    result: dict[int, int] = wait_for(step, 120, "a player to bust")
+    return result
+
+
+def _act(stub: Any, table_id: str, seat: int) -> None:
+    hand = stub.GetTable(dpb.GetTableRequest(table_id=table_id)).table.hand
+    if not hand.HasField("legal_actions") or hand.actor != seat:
+        return
+    legal = hand.legal_actions
+    kind = (dpb.ACTION_KIND_SHOW if legal.decision == dpb.DECISION_SHOW_OR_MUCK
+            else dpb.ACTION_KIND_ALL_IN)
+    try:
+        stub.Act(dpb.ActRequest(table_id=table_id, seat=seat, hand_id=hand.hand_id,
+                                action_number=hand.action_number, kind=kind))
+    except grpc.RpcError as err:  # the hand moved on (a time-out) between the two calls
+        assert err.code() == grpc.StatusCode.FAILED_PRECONDITION, err.details()
+
+
+def table_events(stub: Any, table_id: str, until: Callable[[Any], bool]) -> list[Any]:
+    events: list[Any] = []
+    stream = stub._stub.WatchTable(dpb.WatchTableRequest(table_id=table_id), timeout=30)
+    for reply in stream:
+        events.extend(reply.events)
+        if any(until(e) for e in reply.events):
+            stream.cancel()
+            break
+    return events
+
+
+def check_R4_draw(draw: Any, seated: set[int]) -> None:
+    assert {c.seat for c in draw.cards} == seated
+    assert len({c.card for c in draw.cards}) == len(draw.cards)
+    best = max(draw.cards, key=lambda c: parse_card(c.card))  # index order: rank, then suit
+    assert draw.button == best.seat
+
+
+def leave(stub: Any, table_id: str, request_id: str) -> Any:
+    def done() -> Any:
+        reply = stub.LeaveTable(pb.LeaveTableRequest(table_id=table_id, request_id=request_id))
+        return reply if reply.status == pb.LEAVE_STATUS_DONE else None
+
+    return wait_for(done, 60, "the player to leave")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_whole_story_every_chip_accounted_for(
+    suite: Suite, request: pytest.FixtureRequest, tmp_path: Path, backend: str
+) -> None:
+    ev = evaluator(suite)
+    dealers = [suite.dealer(ev, "dealer-a.sqlite").address,
+               suite.dealer(ev, "dealer-b.sqlite").address]
+    lobby = suite.lobby(dealers, backend_args(backend, request, tmp_path)).address
+    op = suite.lobby_stub(lobby)
+    tokens = {name: new_player(op, name, 1000) for name in ("ann", "bob", "cy")}
+    players = {name: suite.lobby_stub(lobby, token) for name, token in tokens.items()}
+    main, side = open_table(op, "main"), open_table(op, "side")
+    assert {main.dealer_address, side.dealer_address} == set(dealers)  # spread across dealers
+
+    ann = players["ann"].JoinTable(pb.JoinTableRequest(table_id="main", buy_in=300,
+                                                       request_id="j1"))
+    bob = players["bob"].JoinTable(pb.JoinTableRequest(table_id="main", buy_in=300,
+                                                       request_id="j1"))
+    assert ann.player.balance == 700 and bob.seat != ann.seat
+    draw = op.GetButtonDraw(pb.GetButtonDrawRequest(table_id="main")).draw
+    check_R4_draw(draw, {ann.seat, bob.seat})
+    assert bob.button_draw == draw
+    dealer = suite.dealer_stub(main.dealer_address)
+    started = table_events(dealer, "main", lambda e: e.WhichOneof("event") == "hand_started")
+    assert [e.button_set.seat for e in started if e.HasField("button_set")] == [draw.button]
+    first_hand = next(e.hand_started for e in started if e.HasField("hand_started"))
+    assert first_hand.button == draw.button  # the first hand uses the draw
+
+    seats = {s.seat: suite.dealer_stub(main.dealer_address, s.seat_token) for s in (ann, bob)}
+    stacks = play_until_bust(seats, "main")
+    busted = next(s for s, chips in stacks.items() if chips == 0)
+    loser = "ann" if busted == ann.seat else "bob"
+    rebuy = players[loser].Rebuy(pb.RebuyRequest(table_id="main", amount=200, request_id="r1"))
+    assert rebuy.stack == 200 and rebuy.player.balance == 500
+
+    players["cy"].JoinTable(pb.JoinTableRequest(table_id="side", buy_in=250, request_id="j1"))
+    assert leave(players["cy"], "side", "l1").player.balance == 1000
+    gone = leave(players["ann"], "main", "l1")
+    rebought = 200 if loser == "ann" else 0
+    assert gone.player.balance == 700 - rebought + gone.stack
+    op.Withdraw(pb.WithdrawRequest(player_id="cy", amount=100, request_id="w1"))
+
+    for table_id in ("main", "side"):
+        closed = op.CloseLobbyTable(pb.CloseLobbyTableRequest(
+            table_id=table_id, void_hand_in_progress=True, request_id="close"))
+        assert closed.table.status == pb.TABLE_STATUS_CLOSED and closed.table.chips == 0
+    balances = sum(op.GetPlayer(pb.GetPlayerRequest(player_id=p)).player.balance
+                   for p in players)
+    assert balances == 3000 - 100
+    audit = op.AuditLedger(pb.AuditLedgerRequest())
+    assert audit.ok and audit.total == 0 and audit.table_chips == 0
+    assert audit.operator_balance == -(3000 - 100)
+
+
+def _seated_at_dealer(suite: Suite, address: str, table_id: str) -> dict[str, int]:
+    view = suite.dealer_stub(address).GetTable(dpb.GetTableRequest(table_id=table_id)).table
+    return {s.player_id: s.stack for s in view.seats}
+
+
+@pytest.mark.parametrize("step", ["after_debit", "after_seat"])
+def test_lobby_killed_between_buy_in_steps_completes_or_refunds_after_restart(
+    suite: Suite, request: pytest.FixtureRequest, tmp_path: Path, step: str
+) -> None:
+    dealer = suite.dealer(None, "dealer.sqlite").address
+    backend = backend_args("postgresql", request, tmp_path)
+    first = suite.lobby([dealer], backend, fault=step)
+    op = suite.lobby_stub(first.address)
+    new_player(op, "ann", 1000)
+    open_table(op, "t1")
+    with pytest.raises(grpc.RpcError) as died:
+        op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann", buy_in=300,
+                                         request_id="j1"))
+    assert died.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert first.popen.wait(10) == 17  # the lobby died at the step
+    lobby = suite.lobby([dealer], backend).address
+    op = suite.lobby_stub(lobby)
+
+    def settled() -> bool:
+        return op.GetLobbyTable(pb.GetLobbyTableRequest(table_id="t1")).table.seats == [] or all(
+            s.status == pb.SEAT_STATUS_SEATED
+            for s in op.GetLobbyTable(pb.GetLobbyTableRequest(table_id="t1")).table.seats)
+
+    wait_for(settled, 30, "the recovery pass")
+    balance = op.GetPlayer(pb.GetPlayerRequest(player_id="ann")).player.balance
+    at_dealer = _seated_at_dealer(suite, dealer, "t1")
+    if step == "after_debit":  # the dealer never heard of it: the lobby completes it
+        assert (balance, at_dealer) == (700, {"ann": 300})
+        again = op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann", buy_in=300,
+                                                 request_id="j1"))
+        assert again.seat_token and again.player.balance == 700
+    else:  # seated, but the seat token was lost with the lobby: unseated and refunded
+        assert (balance, at_dealer) == (1000, {})
+    assert op.AuditLedger(pb.AuditLedgerRequest()).ok
+
+
+def test_dealer_killed_during_a_buy_in_is_completed_when_it_is_back(
+    suite: Suite, tmp_path: Path
+) -> None:
+    first = suite.dealer(None, "dealer.sqlite")
+    port = int(first.address.rsplit(":", 1)[1])
+    lobby = suite.lobby([first.address], ["--db", str(tmp_path / "lobby.sqlite")]).address
+    op = suite.lobby_stub(lobby)
+    new_player(op, "ann", 1000)
+    open_table(op, "t1")
+    first.kill()
+    with pytest.raises(grpc.RpcError) as held:
+        op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann", buy_in=300,
+                                         request_id="j1"))
+    assert held.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert "held" in (held.value.details() or "")
+    assert op.GetPlayer(pb.GetPlayerRequest(player_id="ann")).player.balance == 700
+    audit = op.AuditLedger(pb.AuditLedgerRequest())
+    assert audit.ok and audit.table_chips == 300  # not lost: on the table's account
+    suite.dealer(None, "dealer.sqlite", port=port)  # back, on the same address and store
+
+    def joined() -> Any:
+        try:
+            return op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann",
+                                                    buy_in=300, request_id="j1"))
+        except grpc.RpcError as err:
+            assert err.code() == grpc.StatusCode.UNAVAILABLE, err.details()
+            return None
+
+    reply = wait_for(joined, 30, "the buy-in to complete")
+    assert reply.seat_token and reply.player.balance == 700
+    assert _seated_at_dealer(suite, first.address, "t1") == {"ann": 300}
+    assert op.AuditLedger(pb.AuditLedgerRequest()).ok
