@@ -16,6 +16,7 @@ from collections.abc import Sequence
 # (command words, module, one-line help)
 COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("serve", "evaluator"), "services.evaluator.server", "run the hand evaluator service"),
+    (("serve", "dealer"), "services.dealer.server", "run the dealer (tables) service"),
     (("serve", "lobby"), "services.lobby.server", "run the lobby service"),
     (("replay",), "services.dealer.replay", "replay PHH hand histories through the rule engine"),
     (("demo",), "poker.demo", "start the suite locally and show what it does"),

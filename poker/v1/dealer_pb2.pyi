@@ -300,7 +300,7 @@ class GetTableResponse(_message.Message):
     def __init__(self, table: _Optional[_Union[TableView, _Mapping]] = ...) -> None: ...
 
 class LegalActions(_message.Message):
-    __slots__ = ("seat", "decision", "can_fold", "can_check", "can_call", "call_amount", "bet_kind", "min_to", "max_to", "can_show", "can_muck")
+    __slots__ = ("seat", "decision", "can_fold", "can_check", "can_call", "call_amount", "bet_kind", "min_to", "max_to", "can_show", "can_muck", "can_all_in", "all_in_to")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     CAN_FOLD_FIELD_NUMBER: _ClassVar[int]
@@ -312,6 +312,8 @@ class LegalActions(_message.Message):
     MAX_TO_FIELD_NUMBER: _ClassVar[int]
     CAN_SHOW_FIELD_NUMBER: _ClassVar[int]
     CAN_MUCK_FIELD_NUMBER: _ClassVar[int]
+    CAN_ALL_IN_FIELD_NUMBER: _ClassVar[int]
+    ALL_IN_TO_FIELD_NUMBER: _ClassVar[int]
     seat: int
     decision: Decision
     can_fold: bool
@@ -323,7 +325,9 @@ class LegalActions(_message.Message):
     max_to: int
     can_show: bool
     can_muck: bool
-    def __init__(self, seat: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., can_fold: _Optional[bool] = ..., can_check: _Optional[bool] = ..., can_call: _Optional[bool] = ..., call_amount: _Optional[int] = ..., bet_kind: _Optional[_Union[ActionKind, str]] = ..., min_to: _Optional[int] = ..., max_to: _Optional[int] = ..., can_show: _Optional[bool] = ..., can_muck: _Optional[bool] = ...) -> None: ...
+    can_all_in: bool
+    all_in_to: int
+    def __init__(self, seat: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., can_fold: _Optional[bool] = ..., can_check: _Optional[bool] = ..., can_call: _Optional[bool] = ..., call_amount: _Optional[int] = ..., bet_kind: _Optional[_Union[ActionKind, str]] = ..., min_to: _Optional[int] = ..., max_to: _Optional[int] = ..., can_show: _Optional[bool] = ..., can_muck: _Optional[bool] = ..., can_all_in: _Optional[bool] = ..., all_in_to: _Optional[int] = ...) -> None: ...
 
 class Pot(_message.Message):
     __slots__ = ("amount", "eligible")
@@ -536,7 +540,7 @@ class GetHandHistoryResponse(_message.Message):
     def __init__(self, phh: _Optional[str] = ...) -> None: ...
 
 class TableEvent(_message.Message):
-    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed")
+    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "turn_timed_out", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -555,6 +559,7 @@ class TableEvent(_message.Message):
     TURN_STARTED_FIELD_NUMBER: _ClassVar[int]
     DECK_SET_FIELD_NUMBER: _ClassVar[int]
     HAND_VOIDED_FIELD_NUMBER: _ClassVar[int]
+    TURN_TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_SEATED_FIELD_NUMBER: _ClassVar[int]
     PLAYER_UNSEATED_FIELD_NUMBER: _ClassVar[int]
     CHIPS_ADDED_FIELD_NUMBER: _ClassVar[int]
@@ -581,6 +586,7 @@ class TableEvent(_message.Message):
     turn_started: TurnStarted
     deck_set: DeckSet
     hand_voided: HandVoided
+    turn_timed_out: TurnTimedOut
     player_seated: PlayerSeated
     player_unseated: PlayerUnseated
     chips_added: ChipsAdded
@@ -589,7 +595,7 @@ class TableEvent(_message.Message):
     button_set: ButtonSet
     level_set: LevelSet
     table_closed: TableClosed
-    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ...) -> None: ...
+    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ...) -> None: ...
 
 class HandPlayer(_message.Message):
     __slots__ = ("seat", "player_id", "stack", "posts_late")

@@ -112,6 +112,8 @@ class TurnStarted:
     max_to: int = 0
     can_show: bool = False
     can_muck: bool = False
+    can_all_in: bool = False
+    all_in_to: int = 0
     audit_only: ClassVar[bool] = False
 
 

@@ -1,0 +1,59 @@
+"""The hand history of a finished hand (PHH text), as one viewer may see it.
+
+Written from the stored events (engine.history.to_phh over Hand.from_events), then
+every hole card the viewer may not see is turned into `??`: the auditor sees all,
+a seat its own cards and any shown, a spectator only shown cards (R27).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from services.dealer import codec, phh
+from services.dealer import events as ev
+from services.dealer.engine import AUDITOR, CardsShown, Hand, HandEnded
+from services.dealer.errors import FailedPrecondition, InvalidArgument, TableNotFound
+from services.dealer.tables import Table
+
+
+def hand_history(table: Table, hand_id: str, viewer: Any) -> str:
+    """PHH text of hand `hand_id` of `table` for `viewer` (a views.Viewer)."""
+    if not hand_id:
+        raise InvalidArgument("hand_id: required")
+    rows = table.store.hand_events(table.table_id, hand_id)
+    if not rows:
+        raise TableNotFound(f"no hand {hand_id!r} at table {table.table_id}")
+    events = [codec.loads(r.payload) for r in rows]
+    if any(isinstance(e, ev.HandVoided) for e in events):
+        raise FailedPrecondition(f"hand {hand_id} was voided: it has no history")
+    if not any(isinstance(e, HandEnded) for e in events):
+        raise FailedPrecondition(f"hand {hand_id} is in progress: ask again when it ends")
+    from services.dealer.engine.history import to_phh  # the engine's PHH writer
+
+    hand = Hand.from_events([e for e in events if type(e) not in ev.DEALER_EVENTS])
+    who = viewer.at(rows[0].sequence)
+    history = to_phh(hand)
+    if who is not AUDITOR:
+        visible = {e.seat for e in events if isinstance(e, CardsShown)}
+        if isinstance(who, int):
+            visible.add(who)
+        history = _hide(history, _position_seats(hand), visible)
+    return phh.dumps(history)
+
+
+def _position_seats(hand: Hand) -> list[int]:
+    """Seats of players p1..pN: from the left of the button, the button last."""
+    seats = sorted(p.seat for p in hand.players)
+    first = next((i for i, s in enumerate(seats) if s > hand.button), 0)
+    return seats[first:] + seats[:first]
+
+
+def _hide(history: phh.PhhHand, seats: list[int], visible: set[int]) -> phh.PhhHand:
+    actions = []
+    for action in history.actions:
+        player = action.dealt_to if action.verb == "dh" else action.actor
+        if player is not None and action.cards and seats[player - 1] not in visible:
+            action = dataclasses.replace(action, cards=tuple(None for _ in action.cards))
+        actions.append(action)
+    return dataclasses.replace(history, actions=actions)

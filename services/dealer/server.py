@@ -1,0 +1,379 @@
+"""The dealer's gRPC service: a thin translator between DealerService and the tables.
+
+Each handler reads the caller's credential, turns the request into plain values,
+calls the Dealer/Table, and turns the answer into a message. Every exception goes
+through `errors.status_of`, the one place domain errors become status codes.
+
+The dealer runs on one asyncio event loop (grpc.aio): tables, clocks, streams and
+the store are all touched from it, so a table needs no lock. Health checking,
+reflection, SIGTERM handling and the `listening on HOST:PORT` line follow
+poker/serving.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import os
+import signal
+import sys
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from poker.log import get_logger
+from poker.serving import SERVER_OPTIONS
+from poker.v1 import dealer_pb2 as pb
+from poker.v1 import dealer_pb2_grpc
+from services.dealer import history, views
+from services.dealer.auth import AUDITOR, Authenticator, Caller, bearer
+from services.dealer.dealer import Dealer
+from services.dealer.errors import FailedPrecondition, InvalidArgument, status_of
+from services.dealer.ranking import RemoteRanker
+from services.dealer.store import Store
+from services.dealer.tables import Table
+
+log = get_logger(__name__)
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DealerService"].full_name
+#: Events per streamed message, at most.
+BATCH = 256
+
+R = TypeVar("R")
+
+
+def _token(context: grpc.aio.ServicerContext) -> str | None:
+    return bearer(context.invocation_metadata())
+
+
+def unary(handler: Callable[[DealerServicer, Any, Any], R]) -> Callable[..., Awaitable[R]]:
+    """Runs a synchronous handler on the loop; any exception becomes its status."""
+
+    @functools.wraps(handler)
+    async def wrapper(self: DealerServicer, request: Any, context: Any) -> R:
+        try:
+            return handler(self, request, context)
+        except Exception as err:  # noqa: BLE001 - status_of maps every kind
+            await _abort(context, err)
+            raise  # unreachable: abort raises
+
+    return wrapper
+
+
+async def _abort(context: Any, err: Exception) -> None:
+    code, message = status_of(err)
+    if code == grpc.StatusCode.INTERNAL:
+        log.exception("internal_error", error=repr(err))
+    await context.abort(code, message)
+
+
+class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
+    """DealerService over a Dealer."""
+
+    def __init__(self, dealer: Dealer) -> None:
+        self.dealer = dealer
+        self.auth = dealer.auth
+
+    # ------------------------------------------------------------ internal calls
+
+    def _service_table(self, request: Any, context: Any) -> Table:
+        self.auth.require_service(_token(context))
+        return self.dealer.table(request.table_id)
+
+    @unary
+    def CreateTable(self, request: pb.CreateTableRequest, context: Any) -> pb.CreateTableResponse:
+        self.auth.require_service(_token(context))
+        config, options = views.config_from_proto(request.config)
+        table = self.dealer.create_table(request.table_id, config, options)
+        return pb.CreateTableResponse(
+            table_id=table.table_id, config=views.config_to_proto(table.config, table.options))
+
+    @unary
+    def SeatPlayer(self, request: pb.SeatPlayerRequest, context: Any) -> pb.SeatPlayerResponse:
+        self._service_table(request, context)
+        seat = request.seat if request.HasField("seat") else None
+        given, token = self.dealer.seat_player(
+            request.table_id, seat, request.player_id, request.stack, request.wait_for_big_blind)
+        return pb.SeatPlayerResponse(seat=given, seat_token=token)
+
+    @unary
+    def AddChips(self, request: pb.AddChipsRequest, context: Any) -> pb.AddChipsResponse:
+        table = self._service_table(request, context)
+        stack = table.add_chips(request.seat, request.amount, request.idempotency_key)
+        return pb.AddChipsResponse(stack=stack)
+
+    @unary
+    def UnseatPlayer(self, request: pb.UnseatPlayerRequest,
+                     context: Any) -> pb.UnseatPlayerResponse:
+        table = self._service_table(request, context)
+        player_id, stack = table.unseat(request.seat)
+        return pb.UnseatPlayerResponse(
+            stack=pb.SeatStack(seat=request.seat, player_id=player_id, stack=stack))
+
+    @unary
+    def SetButton(self, request: pb.SetButtonRequest, context: Any) -> pb.SetButtonResponse:
+        self._service_table(request, context).set_button(request.seat)
+        return pb.SetButtonResponse()
+
+    @unary
+    def SetLevel(self, request: pb.SetLevelRequest, context: Any) -> pb.SetLevelResponse:
+        level = self._service_table(request, context).set_level(request.level_index)
+        return pb.SetLevelResponse(level=views.level_to_proto(level))
+
+    @unary
+    def CloseTable(self, request: pb.CloseTableRequest, context: Any) -> pb.CloseTableResponse:
+        stacks = self._service_table(request, context).close(request.void_hand_in_progress)
+        return pb.CloseTableResponse(stacks=[
+            pb.SeatStack(seat=seat, player_id=player, stack=stack) for seat, player, stack in stacks
+        ])
+
+    # -------------------------------------------------------------- player calls
+
+    def _viewer(self, context: Any, table: Table) -> views.Viewer:
+        caller = self.auth.caller(_token(context))
+        if caller.role == "seat":
+            self.auth.require_seat(_token(context), table.table_id, None)
+        return views.viewer_for(caller, table)
+
+    @unary
+    def GetTable(self, request: pb.GetTableRequest, context: Any) -> pb.GetTableResponse:
+        table = self.dealer.table(request.table_id)
+        return pb.GetTableResponse(table=views.table_view(table, self._viewer(context, table)))
+
+    @unary
+    def Act(self, request: pb.ActRequest, context: Any) -> pb.ActResponse:
+        table = self.dealer.table(request.table_id)
+        self.auth.require_seat(_token(context), table.table_id, request.seat)
+        sequence = table.act(request.seat, request.hand_id, request.action_number,
+                             views.action_kind(request.kind), request.amount)
+        return pb.ActResponse(sequence=sequence)
+
+    @unary
+    def SitOut(self, request: pb.SitOutRequest, context: Any) -> pb.SitOutResponse:
+        table = self.dealer.table(request.table_id)
+        self.auth.require_seat(_token(context), table.table_id, request.seat)
+        table.sit_out(request.seat)
+        return pb.SitOutResponse()
+
+    @unary
+    def SitIn(self, request: pb.SitInRequest, context: Any) -> pb.SitInResponse:
+        table = self.dealer.table(request.table_id)
+        self.auth.require_seat(_token(context), table.table_id, request.seat)
+        table.sit_in(request.seat)
+        return pb.SitInResponse()
+
+    @unary
+    def GetHandHistory(self, request: pb.GetHandHistoryRequest,
+                       context: Any) -> pb.GetHandHistoryResponse:
+        table = self.dealer.table(request.table_id)
+        viewer = self._viewer(context, table)
+        return pb.GetHandHistoryResponse(phh=history.hand_history(table, request.hand_id, viewer))
+
+    # ------------------------------------------------------------------- streams
+
+    async def WatchTable(self, request: pb.WatchTableRequest,
+                         context: Any) -> AsyncIterator[pb.WatchTableResponse]:
+        try:
+            table = self.dealer.table(request.table_id)
+            viewer = self._viewer(context, table)
+            _check_after(table, request.after_sequence)
+        except Exception as err:  # noqa: BLE001
+            await _abort(context, err)
+            return
+        async for batch in _follow(table, viewer, request.after_sequence):
+            yield pb.WatchTableResponse(events=batch)
+
+    async def Play(self, request_iterator: AsyncIterator[pb.PlayRequest],
+                   context: Any) -> AsyncIterator[pb.PlayResponse]:
+        try:
+            first = await anext(request_iterator)
+            if not first.HasField("start"):
+                raise InvalidArgument("start: the first message of a Play stream must be start")
+            table = self.dealer.table(first.start.table_id)
+            caller = self.auth.require_seat(_token(context), table.table_id, None)
+            viewer = views.viewer_for(caller, table)
+            _check_after(table, first.start.after_sequence)
+        except StopAsyncIteration:
+            return
+        except Exception as err:  # noqa: BLE001
+            await _abort(context, err)
+            return
+        session = _PlaySession(table, caller, viewer, first.start.after_sequence)
+        reader = asyncio.ensure_future(session.read(request_iterator))
+        try:
+            async for response in session.responses():
+                yield response
+        finally:
+            reader.cancel()
+
+
+def _check_after(table: Table, after: int) -> None:
+    if after > table.last_sequence:
+        raise FailedPrecondition(
+            f"after_sequence {after} is beyond the table's last event {table.last_sequence}")
+
+
+async def _follow(table: Table, viewer: views.Viewer, after: int) -> AsyncIterator[list[Any]]:
+    """The table's events after `after` for a viewer, then live, until the table closes."""
+    wake = table.subscribe()
+    try:
+        while True:
+            wake.clear()
+            batch = table.events_after(after, BATCH)
+            if batch:
+                after = batch[-1].sequence
+                events, leaving = views.events_for(batch, viewer, table)
+                yield events
+                if leaving:
+                    return
+                continue
+            if table.closed:
+                return
+            await wake.wait()
+    finally:
+        table.unsubscribe(wake)
+
+
+class _PlaySession:
+    """One bot's Play stream: actions in (applied as they come), events and results out."""
+
+    def __init__(self, table: Table, caller: Caller, viewer: views.Viewer, after: int) -> None:
+        self.table, self.caller, self.viewer, self.after = table, caller, viewer, after
+        self.results: deque[pb.PlayActionResult] = deque()
+        self.done = False
+        self.wake = table.subscribe()
+
+    async def read(self, requests: AsyncIterator[pb.PlayRequest]) -> None:
+        try:
+            async for request in requests:
+                if request.HasField("action"):
+                    self.results.append(self._act(request.action))
+                    self.wake.set()
+        finally:
+            self.done = True
+            self.wake.set()
+
+    def _act(self, action: pb.PlayAction) -> pb.PlayActionResult:
+        result = pb.PlayActionResult(action_number=action.action_number)
+        try:
+            result.sequence = self.table.act(self.caller.seat, action.hand_id,
+                                             action.action_number, views.action_kind(action.kind),
+                                             action.amount)
+        except Exception as err:  # noqa: BLE001 - reported in the result, the stream goes on
+            code, message = status_of(err)
+            result.code, result.message = code.value[0], message
+        return result
+
+    async def responses(self) -> AsyncIterator[pb.PlayResponse]:
+        try:
+            while True:
+                self.wake.clear()
+                batch = self.table.events_after(self.after, BATCH)
+                response = pb.PlayResponse()
+                leaving = False
+                if batch:
+                    self.after = batch[-1].sequence
+                    events, leaving = views.events_for(batch, self.viewer, self.table)
+                    response.events.extend(events)
+                # A result goes out once the events it caused have.
+                if self.results and self.results[0].sequence <= self.after:
+                    response.action_result.CopyFrom(self.results.popleft())
+                if batch or response.HasField("action_result"):
+                    yield response
+                    if leaving:
+                        return
+                    continue
+                if self.done or self.table.closed:
+                    return
+                await self.wake.wait()
+        finally:
+            self.table.unsubscribe(self.wake)
+
+
+# ------------------------------------------------------------------- running
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    env = os.environ.get
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=50052, help="port; 0 picks a free one")
+    parser.add_argument("--db", default=env("POKER_DEALER_DB", "dealer.sqlite"),
+                        help="SQLite event store (env POKER_DEALER_DB)")
+    parser.add_argument("--durable", action="store_true",
+                        help="fsync every commit (survives power loss, not just a crash)")
+    parser.add_argument("--service-token", default=env("POKER_SERVICE_TOKEN"),
+                        help="the lobby's credential for internal calls (env POKER_SERVICE_TOKEN)")
+    parser.add_argument("--auditor-token", default=env("POKER_AUDITOR_TOKEN"),
+                        help="the auditor's credential: sees every card "
+                             "(env POKER_AUDITOR_TOKEN)")
+    parser.add_argument("--evaluator", action="append", default=None, metavar="HOST:PORT",
+                        help="an evaluator service, repeatable (env POKER_EVALUATORS, comma "
+                             "separated); none: rank in process")
+    parser.add_argument("--evaluator-timeout-ms", type=int, default=500,
+                        help="deadline of one Showdown call before trying the next evaluator")
+    parser.add_argument("--on-crash", choices=("resume", "void"), default="resume",
+                        help="a hand found in progress at start: resume it, or void it "
+                             "returning every committed chip")
+    parser.add_argument("--log-format", choices=("json", "console"), default=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    return asyncio.run(serve(args))
+
+
+def evaluator_addresses(args: argparse.Namespace) -> list[str]:
+    if args.evaluator:
+        return list(args.evaluator)
+    return [a.strip() for a in os.environ.get("POKER_EVALUATORS", "").split(",") if a.strip()]
+
+
+async def serve(args: argparse.Namespace) -> int:
+    if not args.service_token:
+        log.warning("no_service_token", hint="internal calls are refused without --service-token")
+    addresses = evaluator_addresses(args)
+    ranker = RemoteRanker(addresses, args.evaluator_timeout_ms / 1000) if addresses else None
+    store = Store(args.db, durable=args.durable)
+    dealer = Dealer(store, Authenticator(args.service_token, args.auditor_token), ranker,
+                    args.on_crash)
+    dealer.restore()
+    server = grpc.aio.server(options=SERVER_OPTIONS)
+    dealer_pb2_grpc.add_DealerServiceServicer_to_server(DealerServicer(dealer), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        [SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
+    port = server.add_insecure_port(f"{args.host}:{args.port}")
+    if port == 0:
+        raise OSError(f"cannot listen on {args.host}:{args.port}")
+    await server.start()
+    for name in (SERVICE_NAME, ""):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    log.info("server_started", service="dealer", host=args.host, port=port, db=str(args.db),
+             evaluators=addresses, tables=len(dealer.tables))
+    print(f"listening on {args.host}:{port}", flush=True)
+    await _until_signal()
+    for name in (SERVICE_NAME, ""):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+    dealer.shutdown()
+    await server.stop(2.0)
+    store.close()
+    if ranker is not None:
+        ranker.close()
+    log.info("server_stopped", service="dealer")
+    sys.stdout.flush()
+    return 0
+
+
+async def _until_signal() -> None:
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stopping.set)
+    await stopping.wait()
+
+
+__all__ = ["AUDITOR", "DealerServicer", "add_arguments", "run", "serve"]

@@ -1,0 +1,654 @@
+"""One table that runs itself: seats, button, levels, hands, clocks, and its event log.
+
+A `Table` lives on the dealer's asyncio event loop and is only touched from it, so
+each command (seat a player, act, a clock running out) runs to the end without a
+lock: it asks the engine for events, adds the dealer's own, writes them all to the
+store in one transaction, folds them into the table's state, and wakes the
+watchers. The table's state is a fold over its events (`_apply`), the same fold a
+restarted dealer runs over the stored log (`Table.restore`).
+
+Clocks (R27, R32) are `loop.call_later` handles: one for the awaited decision,
+one for the pause before the next hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from poker.log import get_logger
+from services.dealer import codec, deck, seating
+from services.dealer import events as ev
+from services.dealer.engine import (
+    Action,
+    ActionKind,
+    Decision,
+    Hand,
+    HandEnded,
+    HandRanker,
+    HandStarted,
+    Level,
+    PlayerIn,
+    TableConfig,
+)
+from services.dealer.errors import (
+    AlreadyExists,
+    FailedPrecondition,
+    InvalidArgument,
+    TableNotFound,
+)
+from services.dealer.store import ActRecord, Row, Store
+
+log = get_logger(__name__)
+
+#: Events kept in memory per table for watchers; older ones are read from the store.
+RECENT_EVENTS = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """How the dealer runs a table, beyond the engine's rules."""
+
+    pause_ms: int = 2000
+    deck_seed: int | None = None  # test mode only (R2)
+
+
+@dataclass(slots=True)
+class SeatState:
+    """A seated player between hands."""
+
+    seat: int
+    player_id: str
+    stack: int
+    sitting_out: bool = False
+    wait_for_big_blind: bool = False
+    joined_late: bool = False
+
+
+@dataclass(slots=True)
+class Stored:
+    """An event with its place in the table's log; `views` caches its proto per viewer."""
+
+    sequence: int
+    hand_id: str
+    time_ms: int
+    event: Any
+    views: dict[Any, Any] = field(default_factory=dict)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Table:
+    """A table: its configuration, its seats, its running hand and its event log."""
+
+    def __init__(
+        self, table_id: str, config: TableConfig, options: TableOptions, store: Store,
+        ranker: HandRanker | None = None,
+        on_tokens: Callable[[int, str | None], None] | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.config = config
+        self.options = options
+        self.store = store
+        self.ranker = ranker
+        self._on_tokens = on_tokens or (lambda seat, hashed: None)
+        self.log = get_logger(__name__, table_id=table_id)
+        self.seats: dict[int, SeatState] = {}
+        self.seated_at: dict[int, int] = {}  # seat -> sequence its player sat down at
+        self.hand_started_at = 0  # sequence of the current hand's HandStarted
+        self.button: int | None = None
+        self.hands_played = 0
+        self.level_base = (0, 0, 0)  # (level index, hands_played, time_ms) the schedule counts from
+        self.closed = False
+        self.last_sequence = 0
+        self.hand: Hand | None = None
+        self.hand_number = 0
+        self.turn: ev.TurnStarted | None = None
+        self.action_number = 0
+        self._salt = b""
+        self._deck: tuple[int, ...] = ()
+        self._hand_events: list[Any] = []  # the current hand's stored events, for recovery
+        self._chip_keys: dict[str, tuple[int, int, int]] = {}
+        self._recent: deque[Stored] = deque(maxlen=RECENT_EVENTS)
+        self._listeners: set[asyncio.Event] = set()
+        self._turn_timer: asyncio.TimerHandle | None = None
+        self._start_timer: asyncio.TimerHandle | None = None
+
+    # ----------------------------------------------------------------- the log
+
+    def _commit(self, events: Sequence[Any], hand_id: str = "",
+                also: Callable[[], None] | None = None) -> int:
+        """Writes events (and `also`'s metadata) in one transaction, then folds and wakes.
+
+        Events of a hand are filed under `hand_id`; the table's own under "".
+        """
+        stamp = now_ms()
+        stored = [
+            Stored(self.last_sequence + 1 + i, "" if type(e) in ev.TABLE_EVENTS else hand_id,
+                   stamp, e)
+            for i, e in enumerate(events)
+        ]
+        with self.store.batch():
+            self.store.append(self.table_id, [
+                Row(s.sequence, s.hand_id, s.time_ms, codec.dumps(s.event)) for s in stored
+            ])
+            if also is not None:
+                also()
+        for s in stored:
+            self._apply(s)
+        self._wake()
+        return self.last_sequence
+
+    def subscribe(self) -> asyncio.Event:
+        """An event set whenever the log grows (or the table stops): a watcher's wake-up."""
+        wake = asyncio.Event()
+        self._listeners.add(wake)
+        return wake
+
+    def unsubscribe(self, wake: asyncio.Event) -> None:
+        self._listeners.discard(wake)
+
+    def _wake(self) -> None:
+        for wake in self._listeners:
+            wake.set()
+
+    def events_after(self, sequence: int, limit: int = 256) -> list[Stored]:
+        """Up to `limit` events after `sequence`, from memory or, when older, the store."""
+        if self._recent and sequence + 1 >= self._recent[0].sequence:
+            start = sequence + 1 - self._recent[0].sequence
+            return [self._recent[i] for i in range(start, min(len(self._recent), start + limit))]
+        return [
+            Stored(r.sequence, r.hand_id, r.time_ms, codec.loads(r.payload))
+            for r in self.store.events(self.table_id, sequence, limit)
+        ]
+
+    # ------------------------------------------------------------------- fold
+
+    def _apply(self, s: Stored) -> None:
+        """Folds one event into the table's state (live and on restore alike)."""
+        self.last_sequence = s.sequence
+        self._recent.append(s)
+        event = s.event
+        if s.hand_id:
+            if not self._hand_events or self._hand_events[0].hand_id != s.hand_id:
+                self._hand_events = []
+            self._hand_events.append(s)
+        handler = _FOLD.get(type(event))
+        if handler is not None:
+            handler(self, event, s)
+
+    def _on_seated(self, e: ev.PlayerSeated, s: Stored) -> None:
+        self.seats[e.seat] = SeatState(e.seat, e.player_id, e.stack,
+                                       wait_for_big_blind=e.wait_for_big_blind,
+                                       joined_late=self.hands_played > 0)
+        self.seated_at[e.seat] = s.sequence
+
+    def _on_unseated(self, e: ev.PlayerUnseated, s: Stored) -> None:
+        self.seats.pop(e.seat, None)
+
+    def _on_chips(self, e: ev.ChipsAdded, s: Stored) -> None:
+        self.seats[e.seat].stack = e.stack
+        self._chip_keys[e.idempotency_key] = (e.seat, e.amount, e.stack)
+
+    def _on_sat_out(self, e: ev.PlayerSatOut, s: Stored) -> None:
+        if e.seat in self.seats:
+            self.seats[e.seat].sitting_out = True
+
+    def _on_sat_in(self, e: ev.PlayerSatIn, s: Stored) -> None:
+        if e.seat in self.seats:
+            self.seats[e.seat].sitting_out = False
+
+    def _on_button(self, e: ev.ButtonSet, s: Stored) -> None:
+        self.button = e.seat
+
+    def _on_level(self, e: ev.LevelSet, s: Stored) -> None:
+        self.level_base = (e.level_index, self.hands_played, s.time_ms)
+
+    def _on_salt(self, e: ev.HandSalt, s: Stored) -> None:
+        self._salt = e.salt
+
+    def _on_hand_started(self, e: HandStarted, s: Stored) -> None:
+        self.hands_played += 1
+        self.hand_number = self.hands_played
+        self.hand_started_at = s.sequence
+        self.button = e.button
+        self.action_number = 0
+        self.turn = None
+        if self.hands_played == 1 and self.level_base[2] == 0:
+            self.level_base = (self.level_base[0], 0, s.time_ms)
+        for player in e.players:
+            seat = self.seats.get(player.seat)
+            if seat is not None:
+                seat.joined_late = seat.wait_for_big_blind = False
+
+    def _on_turn(self, e: ev.TurnStarted, s: Stored) -> None:
+        self.turn = e
+        self.action_number = e.action_number
+
+    def _on_hand_ended(self, e: HandEnded, s: Stored) -> None:
+        self._set_stacks(e.stacks)
+        self.turn = None
+
+    def _on_voided(self, e: ev.HandVoided, s: Stored) -> None:
+        self._set_stacks(e.stacks)
+        self.turn = None
+        self.hand = None
+
+    def _on_revealed(self, e: ev.DeckRevealed, s: Stored) -> None:
+        self.hand = None
+
+    def _on_closed(self, e: ev.TableClosed, s: Stored) -> None:
+        self.closed = True
+        self.seats.clear()
+
+    def _set_stacks(self, stacks: Any) -> None:
+        pairs = stacks.items() if isinstance(stacks, dict) else stacks
+        for seat, stack in pairs:
+            if seat in self.seats:
+                self.seats[seat].stack = stack
+
+    # --------------------------------------------------------- lobby's calls
+
+    def seat_player(self, seat: int | None, player_id: str, stack: int,
+                    wait_for_big_blind: bool, hashed_token: str) -> int:
+        self._check_open()
+        if stack <= 0:
+            raise InvalidArgument("stack: must be more than 0 chips (R30)")
+        if not player_id:
+            raise InvalidArgument("player_id: required")
+        if any(s.player_id == player_id for s in self.seats.values()):
+            raise AlreadyExists(f"player {player_id!r} is already seated at {self.table_id}")
+        seat = self._free_seat() if seat is None else seat
+        if not 0 <= seat < self.config.seats:
+            raise InvalidArgument(self._no_such_seat(seat))
+        if seat in self.seats:
+            raise AlreadyExists(f"seat {seat} is taken by {self.seats[seat].player_id!r}")
+
+        def metadata() -> None:
+            self.store.put_seat(self.table_id, seat, player_id, hashed_token)
+
+        self._commit([ev.PlayerSeated(seat, player_id, stack, wait_for_big_blind)], also=metadata)
+        self._on_tokens(seat, hashed_token)
+        self.log.info("player_seated", seat=seat, player_id=player_id, chips=stack)
+        self._schedule_hand()
+        return seat
+
+    def add_chips(self, seat: int, amount: int, key: str) -> int:
+        if not key:
+            raise InvalidArgument("idempotency_key: required, so a retried rebuy adds chips once")
+        if key in self._chip_keys:
+            done_seat, done_amount, stack = self._chip_keys[key]
+            if (done_seat, done_amount) != (seat, amount):
+                raise InvalidArgument(
+                    f"idempotency_key {key!r} was used for {done_amount} chips to seat "
+                    f"{done_seat}; use a new key for a new rebuy")
+            return stack
+        self._check_open()
+        if amount <= 0:
+            raise InvalidArgument("amount: must be more than 0 chips")
+        state = self._seated(seat)
+        self._check_between_hands(seat, "add chips")
+        self._commit([ev.ChipsAdded(seat, amount, state.stack + amount, key)])
+        self._schedule_hand()
+        return self.seats[seat].stack
+
+    def unseat(self, seat: int) -> tuple[str, int]:
+        self._check_open()
+        state = self._seated(seat)
+        self._check_between_hands(seat, "leave")
+        self._commit([ev.PlayerUnseated(seat, state.player_id, state.stack)],
+                     also=lambda: self.store.delete_seat(self.table_id, seat))
+        self._on_tokens(seat, None)
+        self.log.info("player_unseated", seat=seat, player_id=state.player_id, chips=state.stack)
+        return state.player_id, state.stack
+
+    def set_button(self, seat: int) -> None:
+        self._check_open()
+        if self.hands_played:
+            raise FailedPrecondition(
+                f"the button is set for the first hand only; {self.hands_played} hands were "
+                "played and it moves by itself (R5)")
+        if not 0 <= seat < self.config.seats:
+            raise InvalidArgument(self._no_such_seat(seat))
+        self._commit([ev.ButtonSet(seat)])
+
+    def set_level(self, index: int) -> Level:
+        self._check_open()
+        if not 0 <= index < len(self.config.levels):
+            raise InvalidArgument(
+                f"level_index: {index} is not a level of this table "
+                f"(0..{len(self.config.levels) - 1})")
+        self._commit([ev.LevelSet(index)])
+        return self.config.levels[index]
+
+    def close(self, void_hand: bool) -> list[tuple[int, str, int]]:
+        self._check_open()
+        events: list[Any] = []
+        chips = {s.seat: s.stack for s in self.seats.values()}
+        hand_id = ""
+        if self.hand is not None:
+            hand_id = self.hand.hand_id
+            if not void_hand:
+                raise FailedPrecondition(
+                    f"hand {hand_id} is in progress: wait for it to end, or close "
+                    "with void_hand_in_progress to return every chip committed to it")
+            voided = self._void_event("table closed")
+            chips.update(voided.stacks)
+            events.append(voided)
+        stacks = tuple((seat, self.seats[seat].player_id, chips[seat]) for seat in sorted(chips))
+        self._cancel_timers()
+        self._commit([*events, ev.TableClosed(stacks)], hand_id,
+                     also=lambda: self.store.close_table(self.table_id))
+        for seat, _, _ in stacks:
+            self._on_tokens(seat, None)
+        self.log.info("table_closed", hands_played=self.hands_played)
+        return list(stacks)
+
+    # ---------------------------------------------------------- players' calls
+
+    def sit_out(self, seat: int) -> None:
+        self._check_open()
+        if not self._seated(seat).sitting_out:
+            self._commit([ev.PlayerSatOut(seat, "requested")])
+
+    def sit_in(self, seat: int) -> None:
+        self._check_open()
+        if self._seated(seat).sitting_out:
+            self._commit([ev.PlayerSatIn(seat)])
+            self._schedule_hand()
+
+    def act(self, seat: int, hand_id: str, action_number: int, kind: str, amount: int) -> int:
+        """Applies a decision once; an exact retry gets the same sequence back."""
+        done = self.store.act(self.table_id, hand_id, action_number)
+        if done is not None:
+            return self._replayed(done, seat, hand_id, action_number, kind, amount)
+        hand = self.hand
+        if hand is None or hand.hand_id != hand_id:
+            current = f"hand {hand.hand_id} is in progress" if hand else "no hand is in progress"
+            raise FailedPrecondition(f"hand {hand_id!r} is not the current hand: {current}")
+        if self.turn is None or action_number != self.action_number:
+            raise FailedPrecondition(
+                f"action number {action_number} is not the awaited decision: "
+                + (f"decision {self.action_number} awaits seat {self.turn.seat}"
+                   if self.turn else "no decision is awaited"))
+        action = _engine_action(kind, amount)
+        events = hand.act(seat, action)  # IllegalAction / NotYourTurn leave the hand as it was
+        record = ActRecord(seat, kind, amount, 0)
+        return self._after_decision(list(events), record)
+
+    def _replayed(self, done: ActRecord, seat: int, hand_id: str, number: int,
+                  kind: str, amount: int) -> int:
+        if (done.seat, done.kind, done.amount) == (seat, kind, amount):
+            return done.sequence
+        if done.kind == "timed_out":
+            raise FailedPrecondition(
+                f"decision {number} of hand {hand_id} timed out; the dealer acted for seat "
+                f"{done.seat} (R32)")
+        raise FailedPrecondition(
+            f"decision {number} of hand {hand_id} was already answered by seat {done.seat} "
+            f"({done.kind} {done.amount})")
+
+    # ------------------------------------------------------------- the hands
+
+    def _schedule_hand(self) -> None:
+        if self.closed or self.hand is not None or self._start_timer is not None:
+            return
+        if self._plan() is None:
+            return
+        loop = asyncio.get_running_loop()
+        self._start_timer = loop.call_later(self.options.pause_ms / 1000, self._start_hand_safely)
+
+    def _start_hand_safely(self) -> None:
+        self._start_timer = None
+        try:
+            self._start_hand()
+        except Exception:  # a bug must not stop the loop that runs every table
+            self.log.exception("hand_start_failed")
+
+    def _plan(self, button: int | None = None) -> seating.Plan | None:
+        candidates = [
+            seating.Candidate(s.seat, s.wait_for_big_blind, s.joined_late)
+            for s in self.seats.values() if s.stack > 0 and not s.sitting_out
+        ]
+        if len(candidates) < 2:
+            return None
+        first = self.hands_played == 0
+        previous = button if button is not None else self.button
+        if previous is None:
+            previous = min(c.seat for c in candidates)
+        return seating.plan_hand(candidates, previous, first)
+
+    def _start_hand(self) -> None:
+        if self.closed or self.hand is not None:
+            return
+        plan = self._plan()
+        if plan is None:
+            return
+        prelude: list[Any] = []
+        if self.hands_played == 0 and self.button is None:  # R4: the dealer draws
+            seat, cards = deck.draw_button(plan.seats)
+            prelude.append(ev.ButtonSet(seat, tuple(sorted(cards.items()))))
+            plan = self._plan(button=seat)
+            assert plan is not None
+        number = self.hands_played + 1
+        hand_id = f"{self.table_id}-{number}"
+        shuffled = deck.shuffle(self.options.deck_seed if self.config.test_mode else None, number)
+        players = [PlayerIn(s, self.seats[s].player_id, self.seats[s].stack, s in plan.late_posters)
+                   for s in plan.seats]
+        hand = Hand.start(self.config, players, plan.button, shuffled.cards,
+                          level=self.next_level(), hand_id=hand_id,
+                          commitment=shuffled.commitment, ranker=self.ranker)
+        self._deck = shuffled.cards
+        self.hand = hand
+        # The prelude (button draw, salt) and the engine's first events are one write.
+        self._after_decision([*prelude, ev.HandSalt(shuffled.salt), *hand.events], None)
+        self.log.info("hand_started", hand_id=hand_id, players=len(players), button=plan.button)
+
+    def next_level(self) -> Level:
+        """R9: the level of the next hand, counted from the last SetLevel (or the start)."""
+        index, hands_at, time_at = self.level_base
+        rise = 0
+        if self.config.hands_per_level:
+            rise = (self.hands_played - hands_at) // self.config.hands_per_level
+        if self.config.minutes_per_level and time_at:
+            minutes = (now_ms() - time_at) / 60_000
+            rise = max(rise, int(minutes // self.config.minutes_per_level))
+        return self.config.levels[min(index + rise, len(self.config.levels) - 1)]
+
+    def _after_decision(self, events: list[Any], record: ActRecord | None) -> int:
+        """Adds the turn or the end of the hand to a decision's events, writes them, arms clocks."""
+        hand = self.hand
+        assert hand is not None
+        if hand.is_over:
+            events.append(ev.DeckRevealed(self._salt_for(events), self._deck, self._commitment()))
+        elif hand.actor is not None:
+            events.append(self._turn_event(hand))
+        also = None
+        if record is not None:
+            number = self.action_number
+            final = ActRecord(record.seat, record.kind, record.amount,
+                              self.last_sequence + len(events))
+
+            def also() -> None:
+                self.store.put_act(self.table_id, hand.hand_id, number, final)
+        sequence = self._commit(events, hand.hand_id, also)
+        if hand.is_over:
+            self._hand_over(hand)
+        self._arm_turn_timer()
+        return sequence
+
+    def _salt_for(self, events: list[Any]) -> bytes:
+        for event in events:
+            if isinstance(event, ev.HandSalt):
+                return event.salt
+        return self._salt
+
+    def _commitment(self) -> str:
+        assert self.hand is not None
+        started = next(e for e in self.hand.events if isinstance(e, HandStarted))
+        return str(started.commitment)
+
+    def _turn_event(self, hand: Hand) -> ev.TurnStarted:
+        legal = hand.legal_actions()
+        show = legal.decision == Decision.SHOW_OR_MUCK
+        limit = self.config.show_time_ms if show else self.config.action_time_ms
+        bet_kind = "" if legal.bet_kind is None else str(legal.bet_kind.value)
+        return ev.TurnStarted(
+            seat=legal.seat, decision=str(legal.decision.value),
+            action_number=self.action_number + 1, deadline_ms=now_ms() + limit,
+            can_fold=legal.can_fold, can_check=legal.can_check, can_call=legal.can_call,
+            call_amount=legal.call_amount, bet_kind=bet_kind, min_to=legal.min_to,
+            max_to=legal.max_to, can_show=legal.can_show, can_muck=legal.can_muck,
+            can_all_in=legal.all_in_allowed, all_in_to=legal.all_in_to)
+
+    def _hand_over(self, hand: Hand) -> None:
+        self.hand = None
+        self.log.info("hand_ended", hand_id=hand.hand_id)
+        self._schedule_hand()
+
+    def _void_event(self, reason: str) -> ev.HandVoided:
+        assert self.hand is not None
+        return ev.HandVoided(tuple((p.seat, p.stack) for p in self.hand.players), reason)
+
+    # ------------------------------------------------------------------ clocks
+
+    def _arm_turn_timer(self) -> None:
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+            self._turn_timer = None
+        if self.turn is None or self.hand is None:
+            return
+        delay = max(0.0, (self.turn.deadline_ms - now_ms()) / 1000)
+        loop = asyncio.get_running_loop()
+        self._turn_timer = loop.call_later(delay, self._on_deadline, self.hand.hand_id,
+                                           self.turn.action_number)
+
+    def _on_deadline(self, hand_id: str, number: int) -> None:
+        self._turn_timer = None
+        hand, turn = self.hand, self.turn
+        if hand is None or turn is None or hand.hand_id != hand_id or turn.action_number != number:
+            return
+        try:
+            events: list[Any] = [ev.TurnTimedOut(turn.seat, number), *hand.time_out(turn.seat)]
+            seat = self.seats.get(turn.seat)
+            if turn.decision == str(Decision.BET.value) and seat and not seat.sitting_out:
+                events.append(ev.PlayerSatOut(turn.seat, "timed_out"))  # R32
+            self.log.info("turn_timed_out", hand_id=hand_id, seat=turn.seat, action_number=number)
+            self._after_decision(events, ActRecord(turn.seat, "timed_out", 0, 0))
+        except Exception:
+            self.log.exception("time_out_failed", hand_id=hand_id)
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._turn_timer, self._start_timer):
+            if timer is not None:
+                timer.cancel()
+        self._turn_timer = self._start_timer = None
+
+    def shutdown(self) -> None:
+        """Stops the clocks (the dealer is stopping); the log stays as it is."""
+        self._cancel_timers()
+        self._wake()
+
+    # ---------------------------------------------------------------- helpers
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise FailedPrecondition(f"table {self.table_id} is closed")
+
+    def _seated(self, seat: int) -> SeatState:
+        state = self.seats.get(seat)
+        if state is None:
+            raise TableNotFound(f"seat {seat} of table {self.table_id} is empty")
+        return state
+
+    def _check_between_hands(self, seat: int, what: str) -> None:
+        hand = self.hand
+        if hand is not None and any(p.seat == seat for p in hand.players):
+            raise FailedPrecondition(
+                f"seat {seat} is in hand {hand.hand_id}: it can {what} between hands; "
+                "retry after the hand ends (HandEnded)")
+
+    def _no_such_seat(self, seat: int) -> str:
+        return f"seat: {seat} is not a seat of this table (0..{self.config.seats - 1})"
+
+    def _free_seat(self) -> int:
+        for seat in range(self.config.seats):
+            if seat not in self.seats:
+                return seat
+        raise FailedPrecondition(f"table {self.table_id} is full ({self.config.seats} seats)")
+
+    def in_hand(self, seat: int) -> bool:
+        return self.hand is not None and any(p.seat == seat for p in self.hand.players)
+
+    # ---------------------------------------------------------------- restore
+
+    def restore(self, rows: Sequence[Row], on_crash: str) -> None:
+        """Folds a stored log; resumes (or voids) the hand it stopped in."""
+        for row in rows:
+            self._apply(Stored(row.sequence, row.hand_id, row.time_ms, codec.loads(row.payload)))
+        self._recent.clear()
+        hand_events = [s.event for s in self._hand_events]
+        finished = any(isinstance(e, ev.DeckRevealed | ev.HandVoided) for e in hand_events)
+        if not hand_events or finished or self.closed:
+            self._schedule_hand()
+            return
+        engine_events = [e for e in hand_events if type(e) not in ev.DEALER_EVENTS]
+        self.hand = Hand.from_events(engine_events, ranker=self.ranker)
+        self._deck = _deck_of(engine_events)
+        self.log.info("hand_recovered", hand_id=self.hand.hand_id, on_crash=on_crash,
+                      events=len(engine_events))
+        if on_crash == "void":
+            self._commit([self._void_event("the dealer restarted (--on-crash void)")],
+                         self.hand.hand_id)
+            self._schedule_hand()
+            return
+        if self.hand.is_over:  # cannot happen with one write per decision; be safe
+            self._after_decision([], None)
+        elif self.hand.actor is not None:  # a fresh clock for the awaited decision
+            self.action_number = max(self.action_number - 1, 0) if self.turn else 0
+            self._after_decision([], None)
+
+
+def _deck_of(events: Sequence[Any]) -> tuple[int, ...]:
+    for event in events:
+        if type(event).__name__ == "DeckSet":
+            return tuple(event.deck)
+    return ()
+
+
+def _engine_action(kind: str, amount: int) -> Action:
+    try:
+        action_kind = ActionKind(kind)
+    except ValueError:
+        raise InvalidArgument(f"kind: {kind!r} is not an action") from None
+    if action_kind in (ActionKind.BET, ActionKind.RAISE):
+        if amount <= 0:
+            raise InvalidArgument(f"amount: a {kind} needs the total it bets to (> 0)")
+        return Action(action_kind, amount)
+    if amount:
+        raise InvalidArgument(f"amount: must be 0 for {kind}")
+    return Action(action_kind)
+
+
+_FOLD: dict[type, Callable[[Table, Any, Stored], None]] = {
+    ev.PlayerSeated: Table._on_seated,
+    ev.PlayerUnseated: Table._on_unseated,
+    ev.ChipsAdded: Table._on_chips,
+    ev.PlayerSatOut: Table._on_sat_out,
+    ev.PlayerSatIn: Table._on_sat_in,
+    ev.ButtonSet: Table._on_button,
+    ev.LevelSet: Table._on_level,
+    ev.HandSalt: Table._on_salt,
+    ev.TurnStarted: Table._on_turn,
+    ev.HandVoided: Table._on_voided,
+    ev.DeckRevealed: Table._on_revealed,
+    ev.TableClosed: Table._on_closed,
+    HandStarted: Table._on_hand_started,
+    HandEnded: Table._on_hand_ended,
+}

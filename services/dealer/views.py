@@ -1,0 +1,403 @@
+"""Engine and dealer values as DealerService messages: configs, events per viewer, table views.
+
+Redaction has one source: the engine's `redact(event, viewer)` for the engine's
+events, `audit_only` for the dealer's. A seat sees its own cards only in hands
+dealt after its player sat down; before that it sees what a spectator sees. Each
+stored event caches its message per viewer, so a public event is built once for
+all the streams that carry it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from poker.cards import card_text
+from poker.v1 import dealer_pb2 as pb
+from services.dealer import events as ev
+from services.dealer.auth import Caller
+from services.dealer.engine import (
+    AUDITOR,
+    SPECTATOR,
+    ActionKind,
+    ActionTaken,
+    AnteForm,
+    AntePosted,
+    BetReturned,
+    BlindKind,
+    BlindPosted,
+    BoardDealt,
+    CardsMucked,
+    CardsShown,
+    Decision,
+    DeckSet,
+    HandEnded,
+    HandStarted,
+    HoleCardsDealt,
+    Level,
+    MinRaiseRule,
+    PotAwarded,
+    Preset,
+    ShowReason,
+    Street,
+    Structure,
+    TableConfig,
+    Visibility,
+    redact,
+)
+from services.dealer.errors import InvalidArgument
+from services.dealer.tables import Stored, Table, TableOptions
+
+DEFAULT_PAUSE_MS = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who reads: the engine's viewer (a seat, SPECTATOR or AUDITOR) and, for a seat,
+    the sequence its player sat down at (earlier events are seen as a spectator)."""
+
+    who: Any
+    since: int = 0
+
+    @property
+    def seat(self) -> int | None:
+        return self.who if isinstance(self.who, int) else None
+
+    def at(self, sequence: int) -> Any:
+        """The engine viewer for an event at `sequence`."""
+        if isinstance(self.who, int) and sequence < self.since:
+            return SPECTATOR
+        return self.who
+
+
+def viewer_for(caller: Caller, table: Table) -> Viewer:
+    if caller.role == "auditor":
+        return Viewer(AUDITOR)
+    if caller.role == "seat":
+        return Viewer(caller.seat, table.seated_at.get(caller.seat, 0))
+    return Viewer(SPECTATOR)
+
+
+def texts(cards: Sequence[int]) -> list[str]:
+    return [card_text(c) for c in cards]
+
+
+# ------------------------------------------------------------------ configuration
+
+_STRUCTURES = {pb.STRUCTURE_UNSPECIFIED: Structure.NO_LIMIT, pb.STRUCTURE_NO_LIMIT:
+               Structure.NO_LIMIT, pb.STRUCTURE_POT_LIMIT: Structure.POT_LIMIT,
+               pb.STRUCTURE_FIXED_LIMIT: Structure.FIXED_LIMIT}
+_PRESETS = {pb.PRESET_UNSPECIFIED: Preset.SEED, pb.PRESET_SEED: Preset.SEED,
+            pb.PRESET_STANDARD: Preset.STANDARD}
+_RAISE_RULES = {pb.MIN_RAISE_RULE_UNSPECIFIED: None, pb.MIN_RAISE_RULE_DOUBLE:
+                MinRaiseRule.DOUBLE, pb.MIN_RAISE_RULE_STANDARD: MinRaiseRule.STANDARD}
+_ANTE_FORMS = {pb.ANTE_FORM_UNSPECIFIED: AnteForm.EACH_PLAYER, pb.ANTE_FORM_EACH_PLAYER:
+               AnteForm.EACH_PLAYER, pb.ANTE_FORM_BIG_BLIND: AnteForm.BIG_BLIND}
+
+
+def _enum(table: dict[int, Any], value: int, field: str) -> Any:
+    if value not in table:
+        raise InvalidArgument(f"config.{field}: {value} is not a known value")
+    return table[value]
+
+
+def _reverse(table: dict[int, Any]) -> dict[Any, int]:
+    return {v: k for k, v in table.items() if k}
+
+
+def config_from_proto(config: pb.TableConfig) -> tuple[TableConfig, TableOptions]:
+    """The engine's configuration and the dealer's options; defaults for zero fields."""
+    levels = tuple(Level(int(x.small_blind), int(x.big_blind), int(x.ante)) for x in config.levels)
+    if config.deck_seed and not config.test_mode:
+        raise InvalidArgument("config.deck_seed: a fixed deck is allowed only in test mode (R2)")
+    engine = TableConfig(
+        seats=config.seats or 6,
+        structure=_enum(_STRUCTURES, config.structure, "structure"),
+        preset=_enum(_PRESETS, config.preset, "preset"),
+        levels=levels or (Level(50, 100),),
+        hands_per_level=config.hands_per_level,
+        minutes_per_level=config.minutes_per_level,
+        ante_form=_enum(_ANTE_FORMS, config.ante_form, "ante_form"),
+        turn_river_min_bet=config.turn_river_min_bet or None,
+        min_raise_rule=_enum(_RAISE_RULES, config.min_raise_rule, "min_raise_rule"),
+        fixed_limit_cap=config.fixed_limit_cap or 4,
+        all_in_exposure=config.all_in_exposure if config.HasField("all_in_exposure") else True,
+        action_time_ms=config.action_time_ms or 30_000,
+        show_time_ms=config.show_time_ms or 5_000,
+        test_mode=config.test_mode,
+    )
+    pause = (config.pause_between_hands_ms if config.HasField("pause_between_hands_ms")
+             else DEFAULT_PAUSE_MS)
+    return engine, TableOptions(pause, config.deck_seed if config.test_mode else None)
+
+
+def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfig:
+    return pb.TableConfig(
+        seats=config.seats,
+        structure=_reverse(_STRUCTURES)[config.structure],
+        preset=_reverse(_PRESETS)[config.preset],
+        levels=[level_to_proto(x) for x in config.levels],
+        hands_per_level=config.hands_per_level,
+        minutes_per_level=config.minutes_per_level,
+        ante_form=_reverse(_ANTE_FORMS)[config.ante_form],
+        turn_river_min_bet=config.effective_turn_river_min_bet,
+        min_raise_rule=_reverse(_RAISE_RULES)[config.effective_min_raise_rule],
+        fixed_limit_cap=config.fixed_limit_cap,
+        all_in_exposure=config.all_in_exposure,
+        action_time_ms=config.action_time_ms,
+        show_time_ms=config.show_time_ms,
+        pause_between_hands_ms=options.pause_ms,
+        test_mode=config.test_mode,
+        deck_seed=options.deck_seed or 0,
+    )
+
+
+def level_to_proto(level: Level) -> pb.Level:
+    return pb.Level(small_blind=level.small_blind, big_blind=level.big_blind, ante=level.ante)
+
+
+# ------------------------------------------------------------------------ actions
+
+_ACTIONS = {
+    ActionKind.FOLD: pb.ACTION_KIND_FOLD, ActionKind.CHECK: pb.ACTION_KIND_CHECK,
+    ActionKind.CALL: pb.ACTION_KIND_CALL, ActionKind.BET: pb.ACTION_KIND_BET,
+    ActionKind.RAISE: pb.ACTION_KIND_RAISE, ActionKind.ALL_IN: pb.ACTION_KIND_ALL_IN,
+    ActionKind.SHOW: pb.ACTION_KIND_SHOW, ActionKind.MUCK: pb.ACTION_KIND_MUCK,
+}
+_ACTION_NAMES = {v: k.value for k, v in _ACTIONS.items()}
+_DECISIONS = {Decision.BET.value: pb.DECISION_BET,
+              Decision.SHOW_OR_MUCK.value: pb.DECISION_SHOW_OR_MUCK}
+_STREETS = {Street.PREFLOP: pb.STREET_PREFLOP, Street.FLOP: pb.STREET_FLOP,
+            Street.TURN: pb.STREET_TURN, Street.RIVER: pb.STREET_RIVER,
+            Street.SHOWDOWN: pb.STREET_SHOWDOWN, Street.COMPLETE: pb.STREET_COMPLETE}
+_BLINDS = {BlindKind.SMALL: pb.BLIND_KIND_SMALL, BlindKind.BIG: pb.BLIND_KIND_BIG,
+           BlindKind.LATE: pb.BLIND_KIND_LATE}
+_SHOW_REASONS = {ShowReason.SHOWDOWN: pb.SHOW_REASON_SHOWDOWN,
+                 ShowReason.ALL_IN: pb.SHOW_REASON_ALL_IN}
+_SIT_OUT = {"requested": pb.SIT_OUT_REASON_REQUESTED, "timed_out": pb.SIT_OUT_REASON_TIMED_OUT}
+
+
+def action_kind(kind: int) -> str:
+    """The engine's action name of a proto ActionKind; INVALID_ARGUMENT when unset."""
+    name = _ACTION_NAMES.get(kind)
+    if name is None:
+        raise InvalidArgument("kind: set an ActionKind (fold, check, call, bet, raise, "
+                              "all_in, show, muck)")
+    return name
+
+
+def legal_from_turn(turn: ev.TurnStarted) -> pb.LegalActions:
+    bet_kind = {"bet": pb.ACTION_KIND_BET, "raise": pb.ACTION_KIND_RAISE}.get(turn.bet_kind, 0)
+    return pb.LegalActions(
+        seat=turn.seat, decision=_DECISIONS[turn.decision], can_fold=turn.can_fold,
+        can_check=turn.can_check, can_call=turn.can_call, call_amount=turn.call_amount,
+        bet_kind=bet_kind, min_to=turn.min_to, max_to=turn.max_to, can_show=turn.can_show,
+        can_muck=turn.can_muck, can_all_in=turn.can_all_in, all_in_to=turn.all_in_to)
+
+
+def _stacks(pairs: Sequence[tuple[int, int]]) -> list[pb.SeatStack]:
+    return [pb.SeatStack(seat=seat, stack=stack) for seat, stack in pairs]
+
+
+def hand_number(hand_id: str) -> int:
+    return int(hand_id.rsplit("-", 1)[1])
+
+
+# ------------------------------------------------------------------------- events
+
+def _engine_event(e: Any, hand_id: str) -> dict[str, Any]:  # noqa: C901 - one case per event
+    if isinstance(e, HandStarted):
+        return {"hand_started": pb.HandStarted(
+            hand_number=hand_number(hand_id), button=e.button, level=level_to_proto(e.level),
+            players=[pb.HandPlayer(seat=p.seat, player_id=p.player_id, stack=p.stack,
+                                   posts_late=p.posts_late) for p in e.players],
+            commitment=e.commitment, test_mode=e.config.test_mode)}
+    if isinstance(e, DeckSet):
+        return {"deck_set": pb.DeckSet(deck=texts(e.deck))}
+    if isinstance(e, AntePosted):
+        return {"ante_posted": pb.AntePosted(seat=e.seat, amount=e.amount, all_in=e.all_in)}
+    if isinstance(e, BlindPosted):
+        return {"blind_posted": pb.BlindPosted(seat=e.seat, blind=_BLINDS[e.blind],
+                                               amount=e.amount, all_in=e.all_in)}
+    if isinstance(e, HoleCardsDealt):
+        return {"hole_cards_dealt": pb.HoleCardsDealt(seat=e.seat, cards=texts(e.cards))}
+    if isinstance(e, ActionTaken):
+        return {"action_taken": pb.ActionTaken(seat=e.seat, action=_ACTIONS[e.action], to=e.to,
+                                               added=e.added, all_in=e.all_in)}
+    if isinstance(e, BoardDealt):
+        return {"board_dealt": pb.BoardDealt(street=_STREETS[e.street], cards=texts(e.cards))}
+    if isinstance(e, BetReturned):
+        return {"bet_returned": pb.BetReturned(seat=e.seat, amount=e.amount)}
+    if isinstance(e, CardsShown):
+        return {"cards_shown": pb.CardsShown(seat=e.seat, cards=texts(e.cards),
+                                             reason=_SHOW_REASONS.get(e.reason, 0))}
+    if isinstance(e, CardsMucked):
+        return {"cards_mucked": pb.CardsMucked(seat=e.seat, cards=texts(e.cards))}
+    if isinstance(e, PotAwarded):
+        return {"pot_awarded": pb.PotAwarded(index=e.index, amount=e.amount,
+                                             eligible=e.eligible, winners=e.winners,
+                                             shares=e.shares)}
+    if isinstance(e, HandEnded):
+        return {"hand_ended": pb.HandEnded(stacks=_stacks(e.stacks))}
+    raise TypeError(f"no message for {type(e).__name__}")
+
+
+def _dealer_event(e: Any, table: Table | None) -> dict[str, Any]:  # noqa: C901
+    if isinstance(e, ev.TurnStarted):
+        return {"turn_started": pb.TurnStarted(
+            seat=e.seat, decision=_DECISIONS[e.decision], action_number=e.action_number,
+            deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e))}
+    if isinstance(e, ev.TurnTimedOut):
+        return {"turn_timed_out": pb.TurnTimedOut(seat=e.seat, action_number=e.action_number)}
+    if isinstance(e, ev.DeckRevealed):
+        return {"deck_revealed": pb.DeckRevealed(salt=e.salt, deck=texts(e.deck),
+                                                 commitment=e.commitment)}
+    if isinstance(e, ev.HandVoided):
+        return {"hand_voided": pb.HandVoided(stacks=_stacks(e.stacks), reason=e.reason)}
+    if isinstance(e, ev.PlayerSeated):
+        return {"player_seated": pb.PlayerSeated(seat=e.seat, player_id=e.player_id,
+                                                 stack=e.stack,
+                                                 wait_for_big_blind=e.wait_for_big_blind)}
+    if isinstance(e, ev.PlayerUnseated):
+        return {"player_unseated": pb.PlayerUnseated(
+            stack=pb.SeatStack(seat=e.seat, player_id=e.player_id, stack=e.stack))}
+    if isinstance(e, ev.ChipsAdded):
+        return {"chips_added": pb.ChipsAdded(seat=e.seat, amount=e.amount, stack=e.stack)}
+    if isinstance(e, ev.PlayerSatOut):
+        return {"player_sat_out": pb.PlayerSatOut(seat=e.seat, reason=_SIT_OUT[e.reason])}
+    if isinstance(e, ev.PlayerSatIn):
+        return {"player_sat_in": pb.PlayerSatIn(seat=e.seat)}
+    if isinstance(e, ev.ButtonSet):
+        return {"button_set": pb.ButtonSet(seat=e.seat, draw=[
+            pb.SeatCard(seat=seat, card=card_text(card)) for seat, card in e.draw])}
+    if isinstance(e, ev.LevelSet):
+        level = table.config.levels[e.level_index] if table else None
+        return {"level_set": pb.LevelSet(level_index=e.level_index,
+                                         level=level_to_proto(level) if level else None)}
+    if isinstance(e, ev.TableClosed):
+        return {"table_closed": pb.TableClosed(stacks=[
+            pb.SeatStack(seat=s, player_id=p, stack=c) for s, p, c in e.stacks])}
+    return {}  # HandSalt: never sent; the salt comes with DeckRevealed
+
+
+def event_message(s: Stored, viewer: Viewer, table: Table | None = None) -> pb.TableEvent:
+    """The stored event as `viewer` may see it (cached on the stored event per view)."""
+    event = s.event
+    dealer = type(event) in ev.DEALER_EVENTS
+    if dealer:
+        key: Any = "auditor" if event.audit_only and viewer.who is AUDITOR else "public"
+    elif event.visibility is Visibility.PUBLIC:
+        key = "public"
+    else:
+        key = viewer.at(s.sequence)
+    cached = s.views.get(key)
+    if cached is not None:
+        return cached
+    message = pb.TableEvent(sequence=s.sequence, time_unix_ms=s.time_ms, hand_id=s.hand_id)
+    if dealer:
+        if not event.audit_only or key == "auditor":
+            _fill(message, _dealer_event(event, table))
+    else:
+        shown = redact(event, key if key != "public" else SPECTATOR)
+        if shown is not None:
+            _fill(message, _engine_event(shown, s.hand_id))
+    s.views[key] = message
+    return message
+
+
+def _fill(message: pb.TableEvent, fields: dict[str, Any]) -> None:
+    for name, value in fields.items():
+        getattr(message, name).CopyFrom(value)
+
+
+def events_for(batch: Sequence[Stored], viewer: Viewer,
+               table: Table | None = None) -> tuple[list[pb.TableEvent], bool]:
+    """Messages of a batch for a viewer, and whether the viewer's stream ends here
+    (its seat was vacated: later events of that seat are another player's)."""
+    out = []
+    for s in batch:
+        out.append(event_message(s, viewer, table))
+        e = s.event
+        if (viewer.seat is not None and isinstance(e, ev.PlayerUnseated)
+                and e.seat == viewer.seat and s.sequence >= viewer.since):
+            return out, True
+    return out, False
+
+
+# ----------------------------------------------------------------------- the table
+
+def table_view(table: Table, viewer: Viewer) -> pb.TableView:
+    """GetTable's answer for a viewer."""
+    view = pb.TableView(
+        table_id=table.table_id, config=config_to_proto(table.config, table.options),
+        sequence=table.last_sequence, hands_played=table.hands_played,
+        next_level=level_to_proto(table.next_level()), closed=table.closed)
+    if table.button is not None:
+        view.button = table.button
+    if viewer.seat is not None:
+        view.your_seat = viewer.seat
+    hand = table.hand
+    seen = _hand_facts(table, viewer) if hand is not None else _Facts()
+    for seat in sorted(table.seats):
+        state = table.seats[seat]
+        in_hand = seat in seen.dealt
+        view.seats.append(pb.SeatView(
+            seat=seat, player_id=state.player_id,
+            stack=hand.stacks.get(seat, state.stack) if in_hand and hand else state.stack,
+            bet=hand.bets.get(seat, 0) if in_hand and hand else 0,
+            sitting_out=state.sitting_out, in_hand=in_hand, folded=seat in seen.folded,
+            all_in=in_hand and hand is not None and hand.stacks.get(seat, 1) == 0
+            and seat not in seen.folded,
+            hole_cards=texts(seen.cards.get(seat, ())),
+            waiting_for_big_blind=state.wait_for_big_blind))
+    if hand is not None:
+        view.hand.CopyFrom(_hand_view(table, viewer))
+    return view
+
+
+@dataclass
+class _Facts:
+    dealt: frozenset[int] = frozenset()
+    folded: frozenset[int] = frozenset()
+    cards: dict[int, tuple[int, ...]] | None = None
+
+    def __post_init__(self) -> None:
+        self.cards = self.cards or {}
+
+
+def _hand_facts(table: Table, viewer: Viewer) -> _Facts:
+    """Who is in, who folded, and which hole cards this viewer may see, from the hand's events."""
+    hand = table.hand
+    assert hand is not None
+    who = viewer.at(table.hand_started_at)
+    folded, cards = set(), {}
+    for e in hand.events:
+        if isinstance(e, ActionTaken) and e.action is ActionKind.FOLD:
+            folded.add(e.seat)
+        elif isinstance(e, HoleCardsDealt | CardsShown | CardsMucked):
+            shown = redact(e, who)
+            if shown is not None and shown.cards:
+                cards[e.seat] = shown.cards
+    return _Facts(frozenset(p.seat for p in hand.players), frozenset(folded), cards)
+
+
+def _hand_view(table: Table, viewer: Viewer) -> pb.HandView:
+    hand = table.hand
+    assert hand is not None
+    started = hand.events[0]
+    out = pb.HandView(
+        hand_id=hand.hand_id, hand_number=hand_number(hand.hand_id),
+        street=_STREETS[hand.street], board=texts(hand.board),
+        pots=[pb.Pot(amount=p.amount, eligible=p.eligible) for p in hand.pots],
+        commitment=getattr(started, "commitment", ""), test_mode=table.config.test_mode,
+        button=hand.button, level=level_to_proto(hand.level))
+    turn = table.turn
+    if turn is not None:
+        out.actor = turn.seat
+        out.decision = _DECISIONS[turn.decision]
+        out.action_number = turn.action_number
+        out.deadline_unix_ms = turn.deadline_ms
+        if viewer.seat == turn.seat or viewer.who is AUDITOR:
+            out.legal_actions.CopyFrom(legal_from_turn(turn))
+    return out

@@ -1,0 +1,127 @@
+"""Nothing lost: a dealer killed with SIGKILL restarts on its store, every chip where it was."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import threading
+from pathlib import Path
+
+import grpc
+import pytest
+
+from poker.v1 import dealer_pb2 as pb
+from tests.dealer.helpers import (
+    AUDITOR_TOKEN,
+    SVC,
+    Client,
+    Watcher,
+    auth,
+    count,
+    play,
+    start_dealer,
+)
+
+STACKS = [1000, 1500, 2000, 2500]
+
+
+def chips_on_table(view: pb.TableView) -> int:
+    in_pots = sum(p.amount for p in view.hand.pots) if view.HasField("hand") else 0
+    return sum(s.stack + s.bet for s in view.seats) + in_pots
+
+
+def chips_bought(client: Client, table_id: str, upto: int) -> int:
+    """Every chip brought to the table up to sequence `upto`: stacks seated plus rebuys."""
+    watcher = Watcher(client, table_id, AUDITOR_TOKEN)
+    watcher.wait(lambda ev: bool(ev) and ev[-1].sequence >= upto)
+    watcher.cancel()
+    events = [e for e in watcher.events if e.sequence <= upto]
+    return (sum(e.player_seated.stack for e in events if e.HasField("player_seated"))
+            + sum(e.chips_added.amount for e in events if e.HasField("chips_added")))
+
+
+def _kill_soon(proc: object, delay: float) -> threading.Timer:
+    timer = threading.Timer(delay, proc.kill)  # type: ignore[attr-defined]
+    timer.start()
+    return timer
+
+
+def _play_until_killed(client: Client, table_id: str, tokens: dict[int, str],
+                       watcher: Watcher) -> None:
+    with contextlib.suppress(grpc.RpcError, AssertionError):  # the dealer dies under the driver
+        play(client, table_id, tokens, watcher, 10_000, seed=random.randrange(1000), timeout=15)
+
+
+@pytest.mark.parametrize("on_crash", ["resume", "void"])
+def test_sigkill_mid_hand_restarts_with_every_chip(tmp_path: Path, on_crash: str) -> None:
+    db, log = tmp_path / "dealer.sqlite", tmp_path / "dealer.log"
+    proc = start_dealer(db, "--on-crash", on_crash, log_path=log)
+    client = Client(proc.address)
+    table_id = client.create(seats=4, test_mode=True, deck_seed=99)
+    tokens = client.seat(table_id, STACKS)
+    rng = random.Random(1 if on_crash == "resume" else 2)
+    seen: list[pb.TableEvent] = []
+    resumed = 0
+    try:
+        for _round in range(3):
+            watcher = Watcher(client, table_id, AUDITOR_TOKEN,
+                              after=seen[-1].sequence if seen else 0)
+            timer = _kill_soon(proc, rng.uniform(0.3, 0.8))
+            _play_until_killed(client, table_id, tokens, watcher)
+            timer.join()
+            watcher.cancel()
+            client.close()
+            # Streams resume from the last sequence: no gap, no duplicate.
+            if watcher.events:
+                assert watcher.events[0].sequence == (seen[-1].sequence + 1 if seen else 1)
+            seen.extend(watcher.events)
+            proc = start_dealer(db, "--on-crash", on_crash, log_path=log)
+            client = Client(proc.address)
+            view = client.view(table_id, AUDITOR_TOKEN)
+            assert view.sequence >= (seen[-1].sequence if seen else 0)
+            assert chips_on_table(view) == chips_bought(client, table_id, view.sequence), view
+            resumed += view.HasField("hand") and view.hand.action_number > 0
+        watcher = Watcher(client, table_id, AUDITOR_TOKEN, after=seen[-1].sequence)
+        play(client, table_id, tokens, watcher, 2, seed=4)
+        watcher.cancel()
+        seen.extend(watcher.events)
+        assert [e.sequence for e in seen] == list(range(1, len(seen) + 1))
+        closing = client.stub.CloseTable(pb.CloseTableRequest(
+            table_id=table_id, void_hand_in_progress=True), metadata=SVC)
+        last = client.view(table_id).sequence
+        assert sum(s.stack for s in closing.stacks) == chips_bought(client, table_id, last)
+        if on_crash == "void":
+            assert count(seen, "hand_voided") >= 1
+        else:
+            assert resumed >= 1, "no kill landed mid-hand"
+    finally:
+        client.close()
+        proc.stop()
+
+
+def test_a_retried_act_is_answered_the_same_after_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "dealer.sqlite"
+    proc = start_dealer(db)
+    client = Client(proc.address)
+    try:
+        table_id = client.create(seats=2, test_mode=True, deck_seed=5)
+        tokens = client.seat(table_id, [1000, 1000])
+        watcher = Watcher(client, table_id)
+        watcher.wait(lambda ev: count(ev, "turn_started") >= 1)
+        event = next(e for e in watcher.events if e.HasField("turn_started"))
+        turn = event.turn_started
+        act = pb.ActRequest(table_id=table_id, seat=turn.seat, hand_id=event.hand_id,
+                            action_number=turn.action_number, kind=pb.ACTION_KIND_CALL)
+        answer = client.stub.Act(act, metadata=auth(tokens[turn.seat]))
+        watcher.cancel()
+        proc.kill()
+        client.close()
+        proc = start_dealer(db)
+        client = Client(proc.address)
+        again = client.stub.Act(act, metadata=auth(tokens[turn.seat]))
+        assert again.sequence == answer.sequence
+        view = client.view(table_id, tokens[1 - turn.seat])
+        assert view.hand.actor == 1 - turn.seat and view.hand.legal_actions.seat == 1 - turn.seat
+    finally:
+        client.close()
+        proc.stop()
