@@ -12,7 +12,7 @@ import threading
 from typing import Any
 
 import grpc
-from google.protobuf import json_format
+from google.protobuf import json_format  # type: ignore[import-untyped,unused-ignore]
 
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
@@ -36,7 +36,8 @@ REFUSALS = {
 
 def game_config(game: dict[str, Any]) -> pb.TableConfig:
     """The dealer's TableConfig from the JSON the lobby stores."""
-    return json_format.ParseDict(game, pb.TableConfig())
+    config: pb.TableConfig = json_format.ParseDict(game, pb.TableConfig())
+    return config
 
 
 def game_json(config: pb.TableConfig) -> dict[str, Any]:
@@ -60,7 +61,8 @@ class GrpcDealer:
             if address not in self._stubs:
                 channel = grpc.insecure_channel(address)
                 self._channels[address] = channel
-                self._stubs[address] = dealer_pb2_grpc.DealerServiceStub(channel)
+                self._stubs[address] = dealer_pb2_grpc.DealerServiceStub(  # type: ignore[no-untyped-call,unused-ignore]
+                    channel)
             return self._stubs[address]
 
     def _call(self, address: str, method: str, request: Any,
@@ -146,8 +148,8 @@ class GrpcDealer:
 
 
 def _error(err: grpc.RpcError, address: str, method: str) -> Exception:
-    code = err.code()  # type: ignore[attr-defined]
-    details = err.details() or code.name  # type: ignore[attr-defined]
+    code = err.code()
+    details = err.details() or code.name
     if code in REFUSALS:
         return DealerRefused(code.name, details)
     return DealerUnreachable(f"{address} {method}: {code.name}: {details}")

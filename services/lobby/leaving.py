@@ -65,14 +65,14 @@ def drive_leave(ctx: Ctx, op: Operation) -> Operation:
     """One attempt to unseat; a hand in progress or a silent dealer leaves it pending."""
     table = ctx.table(op.table_id)
     if op.attempts:
-        stack = _already_left(ctx, op, table)
-        if stack is not None:
-            return _cash_out(ctx, op, stack)
+        chips = _already_left(ctx, op, table)
+        if chips is not None:
+            return _cash_out(ctx, op, chips)
     else:
         sequence = ctx.dealer.table(table.dealer, table.table_id).sequence
         op = ctx.tx(lambda tx: ops.update(tx, op.id, attempts=1, dealer_sequence=sequence))
     try:
-        stack = ctx.dealer.unseat_player(table.dealer, table.table_id, op.seat)
+        left = ctx.dealer.unseat_player(table.dealer, table.table_id, op.seat)
     except DealerRefused as err:
         if err.status != "FAILED_PRECONDITION":
             raise refusal(err, "leaving the table") from None
@@ -81,7 +81,7 @@ def drive_leave(ctx: Ctx, op: Operation) -> Operation:
                  reason=err.message)
         return ctx.tx(lambda tx: ops.update(tx, op.id, attempts=0))
     ctx.fault("after_unseat")
-    return _cash_out(ctx, op, stack.stack)
+    return _cash_out(ctx, op, left.stack)
 
 
 def _already_left(ctx: Ctx, op: Operation, table: tables.Table) -> int | None:

@@ -17,6 +17,7 @@ transfer is refused.
 >>> from services.lobby import schema
 >>> db = SqliteStorage(":memory:"); schema.create(db)
 >>> def story(tx):
+...     ensure_operator(tx)
 ...     open_account(tx, player_account("ann"), AccountKind.PLAYER)
 ...     transfer(tx, key="d1", kind=TransferKind.DEPOSIT, source=OPERATOR,
 ...              destination=player_account("ann"), amount=500)

@@ -377,6 +377,6 @@ def run(args: argparse.Namespace) -> int:
         storage.close()
 
     service = Service([SERVICE_NAME],
-                      lambda server: lobby_pb2_grpc.add_LobbyServiceServicer_to_server(
+                      lambda server: lobby_pb2_grpc.add_LobbyServiceServicer_to_server(  # type: ignore[no-untyped-call,unused-ignore]
                           servicer, server), on_stop=stop)
     return serve_forever([service], args.host, args.port, "lobby")

@@ -182,7 +182,8 @@ class PostgresStorage:
 
     def transact(self, fn: Callable[[Tx], T]) -> T:
         errors = self._psycopg.errors
-        retryable = (errors.SerializationFailure, errors.DeadlockDetected)
+        # A unique key two writers raced for is a conflict too: the retry sees the winner's row.
+        retryable = (errors.SerializationFailure, errors.DeadlockDetected, errors.UniqueViolation)
         for attempt in range(MAX_ATTEMPTS):
             with self._connection() as conn:
                 try:
