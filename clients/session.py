@@ -114,19 +114,18 @@ class BotSession:
 
     # ------------------------------------------------------------------ events
 
-    def on_events(self, events: list[Event]) -> list[tuple[str, Any]]:
-        """Commands after a batch: ("sit_out",), ("sit_in",), ("stop", why)."""
+    def on_events(self, events: list[Event], view: TableView) -> list[tuple[str, Any]]:
+        """Commands after a batch: ("sit_out", None), ("sit_in", None), ("stop", why)."""
         commands: list[tuple[str, Any]] = []
         for e in events:
-            if isinstance(e, HandStarted) and any(p.seat == self.seat for p in e.players):
-                self.result.hands += 1
-                if self.last_hand is None and self._last_hand_starts(e):
-                    self.last_hand = e.hand_id
-                    self.sitting_out_on_purpose = True
-                    commands.append(("sit_out", None))
-            elif isinstance(e, HandStarted) and self.stop.until_hand is not None and (
-                    e.hand_number > self.stop.until_hand):
-                return [*commands, ("stop", f"the table reached hand {self.stop.until_hand}")]
+            if isinstance(e, HandStarted):
+                if any(p.seat == self.seat for p in e.players):
+                    self.result.hands += 1
+                    if self.last_hand is None and self._last_hand_starts(e):
+                        self.last_hand = e.hand_id
+                        commands.append(self._sit_out())
+                elif self.stop.until_hand is not None and e.hand_number >= self.stop.until_hand:
+                    return [*commands, ("stop", f"the table reached hand {e.hand_number}")]
             elif isinstance(e, HandEnded | HandVoided):
                 if e.hand_id == self.last_hand:
                     return [*commands, ("stop", "played its last hand")]
@@ -141,8 +140,16 @@ class BotSession:
             elif isinstance(e, TableClosed):
                 return [*commands, ("stop", "table closed")]
         if self.last_hand is None and self._out_of_time():
-            commands.append(("stop", "time is up"))
+            me = view.me
+            if view.hand is not None and me is not None and me.active:
+                self.last_hand = view.hand.hand_id  # finish it, then stop
+                return [*commands, self._sit_out()]
+            return [*commands, self._sit_out(), ("stop", "time is up")]
         return commands
+
+    def _sit_out(self) -> tuple[str, Any]:
+        self.sitting_out_on_purpose = True
+        return ("sit_out", None)
 
     def _last_hand_starts(self, e: HandStarted) -> bool:
         s = self.stop

@@ -1,0 +1,90 @@
+"""The whole suite as local processes: evaluator(s), a dealer and a lobby on SQLite in a folder.
+
+Used by `poker demo`, `poker play`, the SDK's end-to-end tests and bench/table.py.
+Every process is stopped on exit, also on errors and Ctrl-C.
+
+>>> with LocalSuite() as suite:                                       # doctest: +SKIP
+...     operator = LobbyClient(suite.lobby, suite.operator_token)
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+
+from poker.procs import ServiceProcess, start_service
+
+__all__ = ["LocalSuite"]
+
+
+class LocalSuite:
+    """Starts `evaluators` evaluator processes, a dealer balancing over them, and a lobby.
+
+    Addresses: `evaluator_addresses`, `dealer`, `lobby`; credentials: `operator_token`,
+    `service_token`, `auditor_token` (fresh random ones). `folder` holds the databases
+    and one log file per process (a temporary folder, removed at exit unless `keep`).
+    """
+
+    def __init__(self, evaluators: int = 1, folder: str | Path | None = None,
+                 keep: bool = False, dealer_args: Sequence[str] = (),
+                 lobby_args: Sequence[str] = ()) -> None:
+        self.evaluators, self.keep = evaluators, keep or folder is not None
+        self.folder = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="poker-suite-"))
+        self.dealer_args, self.lobby_args = list(dealer_args), list(lobby_args)
+        self.operator_token = secrets.token_urlsafe(16)
+        self.service_token = secrets.token_urlsafe(16)
+        self.auditor_token = secrets.token_urlsafe(16)
+        self.processes: list[ServiceProcess] = []
+        self.evaluator_addresses: list[str] = []
+        self.dealer = self.lobby = ""
+
+    def start(self) -> LocalSuite:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            for i in range(self.evaluators):
+                proc = self._start("evaluator", [], f"evaluator-{i}")
+                self.evaluator_addresses.append(proc.address)
+            evaluators = [a for address in self.evaluator_addresses
+                          for a in ("--evaluator", address)]
+            self.dealer = self.start_dealer(evaluators + self.dealer_args).address
+            self.lobby = self._start("lobby", [
+                "--db", str(self.folder / "lobby.sqlite"), "--operator-token",
+                self.operator_token, "--service-token", self.service_token,
+                "--dealer", self.dealer, *self.lobby_args], "lobby").address
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def start_dealer(self, args: Sequence[str]) -> ServiceProcess:
+        """(Re)starts the dealer on its database; `args` may pin `--port`."""
+        return self._start("dealer", [
+            "--db", str(self.folder / "dealer.sqlite"), "--service-token", self.service_token,
+            "--auditor-token", self.auditor_token, *args], "dealer")
+
+    def _start(self, name: str, args: list[str], label: str) -> ServiceProcess:
+        proc = start_service(name, args, log_path=self.folder / f"{label}.log")
+        self.processes.append(proc)
+        return proc
+
+    def process(self, name: str) -> ServiceProcess:
+        """The last started process of a service ("evaluator", "dealer", "lobby")."""
+        return [p for p in self.processes if p.name == name][-1]
+
+    def stop(self) -> None:
+        """Stops every process this suite started, the last started first."""
+        for proc in reversed(self.processes):
+            proc.stop(timeout=5)
+        if not self.keep:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def __enter__(self) -> LocalSuite:
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
