@@ -178,16 +178,24 @@ _pool: ThreadPoolExecutor | None = None
 
 
 def validate_batch(hands: npt.NDArray[np.uint8], first_index: int = 0) -> None:
-    """Raises InvalidHand naming the first hand (row) with a card out of range or twice."""
+    """Raises InvalidHand naming the first hand (row) with a card out of range or twice.
+
+    >>> validate_batch(np.array([[0, 1, 2, 3, 4], [0, 1, 2, 3, 60]], dtype=np.uint8))
+    Traceback (most recent call last):
+    ...
+    services.evaluator.errors.InvalidHand: hand 1: card index 60 is out of range 0..51
+    """
     _check_shape(hands)
-    if hands.size and int(hands.max()) >= 52:
-        row = int(np.argmax((hands >= 52).any(axis=1)))
-        check_cards(hands[row].tolist(), first_index + row)
-    bits = _card_bits(hands)
+    _check_bits(hands, _card_bits(hands), first_index)
+
+
+def _check_bits(hands: npt.NDArray[np.uint8], bits: npt.NDArray[np.uint64], first: int) -> None:
+    # A card out of range has no bit and a card twice carries into another: either
+    # way the hand has fewer bits than cards.
     bad = np.bitwise_count(bits) != hands.shape[1]
     if bad.any():
         row = int(np.argmax(bad))
-        check_cards(hands[row].tolist(), first_index + row)
+        check_cards(hands[row].tolist(), first + row)
 
 
 def evaluate_batch(hands: npt.NDArray[np.uint8], *, check: bool = True) -> npt.NDArray[np.uint16]:
@@ -236,11 +244,9 @@ def _card_bits(hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
 def _rank_chunk(
     hands: npt.NDArray[np.uint8], out: npt.NDArray[np.uint16], check: bool, first: int
 ) -> None:
-    if check and hands.size and int(hands.max()) >= 52:
-        validate_batch(hands, first)
     bits = _card_bits(hands)
-    if check and (np.bitwise_count(bits) != hands.shape[1]).any():
-        validate_batch(hands, first)
+    if check:
+        _check_bits(hands, bits, first)
     ranks_of_bits(bits, hands.shape[1], out)
 
 
