@@ -8,7 +8,7 @@ the boards where three or more cards share a suit.
 >>> from poker.cards import parse_cards
 >>> boards = BoardSet.of(np.array([parse_cards("Ah Kh Qh 7c 2s")], dtype=np.uint8))
 >>> boards.rank(parse_cards("Jh Th")).tolist(), boards.rank(parse_cards("Ad Ac")).tolist()
-[[7462], [5854]]
+([7462], [5853])
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ times every completion of the board. Monte Carlo draws `trials` deals from `seed
 >>> from poker.cards import parse_cards as p
 >>> result = equity([p("AhKh"), p("QsQd")], board=p("2h 7h Qc"))
 >>> result.method.name, result.deals, [round(r.equity, 4) for r in result.players]
-('EXACT', 990, [0.3172, 0.6828])
+('EXACT', 990, [0.2556, 0.7444])
 """
 
 from __future__ import annotations
