@@ -163,14 +163,20 @@ def equity(
     boards = math.comb(deck, 5 - len(question.board))
     evaluations = (len(groups) if groups is not None else holdings) * boards * len(players)
     if method is Method.AUTO:
-        small = groups is not None and evaluations <= limits.auto_exact_evaluations
-        method = Method.EXACT if small else Method.MONTE_CARLO
+        budget = min(limits.auto_exact_evaluations, limits.max_exact_evaluations)
+        exact = groups is not None and evaluations <= budget
+        method = Method.EXACT if exact else Method.MONTE_CARLO
     if method is Method.EXACT:
-        if groups is None or evaluations > limits.max_exact_evaluations:
+        if groups is None:
             raise LimitExceeded(
-                f"exact equity would take {evaluations:,} hand evaluations over {holdings:,} "
-                f"range combinations; the limits are {limits.max_exact_evaluations:,} and "
-                f"{limits.max_exact_holdings:,}: ask for Monte Carlo"
+                f"exact equity would enumerate {holdings:,} combinations of the ranges; "
+                f"the limit is {limits.max_exact_holdings:,}: ask for Monte Carlo"
+            )
+        if evaluations > limits.max_exact_evaluations:
+            raise LimitExceeded(
+                f"exact equity would take {evaluations:,} hand evaluations ({len(groups):,} "
+                f"distinct holdings x {boards:,} boards x {len(players)} players); the limit "
+                f"is {limits.max_exact_evaluations:,}: ask for Monte Carlo"
             )
         return _exact(question, groups)
     trials = trials or limits.default_trials
