@@ -14,14 +14,13 @@ event received; every hand followed has its fair-deck proof checked (R3).
 from __future__ import annotations
 
 import queue
-import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 
+from clients import calls as c
 from clients.accounts import (
     ButtonDraw,
     LeaveResult,
@@ -34,34 +33,22 @@ from clients.accounts import (
     TableRules,
     Transfer,
 )
-from clients.convert import from_proto
 from clients.errors import ActionRefused, ServiceError, error_from_rpc
 from clients.events import Event
 from clients.fairdeck import FairDeckChecker, Policy
 from clients.models import Action, TableConfig, TableView
 from clients.session import Bot, BotSession, Follower, PlayResult, Stop
 from clients.tracker import TableTracker
-from clients.transport import (
-    DEFAULT_TIMEOUT,
-    TLS,
-    RetryPolicy,
-    bearer,
-    call,
-    open_channel,
-)
-from poker.v1 import dealer_pb2, dealer_pb2_grpc, lobby_pb2, lobby_pb2_grpc
+from clients.transport import DEFAULT_TIMEOUT, TLS, RetryPolicy, bearer, call, open_channel
+from poker.v1 import dealer_pb2, dealer_pb2_grpc, lobby_pb2_grpc
 
 __all__ = ["LobbyClient", "TableClient"]
 
+T = TypeVar("T")
 #: Codes on which a broken stream is opened again (after the last event received).
 RECONNECT_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
                              grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN,
                              grpc.StatusCode.CANCELLED})
-
-
-def new_request_id() -> str:
-    """A fresh request id: one per logical request, kept across its retries."""
-    return uuid.uuid4().hex
 
 
 class LobbyClient:
@@ -69,6 +56,11 @@ class LobbyClient:
 
     Money calls take an optional `request_id`; the SDK makes one when none is given and
     keeps it across retries, so a retried deposit or buy-in happens once.
+
+    >>> op = LobbyClient("127.0.0.1:50053", token="operator-token")        # doctest: +SKIP
+    >>> ann, ann_token = op.create_player("ann", "Ann")                      # doctest: +SKIP
+    >>> op.deposit("ann", 5_000).balance                                     # doctest: +SKIP
+    5000
     """
 
     def __init__(self, address: str, token: str | None = None, *, tls: TLS | None = None,
@@ -90,80 +82,62 @@ class LobbyClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _call(self, name: str, request: Any, retry: bool = True) -> Any:
-        return call(getattr(self.stub, name), request, metadata=self._metadata,
-                    timeout=self.timeout, retry=self.retry if retry else None, name=name)
+    def _do(self, spec: c.Call[T]) -> T:
+        reply = call(getattr(self.stub, spec.method), spec.request, metadata=self._metadata,
+                     timeout=self.timeout, retry=self.retry if spec.retry else None,
+                     name=spec.method)
+        return spec.read(reply)
 
     # --------------------------------------------------------------- players, money
 
     def create_player(self, player_id: str, display_name: str) -> tuple[Player, str]:
-        """A new player (balance 0) and their token. Not retried: it is not idempotent."""
-        reply = self._call("CreatePlayer", lobby_pb2.CreatePlayerRequest(
-            player_id=player_id, display_name=display_name), retry=False)
-        return from_proto(Player, reply.player), reply.token
+        """A new player (balance 0) and their token. Operator only; not retried."""
+        return self._do(c.create_player(player_id, display_name))
 
     def issue_token(self, player_id: str) -> str:
-        """A new token for a player; the old one stops working."""
-        return str(self._call("IssuePlayerToken",
-                              lobby_pb2.IssuePlayerTokenRequest(player_id=player_id)).token)
+        """A new token for a player; the old one stops working. Operator only."""
+        return self._do(c.issue_token(player_id))
 
     def player(self, player_id: str = "") -> Player:
         """A player and their balance ("" = the caller, with a player token)."""
-        reply = self._call("GetPlayer", lobby_pb2.GetPlayerRequest(player_id=player_id))
-        return from_proto(Player, reply.player)
+        return self._do(c.get_player(player_id))
 
     def deposit(self, player_id: str, amount: int, request_id: str | None = None) -> Player:
-        reply = self._call("Deposit", lobby_pb2.DepositRequest(
-            player_id=player_id, amount=amount, request_id=request_id or new_request_id()))
-        return from_proto(Player, reply.player)
+        """Credits a balance from outside. Operator only."""
+        return self._do(c.deposit(player_id, amount, request_id))
 
     def withdraw(self, player_id: str, amount: int, request_id: str | None = None) -> Player:
-        reply = self._call("Withdraw", lobby_pb2.WithdrawRequest(
-            player_id=player_id, amount=amount, request_id=request_id or new_request_id()))
-        return from_proto(Player, reply.player)
+        """Debits a balance to outside. Operator only."""
+        return self._do(c.withdraw(player_id, amount, request_id))
 
     def transfers(self, player_id: str = "", limit: int = 0) -> list[Transfer]:
-        reply = self._call("ListTransfers", lobby_pb2.ListTransfersRequest(
-            player_id=player_id, limit=limit))
-        return [from_proto(Transfer, t) for t in reply.transfers]
+        """A player's latest transfers, newest first."""
+        return self._do(c.transfers(player_id, limit))
 
     # ----------------------------------------------------------------------- tables
 
     def open_table(self, config: TableConfig, rules: TableRules, *, name: str = "",
                    table_id: str = "", request_id: str | None = None) -> LobbyTable:
         """Opens a table on the least busy dealer. Operator only."""
-        reply = self._call("OpenTable", lobby_pb2.OpenTableRequest(
-            table_id=table_id, name=name, config=config.to_proto(), rules=rules.to_proto(),
-            request_id=request_id or new_request_id()))
-        return from_proto(LobbyTable, reply.table)
+        return self._do(c.open_table(config, rules, name, table_id, request_id))
 
     def tables(self, include_closed: bool = False) -> list[LobbyTable]:
-        reply = self._call("ListTables", lobby_pb2.ListTablesRequest(
-            include_closed=include_closed))
-        return [from_proto(LobbyTable, t) for t in reply.tables]
+        return self._do(c.list_tables(include_closed))
 
     def table(self, table_id: str) -> LobbyTable:
-        reply = self._call("GetLobbyTable", lobby_pb2.GetLobbyTableRequest(table_id=table_id))
-        return from_proto(LobbyTable, reply.table)
+        return self._do(c.get_lobby_table(table_id))
 
     def close_table(self, table_id: str, void_hand_in_progress: bool = False,
                     request_id: str | None = None) -> tuple[LobbyTable, int]:
         """Closes a table; every stack goes back to its owner. Returns (table, chips returned)."""
-        reply = self._call("CloseLobbyTable", lobby_pb2.CloseLobbyTableRequest(
-            table_id=table_id, void_hand_in_progress=void_hand_in_progress,
-            request_id=request_id or new_request_id()))
-        return from_proto(LobbyTable, reply.table), int(reply.chips_returned)
+        return self._do(c.close_table(table_id, void_hand_in_progress, request_id))
 
     def join(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
              player_id: str = "", wait_for_big_blind: bool = False,
              request_id: str | None = None) -> Seating:
         """Buys in and takes a seat; the answer carries the seat token and the dealer."""
-        request = lobby_pb2.JoinTableRequest(
-            table_id=table_id, player_id=player_id, buy_in=buy_in,
-            wait_for_big_blind=wait_for_big_blind, request_id=request_id or new_request_id())
-        if seat is not None:
-            request.seat = seat
-        return from_proto(Seating, self._call("JoinTable", request))
+        return self._do(c.join(table_id, buy_in, seat, player_id, wait_for_big_blind,
+                               request_id))
 
     def sit(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
             player_id: str = "", wait_for_big_blind: bool = False,
@@ -178,31 +152,28 @@ class LobbyClient:
 
     def rebuy(self, table_id: str, amount: int = 0, *, player_id: str = "",
               request_id: str | None = None) -> RebuyResult:
-        reply = self._call("Rebuy", lobby_pb2.RebuyRequest(
-            table_id=table_id, player_id=player_id, amount=amount,
-            request_id=request_id or new_request_id()))
-        return from_proto(RebuyResult, reply)
+        """Adds chips to an empty stack between hands (R30)."""
+        return self._do(c.rebuy(table_id, amount, player_id, request_id))
 
     def leave(self, table_id: str, *, player_id: str = "", request_id: str | None = None,
               wait: float = 30.0) -> LeaveResult:
-        """Leaves with the stack. While the player is in a hand the answer is PENDING; the
-        SDK asks again with the same request id for up to `wait` seconds."""
-        request = lobby_pb2.LeaveTableRequest(table_id=table_id, player_id=player_id,
-                                              request_id=request_id or new_request_id())
+        """Leaves with the stack (R31). While the player is in a hand the answer is PENDING;
+        the SDK asks again with the same request id for up to `wait` seconds."""
+        spec = c.leave(table_id, player_id, request_id or c.new_request_id())
         deadline = time.monotonic() + wait
         while True:
-            result = from_proto(LeaveResult, self._call("LeaveTable", request))
+            result = self._do(spec)
             if result.status is not LeaveStatus.PENDING or time.monotonic() >= deadline:
                 return result
             time.sleep(0.1)
 
     def button_draw(self, table_id: str) -> ButtonDraw | None:
-        reply = self._call("GetButtonDraw", lobby_pb2.GetButtonDrawRequest(table_id=table_id))
-        return from_proto(ButtonDraw, reply.draw) if reply.HasField("draw") else None
+        """The recorded button draw (R4), once the table had two players."""
+        return self._do(c.button_draw(table_id))
 
     def audit(self) -> LedgerAudit:
         """The ledger's invariants and sums. Operator only."""
-        return from_proto(LedgerAudit, self._call("AuditLedger", lobby_pb2.AuditLedgerRequest()))
+        return self._do(c.audit())
 
 
 class TableClient:
@@ -231,7 +202,6 @@ class TableClient:
         self._metadata = bearer(token)
         self._stream: Any = None
         self._closed = False
-        self._lock = threading.Lock()
 
     def close(self) -> None:
         self._closed = True
@@ -245,16 +215,17 @@ class TableClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _call(self, name: str, request: Any, cls: type[ServiceError] = ServiceError) -> Any:
-        return call(getattr(self.stub, name), request, metadata=self._metadata,
-                    timeout=self.timeout, retry=self.retry, cls=cls, name=name)
+    def _do(self, spec: c.Call[T], cls: type[ServiceError] = ServiceError) -> T:
+        reply = call(getattr(self.stub, spec.method), spec.request, metadata=self._metadata,
+                     timeout=self.timeout, retry=self.retry if spec.retry else None, cls=cls,
+                     name=spec.method)
+        return spec.read(reply)
 
     # -------------------------------------------------------------------- reading
 
     def view(self) -> TableView:
         """The table as the dealer shows it to this caller now (side pots split)."""
-        view = from_proto(TableView, self._call(
-            "GetTable", dealer_pb2.GetTableRequest(table_id=self.table_id)).table)
+        view = self._do(c.get_table(self.table_id))
         if view.your_seat is not None:
             self.seat = view.your_seat
         return view
@@ -271,8 +242,7 @@ class TableClient:
 
     def hand_history(self, hand_id: str) -> str:
         """A finished hand in PHH text, as this caller may see it."""
-        return str(self._call("GetHandHistory", dealer_pb2.GetHandHistoryRequest(
-            table_id=self.table_id, hand_id=hand_id)).phh)
+        return self._do(c.hand_history(self.table_id, hand_id))
 
     def _follower(self, after: int | None = None) -> Follower:
         if self.follower is None:
@@ -299,12 +269,8 @@ class TableClient:
             hand = current.hand
             hand_id = hand.hand_id if hand else ""
             action_number = hand.action_number if hand else 0
-        if self.seat is None:
-            self.view()
-        request = dealer_pb2.ActRequest(
-            table_id=self.table_id, seat=self.seat or 0, hand_id=hand_id,
-            action_number=action_number, kind=_kind(action), amount=action.amount)
-        return int(self._call("Act", request, cls=ActionRefused).sequence)
+        return self._do(c.act(self.table_id, self._my_seat(), hand_id, action_number, action),
+                        cls=ActionRefused)
 
     def fold(self) -> int:
         return self.act(Action.fold())
@@ -333,12 +299,12 @@ class TableClient:
         return self.act(Action.muck())
 
     def sit_out(self) -> None:
-        self._call("SitOut", dealer_pb2.SitOutRequest(table_id=self.table_id,
-                                                      seat=self._my_seat()))
+        """Sits out from the next hand on (no cards, no blinds)."""
+        self._do(c.sit_out(self.table_id, self._my_seat()))
 
     def sit_in(self) -> None:
-        self._call("SitIn", dealer_pb2.SitInRequest(table_id=self.table_id,
-                                                    seat=self._my_seat()))
+        """Is dealt in again from the next hand on."""
+        self._do(c.sit_in(self.table_id, self._my_seat()))
 
     def _my_seat(self) -> int:
         if self.seat is None:
@@ -392,16 +358,18 @@ class TableClient:
         follower = self._follower()
         session = BotSession(bot, self._my_seat(), Stop(hands, until_hand, seconds, until),
                              rebuy)
+        me = follower.tracker.view().me
+        if me is not None and me.sitting_out:
+            self.sit_in()
         failures = 0
         while True:
             outbox: queue.SimpleQueue[dealer_pb2.PlayRequest | None] = queue.SimpleQueue()
-            outbox.put(dealer_pb2.PlayRequest(start=dealer_pb2.PlayStart(
-                table_id=self.table_id, after_sequence=follower.last)))
+            outbox.put(c.play_start(self.table_id, follower.last))
             stream = self._stream = self.stub.Play(iter(outbox.get, None),
                                                    metadata=self._metadata)
             try:
-                why = self._play_stream(stream, outbox, follower, session, on_events)
-                session.result.stopped_because = why
+                session.result.stopped_because = self._play_stream(
+                    stream, outbox, follower, session, on_events)
                 break
             except grpc.RpcError as err:
                 failures += 1
@@ -421,27 +389,12 @@ class TableClient:
             events = follower.accept(response.events)
             if on_events is not None and events:
                 on_events(events)
-            view = follower.tracker.view()
-            if response.HasField("action_result"):
-                r = response.action_result
-                session.on_result(r.action_number, r.code, r.message, view)
-            for command, why in session.on_events(events, view):
-                if command == "stop":
-                    return str(why)
-                if command == "sit_out":
-                    self.sit_out()
-                elif command == "sit_in":
-                    self.sit_in()
-            if session.stop.until is not None and session.stop.until(view):
-                return "until"
-            decided = session.decision(view)
-            if decided is not None:
-                hand_id, number, action = decided
-                outbox.put(dealer_pb2.PlayRequest(action=dealer_pb2.PlayAction(
-                    hand_id=hand_id, action_number=number, kind=_kind(action),
-                    amount=action.amount)))
+            result = response.action_result if response.HasField("action_result") else None
+            step = session.step(events, follower.tracker.view(), result)
+            for name in step.calls:
+                getattr(self, name)()
+            if step.stop is not None:
+                return step.stop
+            if step.send is not None:
+                outbox.put(c.play_action(*step.send))
         return "stream ended"
-
-
-def _kind(action: Action) -> int:
-    return int(dealer_pb2.ActionKind.Value("ACTION_KIND_" + action.kind.name))

@@ -32,7 +32,7 @@ from clients.fairdeck import FairDeckChecker
 from clients.models import Action, SitOutReason, TableView
 from clients.tracker import TableTracker
 
-__all__ = ["Bot", "BotSession", "Follower", "PlayResult", "Stop"]
+__all__ = ["Bot", "BotSession", "Follower", "PlayResult", "Step", "Stop"]
 
 
 class Bot(Protocol):
@@ -96,6 +96,16 @@ class Stop:
     until: Callable[[TableView], bool] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What a driver does after one response: unary `calls` ("sit_out", "sit_in"), then stop
+    (`stop` says why) or send `send` = (hand_id, action_number, action)."""
+
+    calls: tuple[str, ...] = ()
+    stop: str | None = None
+    send: tuple[str, int, Action] | None = None
+
+
 class BotSession:
     """The decisions of one bot at one seat, batch after batch."""
 
@@ -111,6 +121,20 @@ class BotSession:
         self.sitting_out_on_purpose = False
         self.last_hand: str | None = None  # the hand after which the bot stops
         self.done = False
+
+    def step(self, events: list[Event], view: TableView, result: Any = None) -> Step:
+        """The driver's next moves after a response: its new `events`, the view after them,
+        and its PlayActionResult (None when it has none)."""
+        if result is not None:
+            self.on_result(result.action_number, result.code, result.message, view)
+        calls: list[str] = []
+        for command, why in self.on_events(events, view):
+            if command == "stop":
+                return Step(tuple(calls), stop=str(why))
+            calls.append(command)
+        if self.stop.until is not None and self.stop.until(view):
+            return Step(tuple(calls), stop="until")
+        return Step(tuple(calls), send=self.decision(view))
 
     # ------------------------------------------------------------------ events
 
