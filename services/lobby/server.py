@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
+import structlog
 
 from poker.cards import card_text
-from poker.log import get_logger
 from poker.serving import Service, serve_forever
 from poker.v1 import lobby_pb2 as pb
 from poker.v1 import lobby_pb2_grpc
@@ -33,7 +33,7 @@ from services.lobby.rules import LateJoin, TableRules
 from services.lobby.storage import StorageConflict, open_storage
 from services.lobby.tables import Table
 
-log = get_logger(__name__)
+log = structlog.get_logger(__name__)  # lazy: configured at start-up, after this import
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["LobbyService"].full_name
 R = TypeVar("R")
 

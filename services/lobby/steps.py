@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from poker.log import get_logger
+import structlog
+
 from services.lobby import errors, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import Dealer, DealerEvent, DealerRefused, SeatStack
@@ -27,7 +28,8 @@ from services.lobby.operations import Operation
 from services.lobby.storage import Storage, Tx
 
 T = TypeVar("T")
-log = get_logger("services.lobby")
+# A lazy proxy: it takes the configuration poker.log sets at start-up, after this import.
+log = structlog.get_logger("services.lobby")
 
 _BY_STATUS: dict[str, type[LobbyError]] = {
     "INVALID_ARGUMENT": InvalidArgument,

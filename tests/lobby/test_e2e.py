@@ -7,9 +7,7 @@ a restart the transfer is completed or refunded.
 
 from __future__ import annotations
 
-import importlib.util
 import time
-import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,14 +23,7 @@ from poker.v1 import dealer_pb2_grpc, lobby_pb2_grpc
 from poker.v1 import lobby_pb2 as pb
 
 OPERATOR, SERVICE = "e2e-operator", "e2e-service"
-# Until the dealer service is committed these tests cannot run; the skip says so in the
-# summary (-ra) and goes away by itself once services/dealer/server.py exists.
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(importlib.util.find_spec("services.dealer.server") is None,
-                       reason="services/dealer/server.py (the dealer service) is not on this "
-                              "branch yet: the lobby's end-to-end tests need it"),
-]
+pytestmark = pytest.mark.slow
 
 
 class Stub:
@@ -102,12 +93,8 @@ def suite(tmp_path: Path) -> Iterator[Suite]:
     running.stop()
 
 
-def evaluator(suite: Suite) -> str | None:
-    """The evaluator's address; None (with a warning, not silently) while it has no server."""
-    if importlib.util.find_spec("services.evaluator.server") is None:
-        warnings.warn("services/evaluator/server.py does not exist yet: the dealers rank "
-                      "hands in process in this end-to-end test", stacklevel=2)
-        return None
+def evaluator(suite: Suite) -> str:
+    """Starts an evaluator; the dealers rank their showdowns there."""
     return suite.start("evaluator", []).address
 
 
