@@ -73,8 +73,10 @@ def start(
     late: Sequence[int] = (),
     **options: object,
 ) -> Hand:
-    """A hand with players in seats 0..n-1, the button on the last seat."""
+    """A hand with players in seats 0..n-1, the button on the last seat (deck 0..51 unless
+    hole cards are given)."""
     n = len(stacks)
+    assert holes is not None or not board, "give the hole cards with the board"
     deck = deck_for(holes, board) if holes is not None else list(range(52))
     players = [PlayerIn(i, f"p{i + 1}", s, posts_late=i in late) for i, s in enumerate(stacks)]
     return Hand.start(table or config(**options), players, n - 1, deck)
