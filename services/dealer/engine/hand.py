@@ -316,15 +316,19 @@ class Hand:
 
     @property
     def pots(self) -> tuple[Pot, ...]:
-        """The pots formed so far (this round's bets are still in front), main pot first."""
+        """The pots formed so far and not yet awarded, main pot first (this round's bets are
+        still in front of the players)."""
         state = self._state
         if state.over:
             return ()
-        collected = [t - b for t, b in zip(state.total, state.bet, strict=True)]
+        if state.in_showdown:  # the pots not yet awarded
+            raw = state.sd_pots[: state.sd_k + 1]
+        else:
+            collected = [t - b for t, b in zip(state.total, state.bet, strict=True)]
+            raw = build_pots(collected, state.folded, state.dead)
         seats = state.seats
         return tuple(
-            Pot(amount, tuple(sorted(seats[p] for p in eligible)))
-            for amount, eligible in build_pots(collected, state.folded, state.dead)
+            Pot(amount, tuple(sorted(seats[p] for p in eligible))) for amount, eligible in raw
         )
 
     @property
