@@ -23,6 +23,13 @@ from typing import Any
 
 def encode(obj: Any) -> Any:
     """A JSON-ready value for an event or any part of one."""
+    kind = type(obj)
+    if kind in _PLAIN:
+        return obj
+    if kind is tuple or kind is list:
+        if all(type(x) is int for x in obj):  # cards, decks, seats: the common case
+            return list(obj)
+        return [encode(x) for x in obj]
     if isinstance(obj, enum.Enum):
         return obj.value
     if obj is None or isinstance(obj, bool | int | float | str):
@@ -34,8 +41,31 @@ def encode(obj: Any) -> Any:
     if isinstance(obj, dict):
         return [[encode(k), encode(v)] for k, v in obj.items()]
     if dataclasses.is_dataclass(obj):
-        return {name: encode(getattr(obj, name)) for name in _init_fields(type(obj))}
+        if type(obj).__name__ in _IMMUTABLE:  # the same table config in every HandStarted
+            hit = _memo.get(id(obj))
+            if hit is not None and hit[0] is obj:
+                return hit[1]
+            if len(_memo) > 4096:
+                _memo.clear()
+            encoded = _fields(obj)
+            _memo[id(obj)] = (obj, encoded)
+            return encoded
+        return _fields(obj)
     raise TypeError(f"cannot encode {type(obj).__name__}")
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    out = {}
+    for name in _init_fields(type(obj)):
+        value = getattr(obj, name)
+        out[name] = value if type(value) in _PLAIN else encode(value)
+    return out
+
+
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+#: Frozen values shared by many events, encoded once (keyed by identity).
+_IMMUTABLE = frozenset({"TableConfig", "Level"})
+_memo: dict[int, tuple[Any, Any]] = {}
 
 
 def dumps(event: Any) -> str:

@@ -17,8 +17,8 @@ import asyncio
 import functools
 import os
 import signal
+import sqlite3
 import sys
-from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -30,8 +30,8 @@ from poker.log import get_logger
 from poker.serving import SERVER_OPTIONS
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
-from services.dealer import history, views
-from services.dealer.auth import AUDITOR, Authenticator, Caller, bearer
+from services.dealer import history, streams, views
+from services.dealer.auth import AUDITOR, Authenticator, bearer
 from services.dealer.dealer import Dealer
 from services.dealer.errors import FailedPrecondition, InvalidArgument, status_of
 from services.dealer.ranking import RemoteRanker
@@ -40,9 +40,6 @@ from services.dealer.tables import Table
 
 log = get_logger(__name__)
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DealerService"].full_name
-#: Events per streamed message, at most.
-BATCH = 256
-
 R = TypeVar("R")
 
 
@@ -74,9 +71,10 @@ async def _abort(context: Any, err: Exception) -> None:
 class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     """DealerService over a Dealer."""
 
-    def __init__(self, dealer: Dealer) -> None:
+    def __init__(self, dealer: Dealer, linger_s: float = 0.0) -> None:
         self.dealer = dealer
         self.auth = dealer.auth
+        self.linger = linger_s
 
     # ------------------------------------------------------------ internal calls
 
@@ -184,8 +182,8 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         except Exception as err:  # noqa: BLE001
             await _abort(context, err)
             return
-        async for batch in _follow(table, viewer, request.after_sequence):
-            yield pb.WatchTableResponse(events=batch)
+        async for response in streams.watch(table, viewer, request.after_sequence, self.linger):
+            yield response
 
     async def Play(self, request_iterator: AsyncIterator[pb.PlayRequest],
                    context: Any) -> AsyncIterator[pb.PlayResponse]:
@@ -202,96 +200,16 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         except Exception as err:  # noqa: BLE001
             await _abort(context, err)
             return
-        session = _PlaySession(table, caller, viewer, first.start.after_sequence)
-        reader = asyncio.ensure_future(session.read(request_iterator))
-        try:
-            async for response in session.responses():
-                yield response
-        finally:
-            reader.cancel()
+        session = streams.PlaySession(table, caller, viewer, first.start.after_sequence,
+                                      self.linger)
+        async for response in streams.play(session, request_iterator):
+            yield response
 
 
 def _check_after(table: Table, after: int) -> None:
     if after > table.last_sequence:
         raise FailedPrecondition(
             f"after_sequence {after} is beyond the table's last event {table.last_sequence}")
-
-
-async def _follow(table: Table, viewer: views.Viewer, after: int) -> AsyncIterator[list[Any]]:
-    """The table's events after `after` for a viewer, then live, until the table closes."""
-    wake = table.subscribe()
-    try:
-        while True:
-            wake.clear()
-            batch = table.events_after(after, BATCH)
-            if batch:
-                after = batch[-1].sequence
-                events, leaving = views.events_for(batch, viewer, table)
-                yield events
-                if leaving:
-                    return
-                continue
-            if table.closed:
-                return
-            await wake.wait()
-    finally:
-        table.unsubscribe(wake)
-
-
-class _PlaySession:
-    """One bot's Play stream: actions in (applied as they come), events and results out."""
-
-    def __init__(self, table: Table, caller: Caller, viewer: views.Viewer, after: int) -> None:
-        self.table, self.caller, self.viewer, self.after = table, caller, viewer, after
-        self.results: deque[pb.PlayActionResult] = deque()
-        self.done = False
-        self.wake = table.subscribe()
-
-    async def read(self, requests: AsyncIterator[pb.PlayRequest]) -> None:
-        try:
-            async for request in requests:
-                if request.HasField("action"):
-                    self.results.append(self._act(request.action))
-                    self.wake.set()
-        finally:
-            self.done = True
-            self.wake.set()
-
-    def _act(self, action: pb.PlayAction) -> pb.PlayActionResult:
-        result = pb.PlayActionResult(action_number=action.action_number)
-        try:
-            result.sequence = self.table.act(self.caller.seat, action.hand_id,
-                                             action.action_number, views.action_kind(action.kind),
-                                             action.amount)
-        except Exception as err:  # noqa: BLE001 - reported in the result, the stream goes on
-            code, message = status_of(err)
-            result.code, result.message = code.value[0], message
-        return result
-
-    async def responses(self) -> AsyncIterator[pb.PlayResponse]:
-        try:
-            while True:
-                self.wake.clear()
-                batch = self.table.events_after(self.after, BATCH)
-                response = pb.PlayResponse()
-                leaving = False
-                if batch:
-                    self.after = batch[-1].sequence
-                    events, leaving = views.events_for(batch, self.viewer, self.table)
-                    response.events.extend(events)
-                # A result goes out once the events it caused have.
-                if self.results and self.results[0].sequence <= self.after:
-                    response.action_result.CopyFrom(self.results.popleft())
-                if batch or response.HasField("action_result"):
-                    yield response
-                    if leaving:
-                        return
-                    continue
-                if self.done or self.table.closed:
-                    return
-                await self.wake.wait()
-        finally:
-            self.table.unsubscribe(self.wake)
 
 
 # ------------------------------------------------------------------- running
@@ -318,6 +236,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--on-crash", choices=("resume", "void"), default="resume",
                         help="a hand found in progress at start: resume it, or void it "
                              "returning every committed chip")
+    parser.add_argument("--stream-linger-ms", type=float, default=10.0,
+                        help="how long events a viewer need not act on may wait to share a "
+                             "message with later ones (0: send every event at once)")
     parser.add_argument("--log-format", choices=("json", "console"), default=None)
 
 
@@ -336,12 +257,18 @@ async def serve(args: argparse.Namespace) -> int:
         log.warning("no_service_token", hint="internal calls are refused without --service-token")
     addresses = evaluator_addresses(args)
     ranker = RemoteRanker(addresses, args.evaluator_timeout_ms / 1000) if addresses else None
-    store = Store(args.db, durable=args.durable)
+    try:
+        store = Store(args.db, durable=args.durable)
+    except sqlite3.OperationalError as err:
+        log.error("store_unavailable", db=str(args.db), error=str(err),
+                  hint="is another dealer running on this database?")
+        return 1
     dealer = Dealer(store, Authenticator(args.service_token, args.auditor_token), ranker,
                     args.on_crash)
     dealer.restore()
     server = grpc.aio.server(options=SERVER_OPTIONS)
-    dealer_pb2_grpc.add_DealerServiceServicer_to_server(DealerServicer(dealer), server)
+    dealer_pb2_grpc.add_DealerServiceServicer_to_server(
+        DealerServicer(dealer, args.stream_linger_ms / 1000), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

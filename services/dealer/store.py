@@ -7,7 +7,8 @@ even across a restart). A batch of writes is one transaction: a table commits an
 action's events together, before it streams or acknowledges any of them.
 
 `synchronous=NORMAL`: a committed event survives the dealer being killed (SIGKILL);
-`durable=True` (FULL) also survives losing the machine, at a cost per commit.
+`durable=True` (FULL) also survives losing the machine, at a cost per commit. The
+database is opened in exclusive locking mode: one dealer process per file.
 """
 
 from __future__ import annotations
@@ -76,8 +77,13 @@ class ActRecord:
 class Store:
     """One SQLite database, used from one thread (the dealer's event loop)."""
 
-    def __init__(self, path: str | Path, durable: bool = False) -> None:
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    def __init__(self, path: str | Path, durable: bool = False,
+                 lock_timeout_s: float = 1.0) -> None:
+        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                                   timeout=lock_timeout_s)
+        # One dealer per database: the exclusive lock keeps a second one out, and
+        # spares every commit the shared-memory index of WAL.
+        self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         self._db.executescript(SCHEMA)
@@ -96,7 +102,7 @@ class Store:
             finally:
                 self._depth -= 1
             return
-        self._db.execute("BEGIN IMMEDIATE")
+        self._db.execute("BEGIN")
         self._depth = 1
         try:
             yield

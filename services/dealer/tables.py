@@ -116,7 +116,7 @@ class Table:
         self._hand_events: list[Any] = []  # the current hand's stored events, for recovery
         self._chip_keys: dict[str, tuple[int, int, int]] = {}
         self._recent: deque[Stored] = deque(maxlen=RECENT_EVENTS)
-        self._listeners: set[asyncio.Event] = set()
+        self._listeners: list[Callable[[Sequence[Stored]], None]] = []
         self._turn_timer: asyncio.TimerHandle | None = None
         self._start_timer: asyncio.TimerHandle | None = None
 
@@ -142,21 +142,20 @@ class Table:
                 also()
         for s in stored:
             self._apply(s)
-        self._wake()
+        self._wake(stored)
         return self.last_sequence
 
-    def subscribe(self) -> asyncio.Event:
-        """An event set whenever the log grows (or the table stops): a watcher's wake-up."""
-        wake = asyncio.Event()
-        self._listeners.add(wake)
-        return wake
+    def subscribe(self, on_commit: Callable[[Sequence[Stored]], None]) -> None:
+        """Calls `on_commit(new events)` after every write (with [] when the table stops)."""
+        self._listeners.append(on_commit)
 
-    def unsubscribe(self, wake: asyncio.Event) -> None:
-        self._listeners.discard(wake)
+    def unsubscribe(self, on_commit: Callable[[Sequence[Stored]], None]) -> None:
+        if on_commit in self._listeners:
+            self._listeners.remove(on_commit)
 
-    def _wake(self) -> None:
-        for wake in self._listeners:
-            wake.set()
+    def _wake(self, new: Sequence[Stored] = ()) -> None:
+        for listener in list(self._listeners):
+            listener(new)
 
     def events_after(self, sequence: int, limit: int = 256) -> list[Stored]:
         """Up to `limit` events after `sequence`, from memory or, when older, the store."""
@@ -365,10 +364,13 @@ class Table:
 
     def act(self, seat: int, hand_id: str, action_number: int, kind: str, amount: int) -> int:
         """Applies a decision once; an exact retry gets the same sequence back."""
-        done = self.store.act(self.table_id, hand_id, action_number)
-        if done is not None:
-            return self._replayed(done, seat, hand_id, action_number, kind, amount)
         hand = self.hand
+        awaited = (hand is not None and hand.hand_id == hand_id and self.turn is not None
+                   and action_number == self.action_number)
+        if not awaited:  # a retry, or stale: the store remembers every answered decision
+            done = self.store.act(self.table_id, hand_id, action_number)
+            if done is not None:
+                return self._replayed(done, seat, hand_id, action_number, kind, amount)
         if hand is None or hand.hand_id != hand_id:
             current = f"hand {hand.hand_id} is in progress" if hand else "no hand is in progress"
             raise FailedPrecondition(f"hand {hand_id!r} is not the current hand: {current}")

@@ -18,9 +18,12 @@ except ImportError:
 
 
 @pytest.fixture(scope="module")
-def dealer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceProcess]:
+def dealer(tmp_path_factory: pytest.TempPathFactory,
+           request: pytest.FixtureRequest) -> Iterator[ServiceProcess]:
+    """A dealer for the module; a module's DEALER_ARGS adds command-line options."""
     folder = tmp_path_factory.mktemp("dealer")
-    proc = start_dealer(folder / "dealer.sqlite", log_path=folder / "dealer.log")
+    extra = getattr(request.module, "DEALER_ARGS", ())
+    proc = start_dealer(folder / "dealer.sqlite", *extra, log_path=folder / "dealer.log")
     yield proc
     proc.stop()
 

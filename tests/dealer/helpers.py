@@ -21,7 +21,8 @@ AUDITOR_TOKEN = "test-auditor-token"
 
 def start_dealer(db: Path, *extra: str, log_path: Path | None = None) -> ServiceProcess:
     return start_service("dealer", ["--db", str(db), "--service-token", SERVICE_TOKEN,
-                                    "--auditor-token", AUDITOR_TOKEN, *extra],
+                                    "--auditor-token", AUDITOR_TOKEN, "--stream-linger-ms", "0",
+                                    *extra],
                          log_path=log_path)
 
 

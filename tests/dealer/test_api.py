@@ -8,6 +8,9 @@ import pytest
 from poker.v1 import dealer_pb2 as pb
 from tests.dealer.helpers import AUDIT, SVC, Client, Watcher, auth, count
 
+#: The default stream lingering (events a viewer need not act on may wait 10 ms).
+DEALER_ARGS = ("--stream-linger-ms", "10")
+
 
 def status(call: object) -> tuple[grpc.StatusCode, str]:
     with pytest.raises(grpc.RpcError) as info:

@@ -20,6 +20,8 @@ from tests.dealer.helpers import (
 )
 
 HANDS = 40
+#: The driver follows a spectator's stream: no lingering, every event at once.
+DEALER_ARGS = ("--stream-linger-ms", "0")
 
 
 def _cards_by_seat(events: list[pb.TableEvent], kind: str) -> dict[str, set[str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,9 @@ def test_store_round_trips_events_seats_and_acts(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError), store.batch():
         store.append("t1", [Row(3, "", 7, "c")])
         raise RuntimeError("rolled back")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        Store(tmp_path / "d.sqlite")  # one dealer per database
+    store.close()
     reopened = Store(tmp_path / "d.sqlite")
     assert [r.payload for r in reopened.events("t1")] == ["a", "b"]
     assert reopened.events("t1", after=1) == [Row(2, "t1-1", 6, "b")]
