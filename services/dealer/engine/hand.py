@@ -293,6 +293,12 @@ class Hand:
         return config.action_time_ms
 
     @property
+    def full_raise_to(self) -> int:
+        """The smallest total that is a full bet or raise this round (R17-R19), whether or
+        not the player to act can afford it; an all-in below it does not reopen."""
+        return self._state.full_to
+
+    @property
     def board(self) -> tuple[int, ...]:
         return tuple(self._state.board)
 
