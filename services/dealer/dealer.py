@@ -10,7 +10,8 @@ import re
 import secrets
 from typing import Any
 
-from poker.log import get_logger
+import structlog
+
 from services.dealer import codec
 from services.dealer.auth import Authenticator, new_token, token_hash
 from services.dealer.engine import HandRanker, TableConfig
@@ -18,7 +19,8 @@ from services.dealer.errors import AlreadyExists, InvalidArgument, TableNotFound
 from services.dealer.store import Store
 from services.dealer.tables import Table, TableOptions, now_ms
 
-log = get_logger(__name__)
+# Lazy: modules load (for --help) before poker.log configures the process.
+log = structlog.get_logger(__name__)
 
 TABLE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 

@@ -16,12 +16,13 @@ import time
 from collections.abc import Sequence
 
 import grpc
+import structlog
 
 from poker.cards import card_text
-from poker.log import get_logger
 from poker.v1 import evaluator_pb2, evaluator_pb2_grpc
 
-log = get_logger(__name__)
+# Lazy: modules load (for --help) before poker.log configures the process.
+log = structlog.get_logger(__name__)
 
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 #: How long an address that failed is passed over (while others remain).

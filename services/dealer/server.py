@@ -23,10 +23,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
+import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from poker.log import get_logger
 from poker.serving import SERVER_OPTIONS
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
@@ -38,7 +38,8 @@ from services.dealer.ranking import RemoteRanker
 from services.dealer.store import Store
 from services.dealer.tables import Table
 
-log = get_logger(__name__)
+# Lazy: modules load (for --help) before poker.log configures the process.
+log = structlog.get_logger(__name__)
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DealerService"].full_name
 R = TypeVar("R")
 

@@ -43,8 +43,6 @@ from services.dealer.errors import (
 )
 from services.dealer.store import ActRecord, Row, Store
 
-log = get_logger(__name__)
-
 #: Events kept in memory per table for watchers; older ones are read from the store.
 RECENT_EVENTS = 1024
 
