@@ -74,3 +74,15 @@ def test_logging_is_json_lines_off_a_terminal() -> None:
     assert line["event"] == "hand_started"
     assert line["table_id"] == "t1" and line["hand_id"] == 7
     assert line["level"] == "info"
+
+
+def test_module_level_logger_follows_later_configuration() -> None:
+    # A logger made at import time, before configure(), must still write JSON.
+    code = (
+        "from poker import log; early = log.get_logger('early', service='x');"
+        "log.configure('json'); early.info('server_started', port=1)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout == ""
+    line = json.loads(result.stderr.strip().splitlines()[-1])
+    assert line["event"] == "server_started" and line["service"] == "x"
