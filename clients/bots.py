@@ -4,7 +4,7 @@ A bot is any object with `act(view) -> Action`; `TableClient.play(bot, hands=...
 
 >>> from clients.models import Decision, LegalActions, SeatView, TableView, HandView, Street
 >>> legal = LegalActions(seat=0, decision=Decision.BET, can_fold=True, can_call=True,
-...                      call_amount=100)
+...                      call_amount=100, can_all_in=True, all_in_to=900)
 >>> view = TableView(table_id="t", your_seat=0, seats=(SeatView(0, "me", 900),),
 ...     hand=HandView(hand_id="t-1", hand_number=1, street=Street.PREFLOP, legal=legal))
 >>> CallingStation().act(view)
@@ -56,7 +56,7 @@ class RandomBot:
         r = self.rng.random()
         if legal.decision is Decision.SHOW_OR_MUCK:
             return Action.show() if r < 0.5 and legal.can_show else Action.muck()
-        if r < self.all_in:
+        if r < self.all_in and legal.can_all_in:
             return Action.all_in()
         if legal.bet_kind is not None and r < self.all_in + self.aggression:
             high = min(legal.max_to, max(legal.min_to, legal.min_to + view.pot_total))
@@ -83,14 +83,19 @@ class EquityBot:
         self.rng = random.Random(seed)
         self.errors = 0
         self.last_equity: float | None = None
+        self._known: dict[tuple[object, ...], float] = {}
 
     def equity(self, view: TableView) -> float:
-        """This seat's equity against every other player still in the hand."""
+        """This seat's equity against every other player still in the hand (asked once per
+        cards, board and number of opponents)."""
         opponents = max(1, min(9, len(view.active_seats) - 1))
-        results = self.evaluator.equity([view.my_cards, *[ANY_TWO] * opponents],
-                                        board=view.board, trials=self.trials,
-                                        seed=self.rng.randrange(1, 2**63))
-        return results[0].equity
+        key = (view.my_cards, view.board, opponents)
+        if key not in self._known:
+            results = self.evaluator.equity([view.my_cards, *[ANY_TWO] * opponents],
+                                            board=view.board, trials=self.trials,
+                                            seed=self.rng.randrange(1, 2**63))
+            self._known = {key: results[0].equity}
+        return self._known[key]
 
     def act(self, view: TableView) -> Action:
         legal = view.legal

@@ -179,6 +179,10 @@ def action_kind(action: Action) -> int:
     return int(dealer_pb2.ActionKind.Value("ACTION_KIND_" + action.kind.name))
 
 
+def watch(table_id: str, after: int) -> dealer_pb2.WatchTableRequest:
+    return dealer_pb2.WatchTableRequest(table_id=table_id, after_sequence=after)
+
+
 def play_start(table_id: str, after: int) -> dealer_pb2.PlayRequest:
     return dealer_pb2.PlayRequest(start=dealer_pb2.PlayStart(table_id=table_id,
                                                              after_sequence=after))

@@ -6,7 +6,8 @@ Every value is a frozen dataclass built from the DealerService messages by
 >>> Action.raise_to(300), str(Action.call()), str(Action.bet(200))
 (Action(kind=<ActionKind.RAISE: 'raise'>, amount=300), 'call', 'bet 200')
 >>> legal = LegalActions(seat=2, decision=Decision.BET, can_fold=True, can_call=True,
-...                      call_amount=100, bet_kind=ActionKind.RAISE, min_to=200, max_to=1000)
+...                      call_amount=100, bet_kind=ActionKind.RAISE, min_to=200, max_to=1000,
+...                      can_all_in=True, all_in_to=1000)
 >>> legal.allows(Action.raise_to(150)), legal.allows(Action.raise_to(200)), legal.can_check
 (False, True, False)
 >>> [str(a) for a in legal.options()]
@@ -181,6 +182,8 @@ class LegalActions:
     max_to: int = 0
     can_show: bool = False
     can_muck: bool = False
+    can_all_in: bool = False
+    all_in_to: int = 0
 
     @property
     def can_bet(self) -> bool:
@@ -189,10 +192,6 @@ class LegalActions:
     @property
     def can_raise(self) -> bool:
         return self.bet_kind is ActionKind.RAISE
-
-    @property
-    def can_all_in(self) -> bool:
-        return self.decision is Decision.BET
 
     def allows(self, action: Action) -> bool:
         """Whether the server would accept `action` (its amount within the bounds)."""
@@ -222,8 +221,8 @@ class LegalActions:
             out.append(Option(ActionKind.CALL, self.call_amount, self.call_amount))
         if self.bet_kind is not None:
             out.append(Option(self.bet_kind, self.min_to, self.max_to))
-        if self.can_all_in and self.max_to:
-            out.append(Option(ActionKind.ALL_IN, self.max_to, self.max_to))
+        if self.can_all_in:
+            out.append(Option(ActionKind.ALL_IN, self.all_in_to, self.all_in_to))
         return out
 
 

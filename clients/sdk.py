@@ -321,7 +321,7 @@ class TableClient:
             self._stream.cancel()
 
     def _reconnect_or_raise(self, err: grpc.RpcError, failures: int, method: str) -> None:
-        if self._closed or err.code() not in RECONNECT_CODES or failures >= self.retry.attempts:
+        if err.code() not in RECONNECT_CODES or failures >= self.retry.attempts:
             raise error_from_rpc(err, method) from None
         time.sleep(min(self.retry.max_backoff, self.retry.initial_backoff * 2 ** failures))
 
@@ -332,14 +332,16 @@ class TableClient:
         follower = self._follower(after)
         failures = 0
         while True:
-            stream = self._stream = self.stub.WatchTable(dealer_pb2.WatchTableRequest(
-                table_id=self.table_id, after_sequence=follower.last), metadata=self._metadata)
+            stream = self._stream = self.stub.WatchTable(c.watch(self.table_id, follower.last),
+                                                         metadata=self._metadata)
             try:
                 for response in stream:
                     failures = 0
                     yield from follower.accept(response.events)
                 return
             except grpc.RpcError as err:
+                if self._closed:
+                    return  # close() ended the stream
                 failures += 1
                 self._reconnect_or_raise(err, failures, "WatchTable")
             finally:
@@ -372,6 +374,9 @@ class TableClient:
                     stream, outbox, follower, session, on_events)
                 break
             except grpc.RpcError as err:
+                if self._closed:
+                    session.result.stopped_because = "client closed"
+                    break
                 failures += 1
                 self._reconnect_or_raise(err, failures, "Play")
                 session.reconnected()

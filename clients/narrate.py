@@ -1,0 +1,135 @@
+"""Events told as a person reads a hand: "Ann raises to 300", "*** FLOP *** [As Kd 7c]".
+
+Used by `poker demo` (the log of a few hands) and `poker play` (the table as it goes).
+
+>>> from clients.events import ActionTaken, BoardDealt, PotAwarded
+>>> from clients.models import ActionKind, Street
+>>> from clients.cards import cards
+>>> n = Narrator({0: "Ann", 1: "Bob"})
+>>> n.line(ActionTaken(sequence=5, seat=1, action=ActionKind.RAISE, to=300, added=290))
+'Bob raises to 300'
+>>> n.line(BoardDealt(sequence=6, street=Street.FLOP, cards=cards("As Kd 7c")))
+'*** FLOP *** [As Kd 7c]'
+>>> n.line(PotAwarded(sequence=9, index=0, amount=640, winners=(0, 1), shares=(320, 320)))
+'Ann and Bob split the pot of 640 (320 each)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from clients.cards import Card
+from clients.events import (
+    ActionTaken,
+    AntePosted,
+    BetReturned,
+    BlindPosted,
+    BoardDealt,
+    ButtonSet,
+    CardsMucked,
+    CardsShown,
+    ChipsAdded,
+    Event,
+    HandStarted,
+    HandVoided,
+    HoleCardsDealt,
+    PlayerSatIn,
+    PlayerSatOut,
+    PlayerSeated,
+    PlayerUnseated,
+    PotAwarded,
+    TableClosed,
+    TurnTimedOut,
+)
+from clients.models import ActionKind, BlindKind, SitOutReason
+
+__all__ = ["Narrator", "show_cards"]
+
+
+def show_cards(cards: tuple[Card, ...] | list[Card]) -> str:
+    return " ".join(c.text for c in cards)
+
+
+class Narrator:
+    """Turns events into lines, naming seats by `names` (seat -> name)."""
+
+    def __init__(self, names: Mapping[int, str] | None = None) -> None:
+        self.names: dict[int, str] = dict(names or {})
+        self.board: list[Card] = []
+
+    def who(self, seat: int) -> str:
+        return self.names.get(seat, f"seat {seat}")
+
+    def line(self, e: Event) -> str | None:  # noqa: C901 - one case per event kind
+        """The line for one event, or None when there is nothing to tell."""
+        if isinstance(e, HandStarted):
+            self.board = []
+            return (f"--- Hand #{e.hand_number} · {len(e.players)} players · blinds {e.level}"
+                    f" · button {self.who(e.button)} ---")
+        if isinstance(e, AntePosted):
+            return f"{self.who(e.seat)} posts an ante of {e.amount}"
+        if isinstance(e, BlindPosted):
+            kind = {BlindKind.SMALL: "the small blind", BlindKind.BIG: "the big blind",
+                    BlindKind.LATE: "a live big blind (late joiner)"}[e.blind]
+            return f"{self.who(e.seat)} posts {kind} of {e.amount}"
+        if isinstance(e, HoleCardsDealt):
+            return f"Dealt to {self.who(e.seat)}: [{show_cards(e.cards)}]" if e.cards else None
+        if isinstance(e, ActionTaken):
+            return f"{self.who(e.seat)} {self._action(e)}"
+        if isinstance(e, BoardDealt):
+            before = f"[{show_cards(self.board)}] " if self.board else ""
+            self.board.extend(e.cards)
+            return f"*** {e.street.value.upper()} *** {before}[{show_cards(e.cards)}]"
+        if isinstance(e, BetReturned):
+            return f"Uncalled bet of {e.amount} returned to {self.who(e.seat)}"
+        if isinstance(e, CardsShown):
+            return f"{self.who(e.seat)} shows [{show_cards(e.cards)}]"
+        if isinstance(e, CardsMucked):
+            return f"{self.who(e.seat)} mucks"
+        if isinstance(e, PotAwarded):
+            return self._pot(e)
+        if isinstance(e, TurnTimedOut):
+            return f"{self.who(e.seat)} ran out of time"
+        if isinstance(e, HandVoided):
+            return f"Hand voided ({e.reason}): every chip returned"
+        return self._table_line(e)
+
+    def _table_line(self, e: Event) -> str | None:
+        if isinstance(e, PlayerSeated):
+            return f"{self.names.get(e.seat, e.player_id)} sits down with {e.stack}"
+        if isinstance(e, PlayerUnseated):
+            return f"{self.who(e.stack.seat)} leaves with {e.stack.stack}"
+        if isinstance(e, ChipsAdded):
+            return f"{self.who(e.seat)} rebuys {e.amount} (stack {e.stack})"
+        if isinstance(e, PlayerSatOut):
+            why = " (out of time)" if e.reason is SitOutReason.TIMED_OUT else ""
+            return f"{self.who(e.seat)} sits out{why}"
+        if isinstance(e, PlayerSatIn):
+            return f"{self.who(e.seat)} is back"
+        if isinstance(e, ButtonSet):
+            return f"The button starts at {self.who(e.seat)}"
+        if isinstance(e, TableClosed):
+            return "The table is closed"
+        return None
+
+    def _action(self, e: ActionTaken) -> str:
+        if e.action is ActionKind.FOLD:
+            return "folds"
+        if e.action is ActionKind.CHECK:
+            return "checks"
+        tail = " and is all-in" if e.all_in else ""
+        if e.action is ActionKind.CALL:
+            return f"calls {e.added}{tail}"
+        if e.action is ActionKind.BET:
+            return f"bets {e.to}{tail}"
+        if e.action is ActionKind.RAISE:
+            return f"raises to {e.to}{tail}"
+        return f"goes all-in ({e.to})"
+
+    def _pot(self, e: PotAwarded) -> str:
+        pot = "the pot" if e.index == 0 else f"side pot {e.index}"
+        if len(e.winners) == 1:
+            return f"{self.who(e.winners[0])} wins {pot} of {e.amount}"
+        names = [self.who(w) for w in e.winners]
+        each = ", ".join(str(s) for s in sorted(set(e.shares)))
+        return f"{', '.join(names[:-1])} and {names[-1]} split {pot} of {e.amount} ({each} each)"
