@@ -48,9 +48,9 @@ def configure(fmt: str | None = None, level: str | None = None) -> None:
 
 
 def get_logger(name: str, **bound: Any) -> Any:
-    """A logger carrying `logger=name` and any bound key-values.
+    """A logger carrying `logger_name=name` and any bound key-values.
 
     Lazy: a module-level logger made before `configure()` still follows the
     configuration once it is set (binding here would freeze the defaults).
     """
-    return structlog.get_logger(logger=name, **bound)
+    return structlog.get_logger(logger_name=name, **bound)
