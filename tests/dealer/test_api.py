@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import queue
+import threading
+from collections.abc import Iterator
+
 import grpc
 import pytest
 
@@ -207,3 +211,69 @@ def test_auditor_sees_the_deck(client: Client) -> None:
         pytest.fail("no deck_set in the auditor's first batch")
     deck = next(e.deck_set for e in events if e.HasField("deck_set"))
     assert len(deck.deck) == 52
+
+
+def _bot(client: Client, table_id: str, seat: int, token: str, actions: int,
+         out: dict[int, tuple[list[pb.TableEvent], list[pb.PlayActionResult]]]) -> None:
+    """A Play-stream bot: first an illegal raise (refused in its result), then checks/calls."""
+    requests: queue.Queue[pb.PlayRequest | None] = queue.Queue()
+
+    def outgoing() -> Iterator[pb.PlayRequest]:
+        yield pb.PlayRequest(start=pb.PlayStart(table_id=table_id))
+        while (item := requests.get()) is not None:
+            yield item
+
+    events: list[pb.TableEvent] = []
+    results: list[pb.PlayActionResult] = []
+    stream = client.stub.Play(outgoing(), metadata=auth(token))
+    for response in stream:
+        events.extend(response.events)
+        if response.HasField("action_result"):
+            results.append(response.action_result)
+            if len(results) >= actions:
+                break
+        for e in response.events:
+            turn = e.turn_started
+            if not e.HasField("turn_started") or turn.seat != seat:
+                continue
+            legal = turn.legal_actions
+            if not results and legal.decision == pb.DECISION_BET:
+                requests.put(pb.PlayRequest(action=pb.PlayAction(
+                    hand_id=e.hand_id, action_number=turn.action_number,
+                    kind=pb.ACTION_KIND_RAISE, amount=1)))
+            kind = pb.ACTION_KIND_CHECK if legal.can_check else pb.ACTION_KIND_CALL
+            if legal.decision == pb.DECISION_SHOW_OR_MUCK:
+                kind = pb.ACTION_KIND_SHOW
+            requests.put(pb.PlayRequest(action=pb.PlayAction(
+                hand_id=e.hand_id, action_number=turn.action_number, kind=kind)))
+    requests.put(None)
+    stream.cancel()
+    out[seat] = (events, results)
+
+
+def test_play_stream_events_down_actions_up(client: Client) -> None:
+    table_id = client.create(seats=2, test_mode=True, deck_seed=31)
+    tokens = client.seat(table_id, [1000, 1000])
+    out: dict[int, tuple[list[pb.TableEvent], list[pb.PlayActionResult]]] = {}
+    bots = [threading.Thread(target=_bot, args=(client, table_id, seat, tokens[seat], 5, out))
+            for seat in (0, 1)]
+    for bot in bots:
+        bot.start()
+    for bot in bots:
+        bot.join(30)
+    for seat in (0, 1):
+        events, results = out[seat]
+        assert results[0].code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
+        assert "below the minimum raise" in results[0].message
+        assert all(r.code == 0 and r.sequence > 0 for r in results[1:]), results
+        assert [e.sequence for e in events] == list(range(1, len(events) + 1))
+        other = [e for e in events if e.HasField("hole_cards_dealt")
+                 and e.hole_cards_dealt.seat != seat]
+        assert other and all(not e.hole_cards_dealt.cards for e in other)
+        assert count(events, "turn_timed_out") == 0
+    code, message = status(lambda: next(client.stub.Play(
+        iter([pb.PlayRequest(start=pb.PlayStart(table_id=table_id))]))))
+    assert code == grpc.StatusCode.UNAUTHENTICATED
+    code, message = status(lambda: next(client.stub.Play(
+        iter([pb.PlayRequest(action=pb.PlayAction())]), metadata=auth(tokens[0]))))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "start" in message

@@ -59,8 +59,6 @@ def test_R27_R28_no_hole_card_reaches_another_viewer_before_it_is_shown(client: 
                     assert not e.hole_cards_dealt.cards, (viewer, e)
             elif kind == "cards_mucked":
                 assert not e.cards_mucked.cards
-            elif kind == "turn_started" and viewer is not None:
-                pass
         assert count(watcher.events, "hand_ended") >= HANDS
     mucked = sum(1 for e in auditor.events if e.HasField("cards_mucked")
                  and e.cards_mucked.cards)
@@ -69,7 +67,7 @@ def test_R27_R28_no_hole_card_reaches_another_viewer_before_it_is_shown(client: 
     assert count(auditor.events, "deck_set") >= HANDS
     for w in [spectator, auditor, *seats.values()]:
         w.cancel()
-    assert mucked >= 0
+    assert mucked > 0, "the auditor sees mucked cards (R27), and the policy mucks some"
 
 
 def test_R3_every_hand_proves_its_deck(client: Client) -> None:
@@ -122,6 +120,19 @@ def test_R5_button_moves_clockwise_and_R9_levels_rise_by_hands(client: Client) -
     except grpc.RpcError as err:
         code = err.code()
     assert code == grpc.StatusCode.FAILED_PRECONDITION
+    watcher.cancel()
+
+
+def test_R9_levels_rise_by_minutes(client: Client) -> None:
+    levels = [pb.Level(small_blind=5, big_blind=10), pb.Level(small_blind=10, big_blind=20)]
+    # 0.005 minutes = 300 ms a level; a 100 ms pause between hands
+    table_id = client.create(seats=2, levels=levels, minutes_per_level=0.005,
+                             pause_between_hands_ms=100)
+    tokens = client.seat(table_id, [5000, 5000])
+    watcher = Watcher(client, table_id)
+    play(client, table_id, tokens, watcher, 6)
+    started = [e.hand_started for e in watcher.events if e.HasField("hand_started")]
+    assert started[0].level.big_blind == 10 and started[-1].level.big_blind == 20
     watcher.cancel()
 
 
