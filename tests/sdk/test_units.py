@@ -1,0 +1,324 @@
+"""The SDK without servers: docstring examples, conversions of every event, the tracker, the
+fair-deck checker on doctored decks (R3, R12), retries and TLS settings, bot sessions."""
+
+from __future__ import annotations
+
+import doctest
+import hashlib
+import importlib
+import pkgutil
+import random
+from dataclasses import replace
+from typing import Any
+
+import grpc
+import pytest
+
+import clients
+from clients.cards import Card, cards
+from clients.convert import event_from_proto, from_proto
+from clients.errors import ActionRefused, FairDeckViolation, ServiceError
+from clients.events import (
+    EVENT_TYPES,
+    BoardDealt,
+    DeckRevealed,
+    HandEnded,
+    HandPlayer,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerSatOut,
+)
+from clients.fairdeck import FairDeckChecker, dealing_order
+from clients.models import (
+    Action,
+    ActionKind,
+    Decision,
+    LegalActions,
+    Level,
+    SeatStack,
+    SitOutReason,
+    Street,
+    TableView,
+)
+from clients.session import BotSession, Stop
+from clients.transport import TLS, RetryPolicy, call
+from poker.v1 import dealer_pb2 as pb
+
+
+@pytest.mark.parametrize("name", sorted(m.name for m in pkgutil.iter_modules(clients.__path__)))
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(f"clients.{name}")
+    assert module.__doc__ and module.__doc__.strip(), f"clients.{name} says nothing about itself"
+    failed, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert failed == 0
+
+
+def test_R1_cards_read_and_print_as_the_rule_book_writes_them() -> None:
+    assert str(Card("As")) == "As" and repr(Card("as")) == "Card('As')"
+    assert Card("Td").index == 4 * 8 + 1 and Card.from_index(0) == Card("2c")
+    assert sorted(cards("As 2c Kd")) == [Card("2c"), Card("Kd"), Card("As")]
+    with pytest.raises(ValueError, match="not a card"):
+        Card("1x")
+
+
+def _filled(message: Any) -> Any:
+    """Every scalar field of `message` set to something recognisable."""
+    for fd in message.DESCRIPTOR.fields:
+        if fd.message_type is not None:
+            if fd.is_repeated:
+                _filled(getattr(message, fd.name).add())
+            else:
+                _filled(getattr(message, fd.name))
+            continue
+        value: Any
+        if fd.name in {"cards", "board", "deck", "card", "hole_cards"}:
+            value = "As"
+        elif fd.enum_type is not None:
+            value = fd.enum_type.values[-1].number
+        elif fd.type == fd.TYPE_BOOL:
+            value = True
+        elif fd.type == fd.TYPE_STRING:
+            value = "x"
+        elif fd.type == fd.TYPE_BYTES:
+            value = b"\x01"
+        elif fd.type in (fd.TYPE_DOUBLE, fd.TYPE_FLOAT):
+            value = 1.5
+        else:
+            value = 7
+        if fd.is_repeated:
+            getattr(message, fd.name).append(value)
+        else:
+            setattr(message, fd.name, value)
+    return message
+
+
+def test_every_table_event_kind_converts_to_its_typed_value() -> None:
+    oneof = pb.TableEvent.DESCRIPTOR.oneofs_by_name["event"]
+    assert {f.name for f in oneof.fields} == set(EVENT_TYPES)
+    for fd in oneof.fields:
+        message = pb.TableEvent(sequence=3, time_unix_ms=9, hand_id="t-1")
+        getattr(message, fd.name).CopyFrom(_filled(getattr(message, fd.name)))
+        event = event_from_proto(message)
+        assert type(event) is EVENT_TYPES[fd.name] and event.kind == fd.name
+        assert (event.sequence, event.hand_id) == (3, "t-1")
+    hidden = event_from_proto(pb.TableEvent(sequence=4))
+    assert hidden.kind == "hidden" and hidden.sequence == 4
+
+
+def test_a_table_view_converts_with_cards_enums_and_unset_fields() -> None:
+    message = pb.TableView(table_id="t", sequence=12, your_seat=1)
+    message.seats.add(seat=1, player_id="ann", stack=990, bet=10, in_hand=True,
+                      hole_cards=["Ah", "Kh"])
+    message.hand.hand_id, message.hand.street = "t-3", pb.STREET_FLOP
+    message.hand.board.extend(["2c", "7d", "Qs"])
+    message.hand.actor = 1
+    message.hand.legal_actions.CopyFrom(pb.LegalActions(
+        seat=1, decision=pb.DECISION_BET, can_check=True, bet_kind=pb.ACTION_KIND_BET,
+        min_to=10, max_to=990))
+    view = from_proto(TableView, message)
+    assert view.my_cards == cards("Ah Kh") and view.board == cards("2c 7d Qs")
+    assert view.hand is not None and view.hand.street is Street.FLOP and view.button is None
+    assert view.legal is not None and view.legal.can_bet and view.is_my_turn
+    assert view.legal.allows(Action.bet(50)) and not view.legal.allows(Action.bet(5))
+
+
+# -------------------------------------------------------------------- fair deck (R3, R12)
+
+
+def _hand(n_players: int = 3, button: int = 0, seed: int = 1) -> tuple[list[Any], bytes, list[int]]:
+    """The events of an honest hand: started, hole cards of seat 1, flop, end, reveal."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    salt = bytes(rng.randrange(256) for _ in range(32))
+    commitment = hashlib.sha256(salt + bytes(deck)).hexdigest()
+    seats = list(range(n_players))
+    order = dealing_order(seats, button)
+    i, n = order.index(1), n_players
+    d = [Card.from_index(c) for c in deck]
+    events = [
+        HandStarted(sequence=1, hand_id="h", hand_number=1, button=button, level=Level(5, 10),
+                    players=tuple(HandPlayer(s, f"p{s}", 100) for s in seats),
+                    commitment=commitment),
+        HoleCardsDealt(sequence=2, hand_id="h", seat=1, cards=(d[i], d[n + i])),
+        BoardDealt(sequence=3, hand_id="h", street=Street.FLOP,
+                   cards=tuple(d[2 * n + 1: 2 * n + 4])),
+        HandEnded(sequence=4, hand_id="h", stacks=(SeatStack(1, 100),)),
+        DeckRevealed(sequence=5, hand_id="h", salt=salt, deck=tuple(d), commitment=commitment),
+    ]
+    return events, salt, deck
+
+
+def _feed(events: list[Any], policy: str = "raise") -> FairDeckChecker:
+    checker = FairDeckChecker(policy)  # type: ignore[arg-type]
+    for e in events:
+        checker.feed(e)
+    return checker
+
+
+def test_R3_an_honest_hand_verifies() -> None:
+    for button in range(3):
+        events, _, _ = _hand(button=button)
+        assert _feed(events).verified == 1
+
+
+def _doctor(events: list[Any], **changes: Any) -> list[Any]:
+    return [*events[:-1], replace(events[-1], **changes)]
+
+
+def test_R3_a_tampered_deck_order_is_caught() -> None:
+    events, _, _ = _hand()
+    deck = list(events[-1].deck)
+    deck[20], deck[30] = deck[30], deck[20]  # cards never seen, so only the hash can tell
+    with pytest.raises(FairDeckViolation, match="does not hash to the commitment"):
+        _feed(_doctor(events, deck=tuple(deck)))
+
+
+def test_R3_a_wrong_salt_or_a_swapped_commitment_is_caught() -> None:
+    events, salt, _ = _hand()
+    with pytest.raises(FairDeckViolation, match="does not hash"):
+        _feed(_doctor(events, salt=bytes(32)))
+    with pytest.raises(FairDeckViolation, match="the hand started with"):
+        _feed(_doctor(events, commitment="0" * 64))
+
+
+def test_R12_a_deck_that_hashes_but_is_not_what_was_dealt_is_caught() -> None:
+    # The dealer commits to an order B but deals from another order A: revealing B proves
+    # the hash, but the cards seen do not sit where R12 puts them in B.
+    events, salt, deck = _hand()
+    other = deck[:]
+    other[0], other[40] = other[40], other[0]  # seat 1, left of the button, gets d[0] and d[3]
+    d = [Card.from_index(c) for c in other]
+    honest_about_other = hashlib.sha256(salt + bytes(other)).hexdigest()
+    lying = [replace(events[0], commitment=honest_about_other), *events[1:-1],
+             DeckRevealed(sequence=5, hand_id="h", salt=salt, deck=tuple(d),
+                          commitment=honest_about_other)]
+    with pytest.raises(FairDeckViolation, match=r"seat 1 was dealt .* \(R12\)"):
+        _feed(lying)
+
+
+def test_R3_a_hand_that_ends_without_a_reveal_is_flagged_at_the_next_hand() -> None:
+    events, _, _ = _hand()
+    checker = _feed(events[:-1] + [events[0]], policy="flag")
+    assert [v.reason for v in checker.violations] == [
+        "the hand ended and its deck was never revealed (R3)"]
+
+
+def test_R3_flag_policy_records_and_goes_on() -> None:
+    events, _, _ = _hand()
+    seen: list[FairDeckViolation] = []
+    checker = FairDeckChecker("flag", on_violation=seen.append)
+    for e in _doctor(events, salt=bytes(32)):
+        checker.feed(e)
+    assert checker.verified == 0 and len(checker.violations) == 1 and seen == checker.violations
+
+
+# ------------------------------------------------------------------ transport, errors
+
+
+class _Flaky:
+    def __init__(self, failures: int, code: grpc.StatusCode) -> None:
+        self.failures, self.code, self.calls = failures, code, 0
+        self.requests: list[Any] = []
+
+    def __call__(self, request: Any, *, metadata: Any, timeout: float) -> str:
+        self.calls += 1
+        self.requests.append(request)
+        assert timeout == 2.0, "every attempt carries a deadline"
+        if self.calls <= self.failures:
+            raise _RpcError(self.code, "try again")
+        return "ok"
+
+
+class _RpcError(grpc.RpcError):
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        self._code, self._details = code, details
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+    def details(self) -> str:
+        return self._details
+
+
+def test_safe_calls_are_retried_with_the_same_request_on_unavailable() -> None:
+    method = _Flaky(2, grpc.StatusCode.UNAVAILABLE)
+    policy = RetryPolicy(initial_backoff=0.001)
+    assert call(method, "req", metadata=(), timeout=2.0, retry=policy) == "ok"
+    assert method.calls == 3 and method.requests == ["req"] * 3
+
+
+def test_refusals_are_not_retried_and_keep_the_reason_and_code() -> None:
+    method = _Flaky(1, grpc.StatusCode.FAILED_PRECONDITION)
+    with pytest.raises(ActionRefused) as caught:
+        call(method, "req", metadata=(), timeout=2.0, retry=RetryPolicy(), cls=ActionRefused,
+             name="Act")
+    assert method.calls == 1
+    assert caught.value.code is grpc.StatusCode.FAILED_PRECONDITION
+    assert caught.value.reason == "try again" and "Act: FAILED_PRECONDITION" in str(caught.value)
+    unsafe = _Flaky(1, grpc.StatusCode.UNAVAILABLE)
+    with pytest.raises(ServiceError):
+        call(unsafe, "req", metadata=(), timeout=2.0, retry=None)
+    assert unsafe.calls == 1
+
+
+def test_tls_settings_reach_grpc(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, Any] = {}
+
+    def fake(**kwargs: Any) -> Any:
+        seen.update(kwargs)
+        return object()
+
+    monkeypatch.setattr(grpc, "ssl_channel_credentials", fake)
+    tls = TLS(root_certificates=b"ROOTS", private_key=b"KEY", certificate_chain=b"CHAIN",
+              server_name="dealer.internal")
+    tls.credentials()
+    assert seen == {"root_certificates": b"ROOTS", "private_key": b"KEY",
+                    "certificate_chain": b"CHAIN"}
+    assert ("grpc.ssl_target_name_override", "dealer.internal") in tls.options()
+
+
+# ------------------------------------------------------------------------ bot sessions
+
+
+class _Counting:
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def act(self, view: TableView) -> Action:
+        self.asked += 1
+        return Action.call() if self.asked == 1 else Action.fold()
+
+
+def _turn_view(action_number: int) -> TableView:
+    from clients.models import HandView
+
+    legal = LegalActions(seat=0, decision=Decision.BET, can_fold=True, can_call=True,
+                         call_amount=10)
+    return TableView(table_id="t", your_seat=0, hand=HandView(
+        hand_id="t-1", hand_number=1, street=Street.PREFLOP, actor=0,
+        action_number=action_number, legal=legal))
+
+
+def test_a_decision_is_sent_again_unchanged_after_a_reconnect() -> None:
+    bot = _Counting()
+    session = BotSession(bot, 0, Stop())
+    first = session.decision(_turn_view(4))
+    assert first == ("t-1", 4, Action.call())
+    assert session.decision(_turn_view(4)) is None  # sent once per stream
+    session.reconnected()
+    assert session.decision(_turn_view(4)) == first and bot.asked == 1  # same answer, not asked
+
+
+def test_a_seat_timed_out_sits_in_again_and_a_stale_refusal_does_not_raise() -> None:
+    session = BotSession(_Counting(), 0, Stop())
+    steps = session.on_events([PlayerSatOut(sequence=9, seat=0,
+                                            reason=SitOutReason.TIMED_OUT)], TableView("t"))
+    assert steps == [("sit_in", None)]
+    session.on_result(4, grpc.StatusCode.FAILED_PRECONDITION.value[0], "timed out",
+                      TableView("t"))
+    with pytest.raises(ActionRefused, match="raise to 5 is below"):
+        session.on_result(4, grpc.StatusCode.FAILED_PRECONDITION.value[0],
+                          "raise to 5 is below the minimum 20", _turn_view(4))
+    assert len(session.result.refused) == 2
+    assert Action(ActionKind.ALL_IN).kind.value == "all_in"
