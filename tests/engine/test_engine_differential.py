@@ -136,7 +136,8 @@ def pokerkit_split(hand: Hand) -> list[int]:
     return [final[seat] for seat in sorted(final)]
 
 
-def play_both(seed: int, stats: Counter[str]) -> None:
+def play_both(seed: int, stats: Counter[str]) -> Hand | None:
+    """Play one random hand through both; the engine's hand when compared to the end."""
     rng = random.Random(seed)
     spec = random_spec(rng)
     deck = list(range(52))
@@ -176,7 +177,7 @@ def play_both(seed: int, stats: Counter[str]) -> None:
                     short_all_in_street = mine.street
         theirs.apply(choice)
     if not compared:
-        return
+        return None
     while mine.decision is Decision.SHOW_OR_MUCK and mine.actor is not None:
         mine.act(mine.actor, Action.show() if rng.random() < 0.5 else Action.muck())
     assert mine.is_over, f"seed {seed}: the engine still waits for seat {mine.actor}"
@@ -186,6 +187,7 @@ def play_both(seed: int, stats: Counter[str]) -> None:
         assert pokerkit_split(mine) == expected, f"seed {seed}: {spec}\n{got}\n{expected}"
         stats["stacks equal after PokerKit's pot merging (R22/R24)"] += 1
     stats["hands compared to the end"] += 1
+    return mine
 
 
 def test_engine_and_pokerkit_agree_on_bounds_and_stacks() -> None:

@@ -121,8 +121,16 @@ def test_an_illegal_action_leaves_the_hand_exactly_as_it_was() -> None:
         ([], Action.raise_to(150), "raise to 150 is below the minimum raise to 200"),
         ([], Action.check(), "you cannot check: 100 to call"),
         ([], Action.raise_to(1500), "raise to 1500 is more than you have: all-in is 1000"),
-        (["2: call", "0: call", "1: check"], Action.bet(50), "bet of 50 is below the minimum bet of 100"),
-        (["2: call", "0: call", "1: check"], Action.call(), "there is no bet to call: check instead"),
+        (
+            ["2: call", "0: call", "1: check"],
+            Action.bet(50),
+            "bet of 50 is below the minimum bet of 100",
+        ),
+        (
+            ["2: call", "0: call", "1: check"],
+            Action.call(),
+            "there is no bet to call: check instead",
+        ),
     ],
 )
 def test_refusals_say_why_in_a_players_words(
