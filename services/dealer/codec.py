@@ -56,7 +56,7 @@ def encode(obj: Any) -> Any:
 
 def _fields(obj: Any) -> dict[str, Any]:
     out = {}
-    for name in _init_fields(type(obj)):
+    for name in _init_fields(obj.__class__):
         value = getattr(obj, name)
         out[name] = value if type(value) in _PLAIN else encode(value)
     return out
@@ -128,12 +128,12 @@ def _decode_union(args: tuple[Any, ...], data: Any) -> Any:
 
 
 @cache
-def _init_fields(cls: type) -> tuple[str, ...]:
+def _init_fields(cls: Any) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
 @cache
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: Any) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 

@@ -44,7 +44,8 @@ class RemoteRanker:
             raise ValueError("RemoteRanker needs at least one evaluator address")
         self.addresses = list(addresses)
         self._channels = [grpc.insecure_channel(a) for a in self.addresses]
-        self._stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c) for c in self._channels]
+        self._stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c)  # type: ignore[no-untyped-call]
+                       for c in self._channels]
         self._turn = itertools.count()
         self._down_until = [0.0] * len(self.addresses)
         self._timeout = timeout_s
@@ -65,7 +66,7 @@ class RemoteRanker:
             try:
                 reply = self._stubs[index].Showdown(request, timeout=self._timeout)
             except grpc.RpcError as err:
-                code = err.code()  # type: ignore[attr-defined]
+                code = err.code()
                 if code not in RETRYABLE:
                     raise
                 self._down_until[index] = time.monotonic() + BACKOFF_S

@@ -268,7 +268,7 @@ async def serve(args: argparse.Namespace) -> int:
                     args.on_crash)
     dealer.restore()
     server = grpc.aio.server(options=SERVER_OPTIONS)
-    dealer_pb2_grpc.add_DealerServiceServicer_to_server(
+    dealer_pb2_grpc.add_DealerServiceServicer_to_server(  # type: ignore[no-untyped-call]
         DealerServicer(dealer, args.stream_linger_ms / 1000), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

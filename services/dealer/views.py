@@ -9,8 +9,8 @@ all the streams that carry it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from poker.cards import card_text
@@ -85,24 +85,36 @@ def texts(cards: Sequence[int]) -> list[str]:
 
 # ------------------------------------------------------------------ configuration
 
-_STRUCTURES = {pb.STRUCTURE_UNSPECIFIED: Structure.NO_LIMIT, pb.STRUCTURE_NO_LIMIT:
-               Structure.NO_LIMIT, pb.STRUCTURE_POT_LIMIT: Structure.POT_LIMIT,
-               pb.STRUCTURE_FIXED_LIMIT: Structure.FIXED_LIMIT}
-_PRESETS = {pb.PRESET_UNSPECIFIED: Preset.SEED, pb.PRESET_SEED: Preset.SEED,
-            pb.PRESET_STANDARD: Preset.STANDARD}
-_RAISE_RULES = {pb.MIN_RAISE_RULE_UNSPECIFIED: None, pb.MIN_RAISE_RULE_DOUBLE:
-                MinRaiseRule.DOUBLE, pb.MIN_RAISE_RULE_STANDARD: MinRaiseRule.STANDARD}
-_ANTE_FORMS = {pb.ANTE_FORM_UNSPECIFIED: AnteForm.EACH_PLAYER, pb.ANTE_FORM_EACH_PLAYER:
-               AnteForm.EACH_PLAYER, pb.ANTE_FORM_BIG_BLIND: AnteForm.BIG_BLIND}
+_STRUCTURES: dict[int, Structure] = {
+    pb.STRUCTURE_UNSPECIFIED: Structure.NO_LIMIT,
+    pb.STRUCTURE_NO_LIMIT: Structure.NO_LIMIT,
+    pb.STRUCTURE_POT_LIMIT: Structure.POT_LIMIT,
+    pb.STRUCTURE_FIXED_LIMIT: Structure.FIXED_LIMIT,
+}
+_PRESETS: dict[int, Preset] = {
+    pb.PRESET_UNSPECIFIED: Preset.SEED,
+    pb.PRESET_SEED: Preset.SEED,
+    pb.PRESET_STANDARD: Preset.STANDARD,
+}
+_RAISE_RULES: dict[int, MinRaiseRule | None] = {
+    pb.MIN_RAISE_RULE_UNSPECIFIED: None,
+    pb.MIN_RAISE_RULE_DOUBLE: MinRaiseRule.DOUBLE,
+    pb.MIN_RAISE_RULE_STANDARD: MinRaiseRule.STANDARD,
+}
+_ANTE_FORMS: dict[int, AnteForm] = {
+    pb.ANTE_FORM_UNSPECIFIED: AnteForm.EACH_PLAYER,
+    pb.ANTE_FORM_EACH_PLAYER: AnteForm.EACH_PLAYER,
+    pb.ANTE_FORM_BIG_BLIND: AnteForm.BIG_BLIND,
+}
 
 
-def _enum(table: dict[int, Any], value: int, field: str) -> Any:
+def _enum(table: Mapping[int, Any], value: int, field: str) -> Any:
     if value not in table:
         raise InvalidArgument(f"config.{field}: {value} is not a known value")
     return table[value]
 
 
-def _reverse(table: dict[int, Any]) -> dict[Any, int]:
+def _reverse(table: Mapping[int, Any]) -> dict[Any, Any]:
     return {v: k for k, v in table.items() if k}
 
 
@@ -159,23 +171,31 @@ def level_to_proto(level: Level) -> pb.Level:
 
 # ------------------------------------------------------------------------ actions
 
-_ACTIONS = {
+_ACTIONS: dict[ActionKind, pb.ActionKind] = {
     ActionKind.FOLD: pb.ACTION_KIND_FOLD, ActionKind.CHECK: pb.ACTION_KIND_CHECK,
     ActionKind.CALL: pb.ACTION_KIND_CALL, ActionKind.BET: pb.ACTION_KIND_BET,
     ActionKind.RAISE: pb.ACTION_KIND_RAISE, ActionKind.ALL_IN: pb.ACTION_KIND_ALL_IN,
     ActionKind.SHOW: pb.ACTION_KIND_SHOW, ActionKind.MUCK: pb.ACTION_KIND_MUCK,
 }
-_ACTION_NAMES = {v: k.value for k, v in _ACTIONS.items()}
-_DECISIONS = {Decision.BET.value: pb.DECISION_BET,
+_ACTION_NAMES: dict[int, str] = {v: k.value for k, v in _ACTIONS.items()}
+_DECISIONS: dict[str, pb.Decision] = {Decision.BET.value: pb.DECISION_BET,
               Decision.SHOW_OR_MUCK.value: pb.DECISION_SHOW_OR_MUCK}
-_STREETS = {Street.PREFLOP: pb.STREET_PREFLOP, Street.FLOP: pb.STREET_FLOP,
+_STREETS: dict[Street, pb.Street] = {Street.PREFLOP: pb.STREET_PREFLOP, Street.FLOP: pb.STREET_FLOP,
             Street.TURN: pb.STREET_TURN, Street.RIVER: pb.STREET_RIVER,
             Street.SHOWDOWN: pb.STREET_SHOWDOWN, Street.COMPLETE: pb.STREET_COMPLETE}
-_BLINDS = {BlindKind.SMALL: pb.BLIND_KIND_SMALL, BlindKind.BIG: pb.BLIND_KIND_BIG,
-           BlindKind.LATE: pb.BLIND_KIND_LATE}
-_SHOW_REASONS = {ShowReason.SHOWDOWN: pb.SHOW_REASON_SHOWDOWN,
-                 ShowReason.ALL_IN: pb.SHOW_REASON_ALL_IN}
-_SIT_OUT = {"requested": pb.SIT_OUT_REASON_REQUESTED, "timed_out": pb.SIT_OUT_REASON_TIMED_OUT}
+_BLINDS: dict[BlindKind, pb.BlindKind] = {
+    BlindKind.SMALL: pb.BLIND_KIND_SMALL,
+    BlindKind.BIG: pb.BLIND_KIND_BIG,
+    BlindKind.LATE: pb.BLIND_KIND_LATE,
+}
+_SHOW_REASONS: dict[ShowReason, pb.ShowReason] = {
+    ShowReason.SHOWDOWN: pb.SHOW_REASON_SHOWDOWN,
+    ShowReason.ALL_IN: pb.SHOW_REASON_ALL_IN,
+}
+_SIT_OUT: dict[str, pb.SitOutReason] = {
+    "requested": pb.SIT_OUT_REASON_REQUESTED,
+    "timed_out": pb.SIT_OUT_REASON_TIMED_OUT,
+}
 
 
 def action_kind(kind: int) -> str:
@@ -188,7 +208,8 @@ def action_kind(kind: int) -> str:
 
 
 def legal_from_turn(turn: ev.TurnStarted) -> pb.LegalActions:
-    bet_kind = {"bet": pb.ACTION_KIND_BET, "raise": pb.ACTION_KIND_RAISE}.get(turn.bet_kind, 0)
+    bet_kinds = {"bet": pb.ACTION_KIND_BET, "raise": pb.ACTION_KIND_RAISE}
+    bet_kind = bet_kinds.get(turn.bet_kind, pb.ACTION_KIND_UNSPECIFIED)
     return pb.LegalActions(
         seat=turn.seat, decision=_DECISIONS[turn.decision], can_fold=turn.can_fold,
         can_check=turn.can_check, can_call=turn.can_call, call_amount=turn.call_amount,
@@ -230,8 +251,8 @@ def _engine_event(e: Any, hand_id: str) -> dict[str, Any]:  # noqa: C901 - one c
     if isinstance(e, BetReturned):
         return {"bet_returned": pb.BetReturned(seat=e.seat, amount=e.amount)}
     if isinstance(e, CardsShown):
-        return {"cards_shown": pb.CardsShown(seat=e.seat, cards=texts(e.cards),
-                                             reason=_SHOW_REASONS.get(e.reason, 0))}
+        reason = _SHOW_REASONS.get(e.reason, pb.SHOW_REASON_UNSPECIFIED)
+        return {"cards_shown": pb.CardsShown(seat=e.seat, cards=texts(e.cards), reason=reason)}
     if isinstance(e, CardsMucked):
         return {"cards_mucked": pb.CardsMucked(seat=e.seat, cards=texts(e.cards))}
     if isinstance(e, PotAwarded):
@@ -291,7 +312,7 @@ def event_message(s: Stored, viewer: Viewer, table: Table | None = None) -> pb.T
         key = "public"
     else:
         key = viewer.at(s.sequence)
-    cached = s.views.get(key)
+    cached: pb.TableEvent | None = s.views.get(key)
     if cached is not None:
         return cached
     message = pb.TableEvent(sequence=s.sequence, time_unix_ms=s.time_ms, hand_id=s.hand_id)
@@ -360,10 +381,7 @@ def table_view(table: Table, viewer: Viewer) -> pb.TableView:
 class _Facts:
     dealt: frozenset[int] = frozenset()
     folded: frozenset[int] = frozenset()
-    cards: dict[int, tuple[int, ...]] | None = None
-
-    def __post_init__(self) -> None:
-        self.cards = self.cards or {}
+    cards: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
 def _hand_facts(table: Table, viewer: Viewer) -> _Facts:
@@ -371,13 +389,14 @@ def _hand_facts(table: Table, viewer: Viewer) -> _Facts:
     hand = table.hand
     assert hand is not None
     who = viewer.at(table.hand_started_at)
-    folded, cards = set(), {}
+    folded: set[int] = set()
+    cards: dict[int, tuple[int, ...]] = {}
     for e in hand.events:
         if isinstance(e, ActionTaken) and e.action is ActionKind.FOLD:
             folded.add(e.seat)
         elif isinstance(e, HoleCardsDealt | CardsShown | CardsMucked):
             shown = redact(e, who)
-            if shown is not None and shown.cards:
+            if isinstance(shown, HoleCardsDealt | CardsShown | CardsMucked) and shown.cards:
                 cards[e.seat] = shown.cards
     return _Facts(frozenset(p.seat for p in hand.players), frozenset(folded), cards)
 
