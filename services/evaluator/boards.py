@@ -32,7 +32,7 @@ CARD_KEY = (_RANK_KEY << np.uint64(16)) | _NIBBLE
 CARD_BIT = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.uint64)
 
 
-@functools.lru_cache(maxsize=6)
+@functools.lru_cache(maxsize=2)
 def combination_table(m: int, k: int) -> npt.NDArray[np.uint8]:
     """Every k-subset of range(m), lexicographic, as a (k, C(m, k)) array (one row a position).
 
@@ -41,17 +41,17 @@ def combination_table(m: int, k: int) -> npt.NDArray[np.uint8]:
     """
     if k == 0:
         return np.zeros((0, 1), dtype=np.uint8)
-    rows = np.arange(m - k + 1, dtype=np.int64)[:, None]  # the first element of each subset
+    columns = [np.arange(m - k + 1, dtype=np.uint8)]  # the first element of each subset
     for j in range(1, k):
-        last = rows[:, -1]
+        last = columns[-1].astype(np.int32)
         # Each subset grows by every element after its last that leaves room for the rest.
         counts = (m - (k - j)) - last
-        grown = np.repeat(rows, counts, axis=0)
-        starts = np.cumsum(counts) - counts
-        ramp = np.arange(grown.shape[0]) - np.repeat(starts, counts)
-        rows = np.column_stack([grown, np.repeat(last, counts) + 1 + ramp])
-    assert rows.shape[0] == math.comb(m, k)
-    table = np.ascontiguousarray(rows.T.astype(np.uint8))
+        starts = np.cumsum(counts, dtype=np.int32) - counts
+        ramp = np.arange(int(counts.sum()), dtype=np.int32) - np.repeat(starts, counts)
+        ramp += np.repeat(last + 1, counts)
+        columns = [np.repeat(c, counts) for c in columns] + [ramp.astype(np.uint8)]
+    table = np.stack(columns)
+    assert table.shape[1] == math.comb(m, k)
     table.flags.writeable = False
     return table
 
@@ -99,7 +99,7 @@ class BoardSet:
         rank_sum = (self.keys >> np.uint64(16)) + np.uint64(
             tables.RANK_KEYS[a >> 2] + tables.RANK_KEYS[b >> 2]
         )
-        ranks = np.take(tables.nonflush_table(7), rank_sum)
+        ranks = np.take(tables.nonflush_table(), rank_sum)
         if self.flush_rows.size:
             hole_mask = np.zeros(4, dtype=np.uint64)
             hole_mask[a & 3] |= np.uint64(1 << (a >> 2))

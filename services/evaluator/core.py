@@ -262,7 +262,7 @@ def ranks_of_bits(
     keys = np.take(_LANE, lanes[:, 0])
     for suit in range(1, 4):
         keys += np.take(_LANE, lanes[:, suit])
-    nonflush = np.take(tables.nonflush_table(size), keys & _LOW32)
+    nonflush = tables.nonflush_ranks(size, keys & _LOW32)
     # A flush beats every hand its cards could otherwise make (no full house or
     # quads fit beside a five-card flush in seven cards), so the larger rank wins.
     return np.maximum(nonflush, (keys >> _SHIFT32).astype(np.uint16), out=out)

@@ -109,7 +109,7 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
         self, request: pb.EvaluateBatchRequest, context: grpc.ServicerContext
     ) -> pb.EvaluateBatchResponse:
         return pb.EvaluateBatchResponse(
-            ranks=self._ranks(request.cards_per_hand, request.hands, 0)
+            ranks=self._ranks(request.cards_per_hand, request.hands, None)
         )
 
     @_translated
@@ -125,8 +125,8 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
         log.info("batch_stream_done", chunks=chunk + 1 if hands else 0, hands=hands,
                  seconds=round(time.monotonic() - started, 3))
 
-    def _ranks(self, cards_per_hand: int, packed: bytes, chunk: int) -> bytes:
-        where = f"chunk {chunk}: " if chunk else ""
+    def _ranks(self, cards_per_hand: int, packed: bytes, chunk: int | None) -> bytes:
+        where = "" if chunk is None else f"chunk {chunk}: "
         if cards_per_hand not in core.HAND_SIZES:
             raise InvalidHand(f"{where}cards_per_hand is {cards_per_hand}; a hand has 5, 6 or 7",
                               None, "batch")
@@ -141,7 +141,12 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
                 f"{self.limits.max_batch_hands:,} (split it, or use EvaluateBatchStream)"
             )
         hands = np.frombuffer(packed, dtype=np.uint8).reshape(count, cards_per_hand)
-        ranks: bytes = core.evaluate_batch(hands).astype("<u2").tobytes()
+        try:
+            ranks: bytes = core.evaluate_batch(hands).astype("<u2").tobytes()
+        except InvalidHand as err:
+            if chunk is None:
+                raise
+            raise InvalidHand(err.reason, err.index, f"chunk {chunk}, hand") from None
         return ranks
 
     @_translated

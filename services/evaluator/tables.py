@@ -200,14 +200,38 @@ def nonflush_by_sum(size: int) -> dict[int, int]:
 
 
 @functools.cache
-def nonflush_table(size: int) -> npt.NDArray[np.uint16]:
-    """Dense form of `nonflush_by_sum(size)`: rank sum -> rank, 0 where no hand sums so."""
+def nonflush_table() -> npt.NDArray[np.uint16]:
+    """Dense form of `nonflush_by_sum(7)`: rank sum -> rank, 0 where no hand sums so.
+
+    15.6 MB, for the fastest lookups, so only for the common seven-card hands.
+    """
     table = np.zeros(MAX_RANK_SUM + 1, dtype=np.uint16)
-    found = nonflush_by_sum(size)
+    found = nonflush_by_sum(7)
     table[np.fromiter(found.keys(), np.int64, len(found))] = np.fromiter(
         found.values(), np.uint16, len(found)
     )
     return table
+
+
+@functools.cache
+def nonflush_sorted(size: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint16]]:
+    """`nonflush_by_sum(size)` as sorted rank sums and their ranks, for binary search."""
+    found = nonflush_by_sum(size)
+    sums = np.fromiter(sorted(found), np.uint64, len(found))
+    return sums, np.array([found[int(s)] for s in sums], dtype=np.uint16)
+
+
+def nonflush_ranks(size: int, rank_sums: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint16]:
+    """Ranks of the best non-flush hands of `size` cards with these rank sums.
+
+    >>> nonflush_ranks(5, np.array([RANK_KEYS[12] * 4 + RANK_KEYS[11]], dtype=np.uint64))
+    array([7452], dtype=uint16)
+    """
+    if size == 7:
+        return np.take(nonflush_table(), rank_sums)
+    sums, ranks = nonflush_sorted(size)
+    at = np.searchsorted(sums, rank_sums)
+    return np.take(ranks, at, mode="clip")  # a sum no hand makes (unchecked input) clips
 
 
 def _flush_ranks() -> npt.NDArray[np.uint16]:
