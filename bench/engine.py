@@ -1,7 +1,7 @@
 """Benchmark: complete 6-max no-limit hands through the rule engine, and through PokerKit.
 
 Both play the same seeded random policy (fold 15 %, bet or raise 15 % of which a
-fifth all-in, else check or call; a free check is never folded) on the same decks,
+fifth all-in, else check or call) on the same decks,
 showdown evaluation included, in the same run; the ratio is what matters. Rates are
 hands per second of this process's CPU time, so that other work on a shared
 machine does not count; the wall-clock rates are printed beside them.
@@ -64,7 +64,7 @@ def engine_hands(hand_decks: list[list[int]], seed: int) -> int:
                 continue
             legal = hand.legal_actions()
             roll = random_()
-            if roll < FOLD and legal.can_call:
+            if roll < FOLD:
                 action = fold
             elif roll < FOLD + BET_OR_RAISE and legal.bet_kind is not None:
                 if random_() < ALL_IN_SHARE and legal.all_in_allowed:
@@ -92,7 +92,7 @@ def pokerkit_hands(hand_decks: list[list[int]], seed: int) -> int:
             decisions += 1
             bounds = hand.bounds()
             roll = random_()
-            if roll < FOLD and bounds.can_call:
+            if roll < FOLD:
                 hand.fold()
             elif roll < FOLD + BET_OR_RAISE and bounds.bet_kind is not None:
                 total = bounds.stack + bounds.bet
