@@ -361,3 +361,24 @@ def test_R21_the_part_of_a_bet_nobody_could_call_goes_back() -> None:
     first_board = next(i for i, e in enumerate(events) if isinstance(e, BoardDealt))
     assert returned < first_board
     assert sum(stacks(hand)) == 1300
+
+
+def test_R19_seed_preset_short_all_in_against_the_double_rule() -> None:
+    hand = limped(stacks_=[1000, 250, 1000], preset=Preset.SEED)
+    play(hand, "0: bet 100", "1: all-in")  # 150: short of the double, 200
+    legal = hand.legal_actions()
+    assert (hand.actor, legal.bet_kind, legal.min_to) == (2, ActionKind.RAISE, 300)
+    act(hand, "2: call")
+    assert hand.legal_actions().bet_kind is None
+    hand = limped(stacks_=[2000, 250, 2000, 320, 2000], preset=Preset.SEED)
+    play(hand, "0: bet 100", "1: all-in", "2: call", "3: all-in", "4: call")
+    legal = hand.legal_actions()  # 220 reached twice seat 0's bet: reopened for it
+    assert (hand.actor, legal.bet_kind, legal.min_to) == (0, ActionKind.RAISE, 440)
+
+
+@pytest.mark.parametrize("preset", list(Preset))
+def test_R16_pot_and_fixed_limit_apply_to_either_preset(preset: Preset) -> None:
+    pot = start([5000] * 3, structure=POT, preset=preset)
+    assert pot.legal_actions().max_to == 350
+    fixed = start([5000] * 3, structure=FIXED, preset=preset)
+    assert (fixed.legal_actions().min_to, fixed.legal_actions().max_to) == (200, 200)
