@@ -19,6 +19,7 @@ import os
 import signal
 import sqlite3
 import sys
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -34,7 +35,7 @@ from services.dealer import history, streams, views
 from services.dealer.auth import AUDITOR, Authenticator, bearer
 from services.dealer.dealer import Dealer
 from services.dealer.errors import FailedPrecondition, InvalidArgument, status_of
-from services.dealer.ranking import RemoteRanker
+from services.dealer.ranking import RemoteRanker, local_ranks
 from services.dealer.store import Store
 from services.dealer.tables import Table
 
@@ -258,6 +259,9 @@ async def serve(args: argparse.Namespace) -> int:
         log.warning("no_service_token", hint="internal calls are refused without --service-token")
     addresses = evaluator_addresses(args)
     ranker = RemoteRanker(addresses, args.evaluator_timeout_ms / 1000) if addresses else None
+    # The in-process evaluator (the default, and the last resort) builds its tables on
+    # first use: build them now, off the loop, not in the first showdown.
+    threading.Thread(target=local_ranks, args=(range(5), [(5, 6)]), daemon=True).start()
     try:
         store = Store(args.db, durable=args.durable)
     except sqlite3.OperationalError as err:

@@ -41,9 +41,14 @@ class Feed:
         self.table.unsubscribe(self._on_commit)
 
     def _on_commit(self, new: Sequence[Stored]) -> None:
-        # While lingering, only what the viewer needs now wakes it; the timer does the rest.
-        if self._deadline is None or not new or self._needs(new):
+        # Only what the viewer needs now wakes it; anything else starts (or joins) the
+        # linger, and the timer wakes it once for all of them.
+        if not new or self._needs(new):
             self.wake.set()
+        elif self._deadline is None:
+            loop = asyncio.get_running_loop()
+            self._deadline = loop.time() + self.linger
+            self._timer = loop.call_later(self.linger, self.wake.set)
 
     async def batches(self, urgent: Callable[[], bool] = lambda: False
                       ) -> AsyncIterator[tuple[list[pb.TableEvent], bool]]:
@@ -53,7 +58,8 @@ class Feed:
             self.wake.clear()
             batch = self.table.events_after(self.after, BATCH)
             now_needed = urgent() or self._needs(batch)
-            if batch and not now_needed and self._lingering(loop):
+            if (batch and not now_needed and self._deadline is not None
+                    and loop.time() < self._deadline):
                 await self.wake.wait()
                 continue
             if batch or now_needed:
@@ -79,13 +85,6 @@ class Feed:
             (isinstance(s.event, ev.TurnStarted | ev.PlayerUnseated) and s.event.seat == seat)
             or isinstance(s.event, ev.TableClosed)
             for s in batch)
-
-    def _lingering(self, loop: asyncio.AbstractEventLoop) -> bool:
-        """True while non-urgent events may wait for company (arms the timer once)."""
-        if self._deadline is None:
-            self._deadline = loop.time() + self.linger
-            self._timer = loop.call_later(self.linger, self.wake.set)
-        return loop.time() < self._deadline
 
     def _cancel(self) -> None:
         if self._timer is not None:
