@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -39,13 +40,35 @@ __all__ = [
 HAND_SIZES = (5, 6, 7)
 
 # --- one hand at a time -------------------------------------------------------------
-# A card's key is its rank key << 16 plus a 4-bit counter for its suit (bits 0..15):
-# the sum of a hand's keys holds its rank sum and its suit counts, and stays small
-# enough for Python's fast integer paths.
-_K: dict[int, int] = {c: (tables.RANK_KEYS[c >> 2] << 16) | (1 << (4 * (c & 3))) for c in range(52)}
-_NF5 = tables.nonflush_by_sum(5)
+# Seven cards: a rank-key sum and a suit-key sum, both small enough for Python's
+# fast single-digit integer paths. The suit keys (0, 1, 29, 37) give every mix of
+# seven suits its own sum, so a 512-entry list says whether (and in which suit) a
+# hand is a flush. Each list's second half is None so that a negative index fails
+# (None + int) instead of wrapping to a real card.
+_SUIT_KEYS = (0, 1, 29, 37)
+_R: list[int | None] = [tables.RANK_KEYS[c >> 2] for c in range(52)] + [None] * 52
+_S: list[int | None] = [_SUIT_KEYS[c & 3] for c in range(52)] + [None] * 52
+
+
+def _flush_suits() -> list[int]:
+    # suit sum of seven cards -> 1 + the suit with five or more, else 0
+    table = [0] * 512
+    for suits in itertools.combinations_with_replacement(range(4), 7):
+        total = sum(_SUIT_KEYS[s] for s in suits)
+        flush = next((1 + s for s in range(4) if suits.count(s) >= 5), 0)
+        assert table[total] in (0, flush), "suit keys collide"
+        table[total] = flush
+    return table
+
+
+_FLUSH_SUIT7 = _flush_suits()
+_NF7: memoryview = tables.nonflush_table().data  # the fastest lookup from Python
+# Five or six cards: one key a card, rank key << 16 plus a 4-bit counter for its suit.
+_K: list[int | None] = [
+    (tables.RANK_KEYS[c >> 2] << 16) | (1 << (4 * (c & 3))) for c in range(52)
+] + [None] * 52
 _NF6 = tables.nonflush_by_sum(6)
-_NF7 = tables.nonflush_by_sum(7)
+_NF5 = tables.nonflush_by_sum(5)
 _FLUSH = tables.FLUSH_RANK_LIST
 
 
@@ -62,33 +85,45 @@ def evaluate(cards: Sequence[int]) -> int:
     >>> evaluate([48, 0, 4, 8, 12])      # Ac 2c 3c 4c 5c: the steel wheel
     7453
     """
+    r = _R
+    q = _S
+    try:
+        a, b, c, d, e, f, g = cards
+        rank_sum = r[a] + r[b] + r[c] + r[d] + r[e] + r[f] + r[g]  # type: ignore[operator]
+        suit_sum = q[a] + q[b] + q[c] + q[d] + q[e] + q[f] + q[g]  # type: ignore[operator]
+    except ValueError:  # not seven cards
+        return _evaluate_five_or_six(cards)
+    except (TypeError, IndexError):
+        raise _invalid(cards) from None
+    flush = _FLUSH_SUIT7[suit_sum]
+    if flush:
+        return _flush_rank(cards, flush - 1)
+    rank: int = _NF7[rank_sum]
+    return rank
+
+
+def _evaluate_five_or_six(cards: Sequence[int]) -> int:
     k = _K
     try:
-        if len(cards) == 7:
-            a, b, c, d, e, f, g = cards
-            s = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
-            if (s + 0x3333) & 0x8888:
-                return _flush_rank(cards, s)
-            return _NF7[s >> 16]
         if len(cards) == 6:
             a, b, c, d, e, f = cards
-            s = k[a] + k[b] + k[c] + k[d] + k[e] + k[f]
-            if (s + 0x3333) & 0x8888:
-                return _flush_rank(cards, s)
-            return _NF6[s >> 16]
-        if len(cards) == 5:
+            s = k[a] + k[b] + k[c] + k[d] + k[e] + k[f]  # type: ignore[operator]
+            table = _NF6
+        elif len(cards) == 5:
             a, b, c, d, e = cards
-            s = k[a] + k[b] + k[c] + k[d] + k[e]
-            if (s + 0x3333) & 0x8888:
-                return _flush_rank(cards, s)
-            return _NF5[s >> 16]
-    except (KeyError, TypeError):
-        pass
-    raise _invalid(cards)
+            s = k[a] + k[b] + k[c] + k[d] + k[e]  # type: ignore[operator]
+            table = _NF5
+        else:
+            raise _invalid(cards)
+    except (TypeError, IndexError, ValueError):
+        raise _invalid(cards) from None
+    counters = ((s & 0xFFFF) + 0x3333) & 0x8888
+    if counters:
+        return _flush_rank(cards, (counters.bit_length() >> 2) - 1)
+    return table[s >> 16]
 
 
-def _flush_rank(cards: Sequence[int], s: int) -> int:
-    suit = ((((s & 0xFFFF) + 0x3333) & 0x8888).bit_length() >> 2) - 1
+def _flush_rank(cards: Sequence[int], suit: int) -> int:
     mask = 0
     for card in cards:
         if card & 3 == suit:
