@@ -214,9 +214,10 @@ async def idle_tables(address: str, count: int) -> None:
                 table_id=reply.table_id, player_id="waiting", stack=1000), metadata=SVC)
 
 
-def start_dealer(folder: Path, name: str) -> ServiceProcess:
+def start_dealer(folder: Path, name: str, linger_ms: float = 10.0) -> ServiceProcess:
     return start_service("dealer", ["--db", str(folder / f"{name}.sqlite"),
-                                    "--service-token", TOKEN],
+                                    "--service-token", TOKEN,
+                                    "--stream-linger-ms", str(linger_ms)],
                          env={"POKER_LOG_LEVEL": "WARNING"})
 
 
@@ -226,12 +227,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=4, help="tables of 6 bots")
     parser.add_argument("--styles", default="unary,play", help="client styles to run")
     parser.add_argument("--idle-tables", type=int, default=1000)
+    parser.add_argument("--linger-ms", type=float, default=10.0,
+                        help="the dealer's --stream-linger-ms")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args(argv)
     results: dict[str, object] = {"tables": args.tables, "seconds": args.seconds}
     with tempfile.TemporaryDirectory() as folder:
         for style in args.styles.split(","):
-            proc = start_dealer(Path(folder), style)
+            proc = start_dealer(Path(folder), style, args.linger_ms)
             try:
                 figures = asyncio.run(run_bots(proc.address, style, args.tables, args.seconds,
                                                proc.popen.pid))

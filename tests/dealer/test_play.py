@@ -218,3 +218,34 @@ def test_hand_history_hides_unshown_cards(client: Client) -> None:
     except grpc.RpcError as err:
         assert err.code() == grpc.StatusCode.NOT_FOUND
     watcher.cancel()
+
+
+def test_R27_a_new_player_never_sees_the_cards_of_the_seat_before_them(client: Client) -> None:
+    table_id = client.create(seats=3, test_mode=True, deck_seed=41)
+    tokens = client.seat(table_id, [1000, 1000, 1000])
+    watcher = Watcher(client, table_id)
+    play(client, table_id, tokens, watcher, 3)
+    client.stub.SitOut(pb.SitOutRequest(table_id=table_id, seat=0), metadata=auth(tokens[0]))
+    play(client, table_id, tokens, watcher, 2)  # seat 0 is out of the hand by now
+    client.stub.UnseatPlayer(pb.UnseatPlayerRequest(table_id=table_id, seat=0), metadata=SVC)
+    old_token = tokens[0]
+    reply = client.stub.SeatPlayer(pb.SeatPlayerRequest(
+        table_id=table_id, seat=0, player_id="newcomer", stack=1000), metadata=SVC)
+    newcomer = Watcher(client, table_id, reply.seat_token)
+    tokens[0] = reply.seat_token
+    play(client, table_id, tokens, watcher, 2)
+    newcomer.wait(lambda ev: count(ev, "hand_ended") >= 7)
+    seated = next(e.sequence for e in newcomer.events if e.HasField("player_seated")
+                  and e.player_seated.player_id == "newcomer")
+    mine = [e for e in newcomer.events if e.HasField("hole_cards_dealt")
+            and e.hole_cards_dealt.seat == 0]
+    assert all(not e.hole_cards_dealt.cards for e in mine if e.sequence < seated)
+    assert any(e.hole_cards_dealt.cards for e in mine if e.sequence > seated)
+    code = None
+    try:  # the old player's token left with them
+        client.view(table_id, old_token)
+    except grpc.RpcError as err:
+        code = err.code()
+    assert code == grpc.StatusCode.UNAUTHENTICATED
+    newcomer.cancel()
+    watcher.cancel()
