@@ -53,7 +53,6 @@ def open_preflop(state: HandState) -> None:
     state.street_min = big_blind
     state.full_to = min_full_to(state)
     state.aggressor = NOBODY
-    state.decision = Decision.BET
     # R13: first to act is left of the big blind (heads-up: the button, R7).
     state.actor = next_actor(state, state.bb_pos + 1)
     state.decision = Decision.BET if state.actor != NOBODY else None
@@ -253,8 +252,9 @@ def resolve(state: HandState, p: int, action: Action) -> ActionTaken:
             return ActionTaken(seat, CALL, bet + stack, stack, True)
         refusal = _raise_refusal(state, p, owe)
         if refusal is not None:
-            raise IllegalAction(f"you cannot go all-in: {refusal}; you may call {owe} or fold")
-        min_to, max_to = _raise_bounds(state, p, owe)
+            choice = f"call {owe} or fold" if owe else "check or fold"
+            raise IllegalAction(f"you cannot go all-in: {refusal}; you may {choice}")
+        _, max_to = _raise_bounds(state, p, owe)
         if max_to < bet + stack:
             raise IllegalAction(
                 f"you cannot go all-in: the most you may {_verb(state)} to is {max_to}"
