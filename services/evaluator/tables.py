@@ -173,52 +173,73 @@ def rank_of_class(hand_class: HandClass) -> int:
     return _RANK_OF_CLASS[hand_class]
 
 
-def rank_multisets(size: int) -> Iterator[tuple[int, ...]]:
-    """Rank counts (13 entries) of every multiset of `size` ranks with at most four of each."""
-    for combo in itertools.combinations_with_replacement(range(RANK_COUNT), size):
-        counts = [0] * RANK_COUNT
-        for r in combo:
-            counts[r] += 1
-        if max(counts) <= 4:
-            yield tuple(counts)
+def rank_multisets(size: int) -> npt.NDArray[np.int64]:
+    """Rank counts (one row of 13) of every multiset of `size` ranks with at most four of each.
 
-
-def _rank_sum(counts: tuple[int, ...]) -> int:
-    return sum(k * c for k, c in zip(RANK_KEYS, counts, strict=True))
-
-
-@functools.cache
-def nonflush_by_sum(size: int) -> dict[int, int]:
-    """Rank sum -> rank of the best non-flush hand, for hands of `size` (5..7) cards."""
-    table: dict[int, int] = {}
-    for counts in rank_multisets(size):
-        key = _rank_sum(counts)
-        if key in table:
-            raise AssertionError(f"rank keys collide for {size} cards at sum {key}")
-        table[key] = rank_of_class(best_class_of_ranks(counts))
-    return table
-
-
-@functools.cache
-def nonflush_table() -> npt.NDArray[np.uint16]:
-    """Dense form of `nonflush_by_sum(7)`: rank sum -> rank, 0 where no hand sums so.
-
-    15.6 MB, for the fastest lookups, so only for the common seven-card hands.
+    >>> rank_multisets(5).shape
+    (6175, 13)
     """
-    table = np.zeros(MAX_RANK_SUM + 1, dtype=np.uint16)
-    found = nonflush_by_sum(7)
-    table[np.fromiter(found.keys(), np.int64, len(found))] = np.fromiter(
-        found.values(), np.uint16, len(found)
+    combos = np.array(
+        list(itertools.combinations_with_replacement(range(RANK_COUNT), size)), dtype=np.int64
     )
-    return table
+    counts = np.zeros((len(combos), RANK_COUNT), dtype=np.int64)
+    for column in combos.T:
+        counts[np.arange(len(combos)), column] += 1
+    kept: npt.NDArray[np.int64] = counts[counts.max(axis=1) <= 4]
+    return kept
 
 
 @functools.cache
 def nonflush_sorted(size: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint16]]:
-    """`nonflush_by_sum(size)` as sorted rank sums and their ranks, for binary search."""
-    found = nonflush_by_sum(size)
-    sums = np.fromiter(sorted(found), np.uint64, len(found))
-    return sums, np.array([found[int(s)] for s in sums], dtype=np.uint16)
+    """Rank sums of every multiset of `size` (5..7) ranks, sorted, and the rank of its best hand.
+
+    Five ranks are classed directly; six or seven take the best of the hands left
+    after removing each of their ranks once in turn (every five-card subset is
+    reached that way).
+    """
+    counts = rank_multisets(size)
+    sums = (counts @ np.array(RANK_KEYS, dtype=np.int64)).astype(np.uint64)
+    order = np.argsort(sums)
+    counts, sums = counts[order], sums[order]
+    if len(np.unique(sums)) != len(sums):
+        raise AssertionError(f"rank keys collide for {size} cards")
+    if size == 5:
+        ranks = np.array(
+            [rank_of_class(best_class_of_ranks(tuple(row))) for row in counts.tolist()],
+            dtype=np.uint16,
+        )
+        return sums, ranks
+    smaller_sums, smaller_ranks = nonflush_sorted(size - 1)
+    ranks = np.zeros(len(sums), dtype=np.uint16)
+    for r, key in enumerate(RANK_KEYS):
+        has = np.flatnonzero(counts[:, r])
+        at = np.searchsorted(smaller_sums, sums[has] - np.uint64(key))
+        assert (smaller_sums[at] == sums[has] - np.uint64(key)).all()
+        ranks[has] = np.maximum(ranks[has], smaller_ranks[at])
+    return sums, ranks
+
+
+@functools.cache
+def nonflush_by_sum(size: int) -> dict[int, int]:
+    """Rank sum -> rank of the best non-flush hand, for hands of `size` (5..7) cards.
+
+    >>> nonflush_by_sum(5)[4 * RANK_KEYS[12] + RANK_KEYS[11]]  # four aces, king
+    7452
+    """
+    sums, ranks = nonflush_sorted(size)
+    return dict(zip(sums.tolist(), ranks.tolist(), strict=True))
+
+
+@functools.cache
+def nonflush_table() -> npt.NDArray[np.uint16]:
+    """Dense form of `nonflush_sorted(7)`: rank sum -> rank, 0 where no hand sums so.
+
+    15.6 MB, for the fastest lookups, so only for the common seven-card hands.
+    """
+    table = np.zeros(MAX_RANK_SUM + 1, dtype=np.uint16)
+    sums, ranks = nonflush_sorted(7)
+    table[sums] = ranks
+    return table
 
 
 def nonflush_ranks(size: int, rank_sums: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint16]:
