@@ -42,4 +42,4 @@ def stub(evaluator_process: ServiceProcess) -> Iterator[evaluator_pb2_grpc.Evalu
     options = [("grpc.max_send_message_length", 64 << 20),
                ("grpc.max_receive_message_length", 64 << 20)]
     with grpc.insecure_channel(evaluator_process.address, options=options) as channel:
-        yield evaluator_pb2_grpc.EvaluatorServiceStub(channel)
+        yield evaluator_pb2_grpc.EvaluatorServiceStub(channel)  # type: ignore[no-untyped-call]

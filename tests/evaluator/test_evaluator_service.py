@@ -24,7 +24,7 @@ SERVICE = "poker.v1.EvaluatorService"
 def refused(call: Callable[[], object], code: grpc.StatusCode, *words: str) -> str:
     with pytest.raises(grpc.RpcError) as info:
         call()
-    err: grpc.Call = info.value  # type: ignore[assignment]
+    err: grpc.Call = info.value
     assert err.code() == code, err.details()
     for word in words:
         assert word in err.details(), err.details()
@@ -245,9 +245,9 @@ def test_the_process_stays_under_150_mb_resident(
 def test_sigterm_stops_the_server_with_exit_code_0() -> None:
     proc = start_service("evaluator")
     with grpc.insecure_channel(proc.address) as channel:
-        reply = EvaluatorServiceStub(channel).EvaluateHand(
-            pb.EvaluateHandRequest(cards=["As", "Ks", "Qs", "Js", "Ts"]), timeout=10
-        )
+        stub = EvaluatorServiceStub(channel)  # type: ignore[no-untyped-call]
+        reply = stub.EvaluateHand(pb.EvaluateHandRequest(cards=["As", "Ks", "Qs", "Js", "Ts"]),
+                                  timeout=10)
     assert reply.rank == 7462
     assert proc.stop(timeout=15) == 0
     assert any(line.startswith("listening on 127.0.0.1:") for line in proc.output)
