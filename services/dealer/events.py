@@ -147,6 +147,7 @@ DEALER_EVENTS: tuple[type, ...] = (
     PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut, PlayerSatIn, ButtonSet, LevelSet,
     HandSalt, DeckRevealed, TurnStarted, TurnTimedOut, HandVoided, TableClosed,
 )
+DEALER_TYPES: frozenset[type] = frozenset(DEALER_EVENTS)
 
 #: Events of the table rather than of a hand (stored with an empty hand id).
 TABLE_EVENTS: frozenset[type] = frozenset({

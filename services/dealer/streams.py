@@ -40,10 +40,10 @@ class Feed:
         self._cancel()
         self.table.unsubscribe(self._on_commit)
 
-    def _on_commit(self, new: Sequence[Stored]) -> None:
+    def _on_commit(self, new: Sequence[Stored], called: frozenset[int] | None) -> None:
         # Only what the viewer needs now wakes it; anything else starts (or joins) the
         # linger, and the timer wakes it once for all of them.
-        if not new or self._needs(new):
+        if called is None or self.linger <= 0 or self.viewer.seat in called:
             self.wake.set()
         elif self._deadline is None:
             loop = asyncio.get_running_loop()

@@ -78,6 +78,11 @@ class Stored:
     views: dict[Any, Any] = field(default_factory=dict)
 
 
+#: What a table calls after each write: the new events, the seats they call on.
+Listener = Callable[[Sequence["Stored"], "frozenset[int] | None"], None]
+_CALLING = (ev.TurnStarted, ev.PlayerUnseated)
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
@@ -114,7 +119,7 @@ class Table:
         self._hand_events: list[Any] = []  # the current hand's stored events, for recovery
         self._chip_keys: dict[str, tuple[int, int, int]] = {}
         self._recent: deque[Stored] = deque(maxlen=RECENT_EVENTS)
-        self._listeners: list[Callable[[Sequence[Stored]], None]] = []
+        self._listeners: list[Listener] = []
         self._turn_timer: asyncio.TimerHandle | None = None
         self._start_timer: asyncio.TimerHandle | None = None
 
@@ -143,17 +148,25 @@ class Table:
         self._wake(stored)
         return self.last_sequence
 
-    def subscribe(self, on_commit: Callable[[Sequence[Stored]], None]) -> None:
-        """Calls `on_commit(new events)` after every write (with [] when the table stops)."""
+    def subscribe(self, on_commit: Listener) -> None:
+        """Calls `on_commit(new events, seats called on)` after every write.
+
+        The seats are those the new events ask for a decision or unseat; all seats
+        (None) when the table closes or stops.
+        """
         self._listeners.append(on_commit)
 
-    def unsubscribe(self, on_commit: Callable[[Sequence[Stored]], None]) -> None:
+    def unsubscribe(self, on_commit: Listener) -> None:
         if on_commit in self._listeners:
             self._listeners.remove(on_commit)
 
     def _wake(self, new: Sequence[Stored] = ()) -> None:
+        called: frozenset[int] | None = frozenset(
+            s.event.seat for s in new if type(s.event) in _CALLING)
+        if not new or any(type(s.event) is ev.TableClosed for s in new):
+            called = None
         for listener in list(self._listeners):
-            listener(new)
+            listener(new, called)
 
     def events_after(self, sequence: int, limit: int = 256) -> list[Stored]:
         """Up to `limit` events after `sequence`, from memory or, when older, the store."""

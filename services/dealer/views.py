@@ -59,10 +59,10 @@ class Viewer:
 
     who: Any
     since: int = 0
+    seat: int | None = field(init=False, default=None)  # who, when it is a seat
 
-    @property
-    def seat(self) -> int | None:
-        return self.who if isinstance(self.who, int) else None
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seat", self.who if isinstance(self.who, int) else None)
 
     def at(self, sequence: int) -> Any:
         """The engine viewer for an event at `sequence`."""
@@ -304,10 +304,15 @@ def _dealer_event(e: Any, table: Table | None) -> dict[str, Any]:  # noqa: C901
 
 def event_message(s: Stored, viewer: Viewer, table: Table | None = None) -> pb.TableEvent:
     """The stored event as `viewer` may see it (cached on the stored event per view)."""
+    shared: pb.TableEvent | None = s.views.get("public")
+    if shared is not None:  # the same for every viewer: most events
+        return shared
     event = s.event
-    dealer = type(event) in ev.DEALER_EVENTS
+    dealer = type(event) in ev.DEALER_TYPES
     if dealer:
-        key: Any = "auditor" if event.audit_only and viewer.who is AUDITOR else "public"
+        key: Any = "auditor" if event.audit_only and viewer.who is AUDITOR else "hidden"
+        if not event.audit_only:
+            key = "public"
     elif event.visibility is Visibility.PUBLIC:
         key = "public"
     else:
@@ -317,7 +322,7 @@ def event_message(s: Stored, viewer: Viewer, table: Table | None = None) -> pb.T
         return cached
     message = pb.TableEvent(sequence=s.sequence, time_unix_ms=s.time_ms, hand_id=s.hand_id)
     if dealer:
-        if not event.audit_only or key == "auditor":
+        if key != "hidden":
             _fill(message, _dealer_event(event, table))
     else:
         shown = redact(event, key if key != "public" else SPECTATOR)
@@ -337,11 +342,11 @@ def events_for(batch: Sequence[Stored], viewer: Viewer,
     """Messages of a batch for a viewer, and whether the viewer's stream ends here
     (its seat was vacated: later events of that seat are another player's)."""
     out = []
+    seat = viewer.seat
     for s in batch:
         out.append(event_message(s, viewer, table))
-        e = s.event
-        if (viewer.seat is not None and isinstance(e, ev.PlayerUnseated)
-                and e.seat == viewer.seat and s.sequence >= viewer.since):
+        if seat is not None and type(s.event) is ev.PlayerUnseated \
+                and s.event.seat == seat and s.sequence >= viewer.since:
             return out, True
     return out, False
 
