@@ -243,16 +243,20 @@ class DealerServiceServicer:
     def WatchTable(self, request, context):
         """The table's events as the caller may see them, from a sequence number on,
         then live. Reconnect with the last sequence number you received: nothing
-        is missed and nothing is sent twice.
+        is missed and nothing is sent twice. Events a viewer must act on (its own
+        TurnStarted) are sent at once; others may wait a few milliseconds (the
+        dealer's --stream-linger-ms, default 10) to share a message. The stream
+        ends when the table closes, or for a seat when its player leaves.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def Play(self, request_iterator, context):
-        """One stream for a bot: the seat's events down, its actions up. The first
-        request must be `start`; each `action` is answered by a response carrying
-        `action_result` along with the events the action caused.
+        """One stream for a bot, the fastest way to play: the seat's events down, its
+        actions up. The first request must be `start`; each `action` is answered
+        by a response carrying `action_result` after the events the action
+        caused. A refused action is reported in its result and the stream goes on.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
