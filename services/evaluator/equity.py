@@ -192,21 +192,18 @@ def _question(
         raise InvalidRequest(f"equity needs 2 to 10 players, not {len(players)}")
     if len(board) not in (0, 3, 4, 5):
         raise InvalidRequest(f"a board has 0, 3, 4 or 5 cards, not {len(board)}")
-    used: dict[int, str] = {}
+    used: dict[int, str] = {}  # card -> where it is, for the message about a second use
 
-    def claim(cards: Sequence[int], index: int | None, what: str) -> None:
+    def claim(cards: Sequence[int], index: int | None, what: str, where: str) -> None:
         for card in cards:
             if not isinstance(card, int | np.integer) or not 0 <= card < 52:
                 raise InvalidHand(f"card index {card!r} is out of range 0..51", index, what)
             if card in used:
-                owner = used[card]
-                raise InvalidHand(f"card {card_text(card)} is already {owner}", index, what)
-            used[int(card)] = "on the board" if what == "board" else f"held by {what} {index}"
+                raise InvalidHand(f"card {card_text(card)} is already {used[card]}", index, what)
+            used[int(card)] = where
 
-    claim(board, None, "board")
-    claim(dead, None, "dead")
-    for card in dead:
-        used[card] = "dead"
+    claim(board, None, "board", "on the board")
+    claim(dead, None, "dead", "dead")
     known: list[tuple[int, int] | None] = []
     for i, player in enumerate(players):
         if isinstance(player, str):
@@ -214,7 +211,7 @@ def _question(
             continue
         if len(player) != 2:
             raise InvalidHand(f"{len(player)} cards; a player holds 2", i, "player")
-        claim(player, i, "player")
+        claim(player, i, "player", f"held by player {i}")
         known.append((max(player), min(player)))
     combos: list[tuple[Combo, ...]] = []
     for i, player in enumerate(players):
@@ -243,23 +240,33 @@ def _question(
     return question
 
 
+_SEARCH_BUDGET = 100_000  # combos tried before giving up the proof (Monte Carlo then tells)
+
+
 def _one_deal(combos: Sequence[Sequence[Combo]]) -> list[Combo] | None:
-    # Depth-first search for one assignment of combos with no card twice.
+    # Depth-first search for one assignment of combos with no card twice; None when
+    # there is none. A search over its budget assumes there is one (the sampler
+    # refuses later if it cannot find deals).
     order = sorted(range(len(combos)), key=lambda i: len(combos[i]))
     chosen: dict[int, Combo] = {}
+    tried = 0
 
     def search(depth: int, taken: frozenset[int]) -> bool:
-        if depth == len(order):
+        nonlocal tried
+        if depth == len(order) or tried > _SEARCH_BUDGET:
             return True
         player = order[depth]
         for combo in combos[player]:
+            tried += 1
             if combo[0] not in taken and combo[1] not in taken:
                 chosen[player] = combo
                 if search(depth + 1, taken | set(combo)):
                     return True
         return False
 
-    return [chosen[i] for i in range(len(combos))] if search(0, frozenset()) else None
+    if not search(0, frozenset()):
+        return None
+    return [chosen.get(i, combos[i][0]) for i in range(len(combos))]
 
 
 # --- exact --------------------------------------------------------------------------
@@ -326,21 +333,24 @@ def _enumerate_boards(
 
 
 def _monte_carlo(question: _Question, trials: int, seed: int) -> EquityResult:
+    # Cards are handled as bits (1 << (16 * suit + rank)): a deal shares a card
+    # exactly when the sum of its bits has fewer bits set than it has cards.
     rng = np.random.default_rng(seed)
     players = len(question.combos)
     tally = _Tally.empty(players)
+    bit = board_sets.CARD_BIT
+    combo_bits = [bit[np.array(c)[:, 0]] + bit[np.array(c)[:, 1]] for c in question.combos]
     fixed = {*question.board, *question.dead,
              *(c for k in question.known if k is not None for c in k)}
-    deck = np.array([c for c in range(52) if c not in fixed], dtype=np.uint8)
-    combos = [np.array(c, dtype=np.uint8) for c in question.combos]
+    deck_bits = bit[[c for c in range(52) if c not in fixed]]
+    board_bits = np.uint64(sum(int(bit[c]) for c in question.board))
     started = last = time.monotonic()
     log.info("equity_monte_carlo", trials=trials, seed=seed, players=players)
     for start in range(0, trials, _MC_CHUNK):
         n = min(_MC_CHUNK, trials - start)
-        holes = _draw_holdings(rng, combos, n)
-        extra = _draw_board(rng, deck, holes, 5 - len(question.board))
-        ranks = _rank_deals(question.board, extra, holes)
-        tally.add(ranks)
+        holes, held = _draw_holdings(rng, combo_bits, n)
+        board = _draw_board(rng, deck_bits, held, 5 - len(question.board)) + board_bits
+        tally.add(np.stack([ranks_of_bits(board + holes[p], 7) for p in range(players)]))
         if time.monotonic() - last > _PROGRESS_S:
             last = time.monotonic()
             log.info("equity_progress", trials_done=start + n, trials=trials,
@@ -348,56 +358,42 @@ def _monte_carlo(question: _Question, trials: int, seed: int) -> EquityResult:
     return tally.result(Method.MONTE_CARLO, seed)
 
 
-_MAX_ROUNDS = 10_000
+_MAX_ROUNDS = 100_000
 
 
 def _draw_holdings(
-    rng: np.random.Generator, combos: list[npt.NDArray[np.uint8]], n: int
-) -> npt.NDArray[np.uint8]:
-    # (n, players, 2): each player's combo uniform in its range; a deal with a card
-    # twice is drawn again (rejection keeps the joint draw uniform over valid deals).
-    out = np.stack([c[rng.integers(0, len(c), n)] for c in combos], axis=1)
-    if all(len(c) == 1 for c in combos):
-        return out
-    rows = np.arange(n)
+    rng: np.random.Generator, combo_bits: list[npt.NDArray[np.uint64]], n: int
+) -> tuple[list[npt.NDArray[np.uint64]], npt.NDArray[np.uint64]]:
+    # Per player, n combos uniform in its range (as bits), and each deal's held bits.
+    # A deal with a card twice is drawn again: rejection keeps the joint draw
+    # uniform over the deals where no card is held twice.
+    holes = [c[rng.integers(0, len(c), n)] for c in combo_bits]
+    held: npt.NDArray[np.uint64] = np.sum(holes, axis=0, dtype=np.uint64)
+    cards = 2 * len(combo_bits)
+    rows = np.flatnonzero(np.bitwise_count(held) != cards)
     for _ in range(_MAX_ROUNDS):
-        flat = np.sort(out[rows].reshape(rows.size, -1), axis=1)
-        rows = rows[(flat[:, 1:] == flat[:, :-1]).any(axis=1)]
         if not rows.size:
-            return out
-        out[rows] = np.stack([c[rng.integers(0, len(c), rows.size)] for c in combos], axis=1)
+            return holes, held
+        again = [c[rng.integers(0, len(c), rows.size)] for c in combo_bits]
+        for hole, new in zip(holes, again, strict=True):
+            hole[rows] = new
+        held[rows] = np.sum(again, axis=0, dtype=np.uint64)
+        rows = rows[np.bitwise_count(held[rows]) != cards]
     raise InvalidRange("the ranges are too unlikely together to sample; ask for exact equity")
 
 
 def _draw_board(
-    rng: np.random.Generator, deck: npt.NDArray[np.uint8], holes: npt.NDArray[np.uint8], k: int
-) -> npt.NDArray[np.uint8]:
-    # (n, k) cards from the deck, distinct and not in that deal's holdings (rejection).
-    n = holes.shape[0]
-    out = np.empty((n, k), dtype=np.uint8)
-    flat = holes.reshape(n, -1)
-    rows = np.arange(n)
-    while rows.size and k:
-        draw = np.take(deck, rng.integers(0, deck.size, (rows.size, k)))
-        clash = (draw[:, :, None] == flat[rows][:, None, :]).any(axis=(1, 2))
-        for i, j in itertools.combinations(range(k), 2):
-            clash |= draw[:, i] == draw[:, j]
-        out[rows[~clash]] = draw[~clash]
-        rows = rows[clash]
+    rng: np.random.Generator, deck_bits: npt.NDArray[np.uint64], held: npt.NDArray[np.uint64],
+    k: int,
+) -> npt.NDArray[np.uint64]:
+    # Bits of k distinct deck cards per deal, none of them held in that deal (rejection).
+    out = np.zeros(held.size, dtype=np.uint64)
+    rows = np.arange(held.size) if k else np.zeros(0, dtype=np.intp)
+    while rows.size:
+        drawn = np.zeros(rows.size, dtype=np.uint64)
+        for _ in range(k):
+            drawn += np.take(deck_bits, rng.integers(0, deck_bits.size, rows.size))
+        good = (np.bitwise_count(drawn) == k) & ((drawn & held[rows]) == 0)
+        out[rows[good]] = drawn[good]
+        rows = rows[~good]
     return out
-
-
-def _rank_deals(
-    board: Sequence[int], extra: npt.NDArray[np.uint8], holes: npt.NDArray[np.uint8]
-) -> npt.NDArray[np.uint16]:
-    # (players, n) ranks of each deal's holdings on its board.
-    base = int(board_sets.CARD_BIT[list(board)].sum()) if board else 0
-    bits = np.full(extra.shape[0], base, dtype=np.uint64)
-    for j in range(extra.shape[1]):
-        bits += np.take(board_sets.CARD_BIT, extra[:, j])
-    ranks = np.empty((holes.shape[1], extra.shape[0]), dtype=np.uint16)
-    for p in range(holes.shape[1]):
-        hand = bits + np.take(board_sets.CARD_BIT, holes[:, p, 0])
-        hand += np.take(board_sets.CARD_BIT, holes[:, p, 1])
-        ranks[p] = ranks_of_bits(hand, 7)
-    return ranks

@@ -169,3 +169,22 @@ def test_a_complete_board_is_one_deal() -> None:
                                                                        (0, 0, 0.0)]
     split = equity([p("AhKc"), p("AsKd")], board=p("Qh Jh Td 3s 4d"))
     assert [(r.wins, r.ties, r.equity) for r in split.players] == [(0, 1, 0.5), (0, 1, 0.5)]
+
+
+def test_ten_players_with_one_range_share_alike_by_monte_carlo() -> None:
+    # The same range for everyone: by symmetry each player's equity is exactly 1/10.
+    result = equity(["22+, A2s+, K9o+"] * 10, trials=20_000, seed=3)
+    assert result.method is Method.MONTE_CARLO and result.deals == 20_000
+    assert sum(p.equity for p in result.players) == pytest.approx(1.0)
+    for player in result.players:
+        assert abs(player.equity - 0.1) < 4 * player.std_error
+
+
+def test_monte_carlo_on_the_turn_with_dead_cards_agrees_with_exact() -> None:
+    players: list[list[int] | str] = [p("AhKh"), "QQ, JJ", p("9c8c")]
+    board, dead = p("Qh 7h 2c 3s"), p("Jd 4h")
+    exact = equity(players, board=board, dead=dead, method=Method.EXACT)
+    sampled = equity(players, board=board, dead=dead, method=Method.MONTE_CARLO,
+                     trials=100_000, seed=8)
+    for mc, ex in zip(sampled.players, exact.players, strict=True):
+        assert abs(mc.equity - ex.equity) < 3 * mc.std_error
