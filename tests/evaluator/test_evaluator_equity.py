@@ -187,4 +187,4 @@ def test_monte_carlo_on_the_turn_with_dead_cards_agrees_with_exact() -> None:
     sampled = equity(players, board=board, dead=dead, method=Method.MONTE_CARLO,
                      trials=100_000, seed=8)
     for mc, ex in zip(sampled.players, exact.players, strict=True):
-        assert abs(mc.equity - ex.equity) < 3 * mc.std_error
+        assert abs(mc.equity - ex.equity) <= 3 * mc.std_error  # 0 = 0 for a dead hand
