@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from poker.cards import card_text
 from services.evaluator import tables
 from services.evaluator.errors import InvalidHand
 from services.evaluator.tables import CLASSES, HandCategory
@@ -157,8 +158,6 @@ def check_cards(cards: Sequence[int], index: int | None = 0, what: str = "hand")
     seen: set[int] = set()
     for card in cards:
         if card in seen:
-            from poker.cards import card_text
-
             raise InvalidHand(f"card {card_text(int(card))} appears twice", index, what)
         seen.add(int(card))
     if len(cards) not in HAND_SIZES:

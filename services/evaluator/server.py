@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import functools
 import inspect
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -35,7 +36,9 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["EvaluatorService"].full_name
 class Limits:
     """What one request may ask for."""
 
-    max_batch_hands: int = 1_000_000
+    max_batch_hands: int = 500_000
+    #: Requests computing at once (the rest wait): bounds memory and shares the cores.
+    max_concurrent: int = 2
     equity: equity.Limits = equity.Limits()
 
 
@@ -96,6 +99,7 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
 
     def __init__(self, limits: Limits = Limits()) -> None:
         self.limits = limits
+        self._computing = threading.BoundedSemaphore(limits.max_concurrent)
 
     @_translated
     def EvaluateHand(
@@ -142,7 +146,8 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
             )
         hands = np.frombuffer(packed, dtype=np.uint8).reshape(count, cards_per_hand)
         try:
-            ranks: bytes = core.evaluate_batch(hands).astype("<u2").tobytes()
+            with self._computing:
+                ranks: bytes = core.evaluate_batch(hands).astype("<u2").tobytes()
         except InvalidHand as err:
             if chunk is None:
                 raise
@@ -170,16 +175,14 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
             _cards(p.cards, i, "player") if p.cards else p.range
             for i, p in enumerate(request.players)
         ]
+        board = _cards(request.board, None, "board")
+        dead = _cards(request.dead, None, "dead")
         started = time.monotonic()
-        answer = equity.equity(
-            players,
-            board=_cards(request.board, None, "board"),
-            dead=_cards(request.dead, None, "dead"),
-            method=equity.Method(request.method),
-            trials=request.trials,
-            seed=request.seed,
-            limits=self.limits.equity,
-        )
+        with self._computing:
+            answer = equity.equity(
+                players, board=board, dead=dead, method=equity.Method(request.method),
+                trials=request.trials, seed=request.seed, limits=self.limits.equity,
+            )
         log.info("equity_answered", players=len(players), method=answer.method.name,
                  deals=answer.deals, seconds=round(time.monotonic() - started, 3))
         return pb.EquityResponse(

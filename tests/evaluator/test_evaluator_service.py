@@ -230,13 +230,19 @@ def test_a_bad_equity_request_is_invalid_argument_saying_why(
     refused(lambda: stub.Equity(request_), grpc.StatusCode.INVALID_ARGUMENT, *words)
 
 
-def test_the_process_stays_under_150_mb_resident(
+def test_the_process_stays_under_150_mb_resident_under_concurrent_work(
     stub: EvaluatorServiceStub, evaluator_process: ServiceProcess, random_hands: Hands
 ) -> None:
-    hands = random_hands(50_000, 7, 8).tobytes()
-    for _ in range(5):
-        stub.EvaluateBatch(pb.EvaluateBatchRequest(cards_per_hand=7, hands=hands))
-    stub.Equity(pb.EquityRequest(players=[player("Ah Kh"), player("Qs Qd"), player("Jc Tc")]))
+    hands = random_hands(50_000, 7, 8)
+    batch = pb.EvaluateBatchRequest(cards_per_hand=7, hands=hands.tobytes())
+    three_way = pb.EquityRequest(players=[player("Ah Kh"), player("Qs Qd"), player("Jc Tc")])
+    calls = [stub.EvaluateBatch.future(batch) for _ in range(8)]
+    calls += [stub.Equity.future(three_way) for _ in range(4)]
+    expected = core.evaluate_batch(hands).tolist()
+    for call in calls[:8]:
+        assert np.frombuffer(call.result(timeout=60).ranks, "<u2").tolist() == expected
+    for call in calls[8:]:
+        assert call.result(timeout=60).deals == 1_370_754
     with open(f"/proc/{evaluator_process.popen.pid}/status") as status:
         rss_kb = int(next(line for line in status if line.startswith("VmRSS")).split()[1])
     assert rss_kb < 150 * 1024, f"resident {rss_kb / 1024:.0f} MB"
