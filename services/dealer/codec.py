@@ -15,8 +15,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import operator
 import types
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -69,9 +71,48 @@ _memo: dict[int, tuple[Any, Any]] = {}
 
 
 def dumps(event: Any) -> str:
-    """The stored text of an event."""
-    body = encode(event)
-    return json.dumps({"t": type(event).__name__, **body}, separators=(",", ":"))
+    """The stored text of an event: `{"t": <class name>, **encode(event)}` as compact JSON."""
+    cls = type(event)
+    getter = _getters.get(cls)
+    if getter is None:
+        if not dataclasses.is_dataclass(cls):
+            raise TypeError(f"cannot encode {cls.__name__}")
+        getter = _getters[cls] = _getter(cls)
+    name, names, values = getter
+    body: dict[str, Any] = {"t": name}
+    for field_name, value in zip(names, values(event), strict=True):
+        body[field_name] = value if type(value) in _PLAIN else encode(value)
+    return _json(body)
+
+
+def _getter(cls: Any) -> tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    names = _init_fields(cls)
+    if len(names) == 1:  # attrgetter of one name returns the value, not a 1-tuple
+        only = operator.attrgetter(names[0])
+        return cls.__name__, names, lambda obj: (only(obj),)
+    return cls.__name__, names, operator.attrgetter(*names)
+
+
+#: (class name, field names, field values getter) per event class, for `dumps`.
+_getters: dict[Any, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+
+
+def _compact_encoder() -> Callable[[Any], str]:
+    """`json.dumps(obj, separators=(",", ":"))` without building an encoder per call."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator: the plain call
+        return lambda obj: json.dumps(obj, separators=(",", ":"))
+
+    def default(obj: Any) -> Any:
+        raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
+
+    # No circular check (markers None): an event is a tree of values.
+    chunks = make(None, default, json.encoder.encode_basestring_ascii, None, ":", ",",
+                  False, False, True)
+    return lambda obj: "".join(chunks(obj, 0))
+
+
+_json = _compact_encoder()
 
 
 def loads(text: str) -> Any:

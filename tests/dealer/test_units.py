@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -116,4 +117,34 @@ def test_codec_round_trips_dealer_events() -> None:
         ev.HandVoided(((1, 100), (2, 200)), "why"), ev.TableClosed(((1, "p", 3),)),
     ]
     for event in samples:
+        assert codec.loads(codec.dumps(event)) == event
+
+
+def test_codec_fast_dumps_writes_the_generic_text() -> None:
+    """The per-class fast path writes exactly what the generic encoder writes."""
+    from services.dealer.engine import (
+        ActionKind,
+        ActionTaken,
+        BoardDealt,
+        HandStarted,
+        Level,
+        PlayerIn,
+        Street,
+        TableConfig,
+    )
+
+    config = TableConfig(levels=(Level(50, 100, 10),), turn_river_min_bet=None)
+    samples = [
+        ev.PlayerSatIn(3), ev.HandSalt(b"\x00\xff"), ev.ButtonSet(2, ((1, 51), (2, 50))),
+        ev.TurnStarted(1, "bet", 3, 99, can_fold=True, bet_kind="raise", min_to=200),
+        ev.TableClosed(((1, "p\u00e9\"", 3),)),
+        ActionTaken(2, ActionKind.RAISE, 300, 250, all_in=True),
+        BoardDealt(Street.FLOP, (1, 2, 3)),
+        HandStarted("t-1", config, Level(50, 100), (PlayerIn(0, "a", 900), PlayerIn(1, "b", 50)),
+                    0, "c0ffee"),
+    ]
+    for event in samples:
+        generic = json.dumps({"t": type(event).__name__, **codec.encode(event)},
+                             separators=(",", ":"))
+        assert codec.dumps(event) == generic
         assert codec.loads(codec.dumps(event)) == event
