@@ -23,7 +23,8 @@ def configure(fmt: str | None = None, level: str | None = None) -> None:
     if _configured:
         return
     _configured = True
-    fmt = fmt or os.environ.get("POKER_LOG_FORMAT") or ("console" if sys.stderr.isatty() else "json")
+    default = "console" if sys.stderr.isatty() else "json"
+    fmt = fmt or os.environ.get("POKER_LOG_FORMAT") or default
     level_name = (level or os.environ.get("POKER_LOG_LEVEL") or "INFO").upper()
     renderer: Any = (
         structlog.processors.JSONRenderer()

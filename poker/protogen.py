@@ -25,9 +25,9 @@ def proto_files(proto_root: Path = PROTO_ROOT) -> list[Path]:
 
 
 def generate(out_dir: Path, proto_root: Path = PROTO_ROOT) -> list[Path]:
-    """Compiles every proto into `out_dir` (which becomes the import root); returns files written."""
-    from grpc_tools import protoc  # dev dependency: only needed to regenerate
+    """Compiles every proto into `out_dir` (the import root); returns the files written."""
     import grpc_tools
+    from grpc_tools import protoc  # dev dependency: only needed to regenerate
 
     files = proto_files(proto_root)
     well_known = Path(grpc_tools.__file__).parent / "_proto"

@@ -25,8 +25,9 @@ def test_generated_code_is_not_stale(tmp_path: Path) -> None:
         assert committed.read_text() == path.read_text(), (
             f"{committed.relative_to(ROOT)} is stale: run `make proto` and commit"
         )
+    generated_dir = ROOT / "poker" / "v1"
     committed_files = {
-        p.relative_to(ROOT) for p in (ROOT / "poker" / "v1").iterdir() if p.suffix in {".py", ".pyi"}
+        p.relative_to(ROOT) for p in generated_dir.iterdir() if p.suffix in {".py", ".pyi"}
     }
     fresh_files = {p.relative_to(tmp_path) for p in fresh}
     assert committed_files == fresh_files
