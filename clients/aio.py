@@ -37,12 +37,12 @@ from clients.errors import ActionRefused, ServiceError, error_from_rpc
 from clients.events import Event
 from clients.fairdeck import FairDeckChecker, Policy
 from clients.models import Action, TableConfig, TableView
-from clients.sdk import RECONNECT_CODES
 from clients.session import Bot, BotSession, Follower, PlayResult, Stop
 from clients.tracker import TableTracker
 from clients.transport import (
     DEFAULT_TIMEOUT,
     TLS,
+    Reconnector,
     RetryPolicy,
     bearer,
     call_async,
@@ -160,10 +160,11 @@ class AsyncTableClient:
     def __init__(self, address: str, table_id: str, token: str | None = None, *,
                  seat: int | None = None, tls: TLS | None = None,
                  timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None,
-                 fair_deck: Policy | str = "raise",
+                 fair_deck: Policy | str = "raise", reconnect_for: float = 30.0,
                  options: tuple[tuple[str, Any], ...] = ()) -> None:
         self.address, self.table_id, self.token, self.seat = address, table_id, token, seat
         self.timeout, self.retry = timeout, retry or RetryPolicy()
+        self.reconnect_for = reconnect_for
         self.channel = open_aio_channel(address, tls, options)
         #: The generated DealerServiceStub (grpc.aio), for anything the SDK does not wrap.
         self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)
@@ -273,30 +274,37 @@ class AsyncTableClient:
     async def sit_in(self) -> None:
         await self._do(c.sit_in(self.table_id, await self._my_seat()))
 
+    async def _stream_follower(self, after: int | None) -> Follower:
+        """This client's follower, or, to read again from an earlier `after`, a separate one
+        (its own state from an empty table; the fair-deck check stays with this client's)."""
+        if self.follower is None or after is None or after == self.follower.last:
+            return await self._follower(after)
+        empty = TableView(table_id=self.table_id, your_seat=self.seat)
+        return Follower(TableTracker(empty), None, after)
+
     def drop_stream(self) -> None:
         """Breaks the current stream as a network failure would; it reconnects by itself."""
         if self._stream is not None:
             self._dropping = True
             self._stream.cancel()
 
-    async def _reconnect_or_raise(self, err: grpc.RpcError, failures: int,
+    async def _reconnect_or_raise(self, err: grpc.RpcError, reconnector: Reconnector,
                                   method: str) -> None:
-        code = err.code() if hasattr(err, "code") else grpc.StatusCode.UNKNOWN
-        if self._closed or code not in RECONNECT_CODES or failures >= self.retry.attempts:
+        pause = None if self._closed else reconnector.pause(err.code())
+        if pause is None:
             raise error_from_rpc(err, method) from None
-        await asyncio.sleep(min(self.retry.max_backoff,
-                                self.retry.initial_backoff * 2 ** failures))
+        await asyncio.sleep(pause)
 
     async def events(self, after: int | None = None) -> AsyncIterator[Event]:
         """The table's events as typed values, then live; resumes by itself after a break."""
-        follower = await self._follower(after)
-        failures = 0
+        follower = await self._stream_follower(after)
+        reconnector = Reconnector(self.reconnect_for)
         while True:
             stream = self._stream = self.stub.WatchTable(c.watch(self.table_id, follower.last),
                                                          metadata=self._metadata)
             try:
                 async for response in stream:
-                    failures = 0
+                    reconnector.ok()
                     for event in follower.accept(response.events):
                         yield event
                 return
@@ -304,8 +312,7 @@ class AsyncTableClient:
                 if isinstance(err, asyncio.CancelledError) and not self._dropping:
                     raise  # the task itself is cancelled: not a broken stream
                 self._dropping = False
-                failures += 1
-                await self._reconnect_or_raise(_as_rpc(err), failures, "WatchTable")
+                await self._reconnect_or_raise(_as_rpc(err), reconnector, "WatchTable")
             finally:
                 stream.cancel()
 
@@ -313,29 +320,36 @@ class AsyncTableClient:
                    seconds: float | None = None,
                    until: Callable[[TableView], bool] | None = None,
                    rebuy: Callable[[], bool] | None = None,
-                   on_events: Callable[[list[Event]], None] | None = None) -> PlayResult:
+                   on_events: Callable[[list[Event]], None] | None = None,
+                   after: int | None = None) -> PlayResult:
         """As `TableClient.play`; `bot.act` may return an Action or an awaitable of one.
         `rebuy` must be a plain callable here (it runs between hands)."""
-        follower = await self._follower()
+        follower = await self._follower(after)
         session = BotSession(_SyncBot(bot), await self._my_seat(),
                              Stop(hands, until_hand, seconds, until), rebuy)
         me = follower.tracker.view().me
         if me is not None and me.sitting_out:
             await self.sit_in()
-        failures = 0
+        reconnector = Reconnector(self.reconnect_for)
         while True:
             stream = self._stream = self.stub.Play(metadata=self._metadata)
             try:
                 await stream.write(c.play_start(self.table_id, follower.last))
+                view = follower.tracker.view()  # a decision awaited before this stream
+                if inspect.iscoroutinefunction(bot.act) and view.legal is not None:
+                    await _SyncBot.prepare(session, bot, view)
+                pending = session.decision(view)
+                if pending is not None:
+                    await stream.write(c.play_action(*pending))
                 session.result.stopped_because = await self._play_stream(
-                    stream, bot, follower, session, on_events)
+                    stream, bot, follower, session, on_events, reconnector)
                 break
-            except (grpc.RpcError, asyncio.CancelledError) as err:
+            except (grpc.RpcError, asyncio.CancelledError, asyncio.InvalidStateError) as err:
+                # InvalidStateError: a write on a stream that broke under it
                 if isinstance(err, asyncio.CancelledError) and not self._dropping:
                     raise  # the task itself is cancelled: not a broken stream
                 self._dropping = False
-                failures += 1
-                await self._reconnect_or_raise(_as_rpc(err), failures, "Play")
+                await self._reconnect_or_raise(_as_rpc(err), reconnector, "Play")
                 session.reconnected()
             finally:
                 stream.cancel()
@@ -345,8 +359,10 @@ class AsyncTableClient:
 
     async def _play_stream(self, stream: Any, bot: Bot, follower: Follower,
                            session: BotSession,
-                           on_events: Callable[[list[Event]], None] | None) -> str:
+                           on_events: Callable[[list[Event]], None] | None,
+                           reconnector: Reconnector) -> str:
         async for response in stream:
+            reconnector.ok()
             events = follower.accept(response.events)
             if on_events is not None and events:
                 on_events(events)

@@ -22,6 +22,7 @@ from typing import TextIO
 
 from clients.accounts import TableRules
 from clients.bots import CallingStation, EquityBot, RandomBot
+from clients.errors import ServiceError
 from clients.events import Event, HandEnded, HandStarted, HandVoided, PotAwarded
 from clients.models import Level, TableConfig
 from clients.narrate import Narrator
@@ -29,7 +30,7 @@ from clients.sdk import LobbyClient, TableClient
 from clients.session import Bot, PlayResult
 from clients.stack import LocalSuite
 
-DEPOSIT = 10_000
+DEPOSIT = 20_000
 BUY_IN = 1_000
 CASH_OUT = 500  # each player withdraws this much at the end, so withdrawals are tested too
 
@@ -147,7 +148,10 @@ def _fund_players(operator: LobbyClient, lobby: str, evaluator: str, trials: int
 
 def _play(seat: Seat, table_id: str, hands: int) -> None:
     def rebuy() -> bool:
-        seat.lobby.rebuy(table_id)
+        try:
+            seat.lobby.rebuy(table_id)
+        except ServiceError:  # the balance is spent: the bot stops
+            return False
         seat.rebuys += 1
         return True
 

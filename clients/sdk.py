@@ -39,16 +39,20 @@ from clients.fairdeck import FairDeckChecker, Policy
 from clients.models import Action, TableConfig, TableView
 from clients.session import Bot, BotSession, Follower, PlayResult, Stop
 from clients.tracker import TableTracker
-from clients.transport import DEFAULT_TIMEOUT, TLS, RetryPolicy, bearer, call, open_channel
+from clients.transport import (
+    DEFAULT_TIMEOUT,
+    TLS,
+    Reconnector,
+    RetryPolicy,
+    bearer,
+    call,
+    open_channel,
+)
 from poker.v1 import dealer_pb2, dealer_pb2_grpc, lobby_pb2_grpc
 
 __all__ = ["LobbyClient", "TableClient"]
 
 T = TypeVar("T")
-#: Codes on which a broken stream is opened again (after the last event received).
-RECONNECT_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
-                             grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN,
-                             grpc.StatusCode.CANCELLED})
 
 
 class LobbyClient:
@@ -189,10 +193,11 @@ class TableClient:
     def __init__(self, address: str, table_id: str, token: str | None = None, *,
                  seat: int | None = None, tls: TLS | None = None,
                  timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None,
-                 fair_deck: Policy | str = "raise",
+                 fair_deck: Policy | str = "raise", reconnect_for: float = 30.0,
                  options: tuple[tuple[str, Any], ...] = ()) -> None:
         self.address, self.table_id, self.token, self.seat = address, table_id, token, seat
         self.timeout, self.retry = timeout, retry or RetryPolicy()
+        self.reconnect_for = reconnect_for
         self.channel = open_channel(address, tls, options)
         #: The generated DealerServiceStub, for anything the SDK does not wrap.
         self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)
@@ -315,70 +320,84 @@ class TableClient:
 
     # -------------------------------------------------------------------- streams
 
+    def _stream_follower(self, after: int | None) -> Follower:
+        """This client's follower, or, to read again from an earlier `after`, a separate one
+        (its own state from an empty table; the fair-deck check stays with this client's)."""
+        if self.follower is None or after is None or after == self.follower.last:
+            return self._follower(after)
+        empty = TableView(table_id=self.table_id, your_seat=self.seat)
+        return Follower(TableTracker(empty), None, after)
+
     def drop_stream(self) -> None:
         """Breaks the current stream as a network failure would; it reconnects by itself."""
         if self._stream is not None:
             self._stream.cancel()
 
-    def _reconnect_or_raise(self, err: grpc.RpcError, failures: int, method: str) -> None:
-        if err.code() not in RECONNECT_CODES or failures >= self.retry.attempts:
+    @staticmethod
+    def _reconnect_or_raise(err: grpc.RpcError, reconnector: Reconnector, method: str) -> None:
+        pause = reconnector.pause(err.code())
+        if pause is None:
             raise error_from_rpc(err, method) from None
-        time.sleep(min(self.retry.max_backoff, self.retry.initial_backoff * 2 ** failures))
+        time.sleep(pause)
 
     def events(self, after: int | None = None) -> Iterator[Event]:
         """The table's events, then live, as typed values, until the table closes (or the
         seat is vacated). Starts after `after`, or after a fresh snapshot (`state`).
         Reconnects by itself and resumes after the last event received."""
-        follower = self._follower(after)
-        failures = 0
+        follower = self._stream_follower(after)
+        reconnector = Reconnector(self.reconnect_for)
         while True:
             stream = self._stream = self.stub.WatchTable(c.watch(self.table_id, follower.last),
                                                          metadata=self._metadata)
             try:
                 for response in stream:
-                    failures = 0
+                    reconnector.ok()
                     yield from follower.accept(response.events)
                 return
             except grpc.RpcError as err:
                 if self._closed:
                     return  # close() ended the stream
-                failures += 1
-                self._reconnect_or_raise(err, failures, "WatchTable")
+                self._reconnect_or_raise(err, reconnector, "WatchTable")
             finally:
                 stream.cancel()
 
     def play(self, bot: Bot, *, hands: int | None = None, until_hand: int | None = None,
              seconds: float | None = None, until: Callable[[TableView], bool] | None = None,
              rebuy: Callable[[], bool] | None = None,
-             on_events: Callable[[list[Event]], None] | None = None) -> PlayResult:
+             on_events: Callable[[list[Event]], None] | None = None,
+             after: int | None = None) -> PlayResult:
         """Plays `bot` at this seat over one Play stream until a stop condition:
         `hands` of its own hands, the table's hand `until_hand`, `seconds`, `until(view)`,
         being busted (unless `rebuy()` returns True), unseated, or the table closing.
 
         Before its last hand the seat sits out, so it leaves no hand half played.
+        `after`: resume from this sequence number (e.g. another client's `last_sequence`);
+        default: from a fresh snapshot. `on_events` sees every new event, in order.
         """
-        follower = self._follower()
+        follower = self._follower(after)
         session = BotSession(bot, self._my_seat(), Stop(hands, until_hand, seconds, until),
                              rebuy)
         me = follower.tracker.view().me
         if me is not None and me.sitting_out:
             self.sit_in()
-        failures = 0
+        reconnector = Reconnector(self.reconnect_for)
         while True:
             outbox: queue.SimpleQueue[dealer_pb2.PlayRequest | None] = queue.SimpleQueue()
             outbox.put(c.play_start(self.table_id, follower.last))
+            pending = session.decision(follower.tracker.view())  # awaited before this stream
+            if pending is not None:
+                outbox.put(c.play_action(*pending))
             stream = self._stream = self.stub.Play(iter(outbox.get, None),
                                                    metadata=self._metadata)
             try:
                 session.result.stopped_because = self._play_stream(
-                    stream, outbox, follower, session, on_events)
+                    stream, outbox, follower, session, on_events, reconnector)
                 break
             except grpc.RpcError as err:
                 if self._closed:
                     session.result.stopped_because = "client closed"
                     break
-                failures += 1
-                self._reconnect_or_raise(err, failures, "Play")
+                self._reconnect_or_raise(err, reconnector, "Play")
                 session.reconnected()
             finally:
                 outbox.put(None)
@@ -388,9 +407,10 @@ class TableClient:
         return session.result
 
     def _play_stream(self, stream: Any, outbox: queue.SimpleQueue[Any], follower: Follower,
-                     session: BotSession,
-                     on_events: Callable[[list[Event]], None] | None) -> str:
+                     session: BotSession, on_events: Callable[[list[Event]], None] | None,
+                     reconnector: Reconnector) -> str:
         for response in stream:
+            reconnector.ok()
             events = follower.accept(response.events)
             if on_events is not None and events:
                 on_events(events)

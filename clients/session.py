@@ -20,6 +20,7 @@ import grpc
 from clients.convert import event_from_proto
 from clients.errors import ActionRefused, StreamGap
 from clients.events import (
+    DeckRevealed,
     Event,
     HandEnded,
     HandStarted,
@@ -143,16 +144,20 @@ class BotSession:
         commands: list[tuple[str, Any]] = []
         for e in events:
             if isinstance(e, HandStarted):
+                if self.last_hand is not None:  # the last hand went by without a reveal
+                    return [*commands, ("stop", "played its last hand")]
                 if any(p.seat == self.seat for p in e.players):
                     self.result.hands += 1
                     if self.last_hand is None and self._last_hand_starts(e):
                         self.last_hand = e.hand_id
                         commands.append(self._sit_out())
                 elif self.stop.until_hand is not None and e.hand_number >= self.stop.until_hand:
-                    return [*commands, ("stop", f"the table reached hand {e.hand_number}")]
+                    return [*commands, self._sit_out(),
+                            ("stop", f"the table reached hand {e.hand_number}")]
+            elif isinstance(e, DeckRevealed | HandVoided) and e.hand_id == self.last_hand:
+                # the reveal follows HandEnded: stopping after it, the last hand is proven too
+                return [*commands, ("stop", "played its last hand")]
             elif isinstance(e, HandEnded | HandVoided):
-                if e.hand_id == self.last_hand:
-                    return [*commands, ("stop", "played its last hand")]
                 mine = next((s for s in e.stacks if s.seat == self.seat), None)
                 if mine is not None and mine.stack == 0 and not (self.rebuy and self.rebuy()):
                     return [*commands, ("stop", "busted")]

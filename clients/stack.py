@@ -35,9 +35,9 @@ class LocalSuite:
         self.evaluators, self.keep = evaluators, keep or folder is not None
         self.folder = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="poker-suite-"))
         self.dealer_args, self.lobby_args = list(dealer_args), list(lobby_args)
-        self.operator_token = secrets.token_urlsafe(16)
-        self.service_token = secrets.token_urlsafe(16)
-        self.auditor_token = secrets.token_urlsafe(16)
+        self.operator_token = secrets.token_hex(16)
+        self.service_token = secrets.token_hex(16)
+        self.auditor_token = secrets.token_hex(16)
         self.processes: list[ServiceProcess] = []
         self.evaluator_addresses: list[str] = []
         self.dealer = self.lobby = ""

@@ -27,8 +27,8 @@ import grpc
 from clients.errors import ServiceError, error_from_rpc
 
 __all__ = [
-    "DEFAULT_TIMEOUT", "RetryPolicy", "TLS", "bearer", "call", "call_async", "open_aio_channel",
-    "open_channel",
+    "DEFAULT_TIMEOUT", "RECONNECT_CODES", "Reconnector", "RetryPolicy", "TLS", "bearer", "call",
+    "call_async", "open_aio_channel", "open_channel",
 ]
 
 T = TypeVar("T")
@@ -63,6 +63,47 @@ class RetryPolicy:
 
 
 NO_RETRY = RetryPolicy(attempts=1)
+
+
+class Reconnector:
+    """When to open a broken stream again: on `codes`, with backoff, for up to `window`
+    seconds since the stream last worked (a dealer restart takes a few seconds).
+
+    >>> r = Reconnector(window=10, initial=0.1, maximum=1.0, clock=lambda: 0.0)
+    >>> [round(r.pause(grpc.StatusCode.UNAVAILABLE), 1) for _ in range(6)]
+    [0.1, 0.2, 0.4, 0.8, 1.0, 1.0]
+    >>> r.pause(grpc.StatusCode.PERMISSION_DENIED) is None
+    True
+    """
+
+    def __init__(self, window: float = 30.0, initial: float = 0.05, maximum: float = 1.0,
+                 codes: frozenset[grpc.StatusCode] = frozenset(), clock: Any = None) -> None:
+        self.window, self.initial, self.maximum = window, initial, maximum
+        self.codes = codes or RECONNECT_CODES
+        self.clock = clock or time.monotonic
+        self.failures = 0
+        self.since: float | None = None
+
+    def ok(self) -> None:
+        """The stream delivered: the next break starts a new window."""
+        self.failures, self.since = 0, None
+
+    def pause(self, code: grpc.StatusCode) -> float | None:
+        """Seconds to wait before reconnecting, or None to give up."""
+        now = self.clock()
+        if self.since is None:
+            self.since = now
+        if code not in self.codes or now - self.since > self.window:
+            return None
+        pause = min(self.maximum, self.initial * 2 ** self.failures)
+        self.failures += 1
+        return pause
+
+
+#: Codes on which a broken stream is opened again (after the last event received).
+RECONNECT_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
+                             grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN,
+                             grpc.StatusCode.CANCELLED})
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,121 @@
+"""Fixtures of the SDK's end-to-end tests: the whole suite (evaluator, dealer, lobby) once per
+module, and helpers that open a table through the lobby and seat funded players."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import pytest
+
+from clients.accounts import LobbyTable, TableRules
+from clients.errors import ServiceError
+from clients.models import Level, TableConfig
+from clients.sdk import LobbyClient, TableClient
+from clients.session import Bot, PlayResult
+from clients.stack import LocalSuite
+
+DEPOSIT = 20_000
+_ids = itertools.count(1)
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalSuite]:
+    with LocalSuite(folder=tmp_path_factory.mktemp("suite")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def operator(suite: LocalSuite) -> Iterator[LobbyClient]:
+    with LobbyClient(suite.lobby, suite.operator_token) as client:
+        yield client
+
+
+@dataclass
+class Player:
+    """A funded player: their lobby client (player token), token, and seat at the table."""
+
+    player_id: str
+    token: str
+    lobby: LobbyClient
+    table: TableClient | None = None
+    result: PlayResult | None = None
+    error: BaseException | None = None
+    rebuys: int = 0
+    events: list[int] = field(default_factory=list)
+
+
+def open_table(operator: LobbyClient, seats: int, **config: object) -> LobbyTable:
+    settings: dict[str, object] = {"seats": seats, "levels": (Level(5, 10),),
+                                   "pause_between_hands_ms": 0, "action_time_ms": 10_000}
+    settings.update(config)
+    return operator.open_table(TableConfig(**settings),  # type: ignore[arg-type]
+                               TableRules(initial_stack=1000, max_rebuys=-1))
+
+
+def funded(suite: LocalSuite, operator: LobbyClient, count: int,
+           deposit: int = DEPOSIT) -> list[Player]:
+    players = []
+    for _ in range(count):
+        player_id = f"p{next(_ids)}"
+        _, token = operator.create_player(player_id, player_id.upper())
+        operator.deposit(player_id, deposit)
+        players.append(Player(player_id, token, LobbyClient(suite.lobby, token)))
+    return players
+
+
+def seated(suite: LocalSuite, operator: LobbyClient, table: LobbyTable, count: int,
+           **table_options: object) -> list[Player]:
+    players = funded(suite, operator, count)
+    for p in players:
+        p.table = p.lobby.sit(table.table_id, **table_options)  # type: ignore[arg-type]
+    return players
+
+
+def play_all(players: list[Player], bots: list[Bot], table_id: str,
+             **stop: object) -> list[Player]:
+    """Each player plays its bot on a thread (rebuying when busted) until `stop`; joined."""
+
+    def run(p: Player, bot: Bot) -> None:
+        def rebuy() -> bool:
+            try:
+                p.lobby.rebuy(table_id)
+            except ServiceError:  # the balance is spent: this player is done
+                return False
+            p.rebuys += 1
+            return True
+
+        def record(events: list[object]) -> None:
+            p.events.extend(e.sequence for e in events)  # type: ignore[attr-defined]
+
+        assert p.table is not None
+        try:
+            p.result = p.table.play(bot, rebuy=rebuy, on_events=record,  # type: ignore[arg-type]
+                                    **stop)
+        except BaseException as err:  # noqa: BLE001 - reported by the test
+            p.error = err
+
+    threads = [threading.Thread(target=run, args=pair, daemon=True)
+               for pair in zip(players, bots, strict=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    errors = [p.error for p in players if p.error is not None]
+    assert not errors, errors
+    return players
+
+
+def contiguous(sequences: list[int]) -> bool:
+    return sequences == list(range(sequences[0], sequences[0] + len(sequences)))
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.05)

@@ -1,0 +1,330 @@
+"""The SDK against real processes (evaluator, dealer, lobby): bot matches that conserve every
+chip, refused actions, streams that resume without gaps after a drop, a client restart or a
+dealer restart, the fair-deck check on a doctored real hand, the README's bot, asyncio."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import grpc
+import pytest
+
+from clients.aio import AsyncLobbyClient, AsyncTableClient
+from clients.bots import CallingStation, EquityBot, RandomBot
+from clients.errors import ActionRefused, FairDeckViolation
+from clients.events import DeckRevealed, Event, HandEnded, HandStarted
+from clients.fairdeck import FairDeckChecker
+from clients.models import Action, TableView
+from clients.sdk import LobbyClient, TableClient
+from clients.stack import LocalSuite
+from clients.tracker import TableTracker
+from tests.sdk.conftest import (
+    DEPOSIT,
+    Player,
+    contiguous,
+    funded,
+    open_table,
+    play_all,
+    seated,
+    wait_until,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _conserved(operator: LobbyClient, players: list[Player], table_id: str) -> None:
+    """Balances + stacks == deposits (nothing withdrawn), and the ledger's invariants hold."""
+    table = TableClient(operator.table(table_id).dealer_address, table_id)
+    wait_until(lambda: table.view().hand is None)  # no chips in the middle
+    view = table.view()
+    table.close()
+    stacks = {s.player_id: s.stack for s in view.seats}
+    total = sum(operator.player(p.player_id).balance + stacks.get(p.player_id, 0)
+                for p in players)
+    assert total == DEPOSIT * len(players)
+    audit = operator.audit()
+    assert audit.ok and audit.total == 0, audit.problems
+
+
+def test_a_bot_match_conserves_chips_and_proves_every_deck(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    table = open_table(operator, 6)
+    players = seated(suite, operator, table, 6, buy_in=1000)
+    evaluator = suite.evaluator_addresses[0]
+    bots = [RandomBot(seed=1), CallingStation(), EquityBot(evaluator, trials=300, seed=3),
+            RandomBot(seed=4, aggression=0.4), CallingStation(),
+            EquityBot(evaluator, trials=300, seed=6)]
+    play_all(players, bots, table.table_id, until_hand=60)
+    _conserved(operator, players, table.table_id)
+    for p in players:
+        assert p.result is not None and p.table is not None and p.table.fair_deck is not None
+        assert p.result.stopped_because in {"played its last hand", "the table reached hand 60"}
+        assert not p.result.refused and p.result.hands > 30
+        # every hand seen to its end is proven, the hands this seat played among them
+        assert p.table.fair_deck.verified >= 59 and not p.table.fair_deck.violations
+        assert contiguous(p.events)
+    _folding_every_event_gives_the_dealers_view(table.dealer_address, table.table_id)
+    assert all(b.errors == 0 for b in bots if isinstance(b, EquityBot))
+    assert players[0].table is not None
+    on_table = sum(s.stack for s in players[0].table.view().seats)
+    _, returned = operator.close_table(table.table_id)
+    assert returned == on_table
+    assert sum(operator.player(p.player_id).balance for p in players) == DEPOSIT * 6
+
+
+def _folding_every_event_gives_the_dealers_view(address: str, table_id: str) -> None:
+    spectator = TableClient(address, table_id)
+    view = spectator.view()
+    tracker = TableTracker(TableView(table_id=table_id))
+    for event in spectator.events(after=0):
+        tracker.apply(event)
+        if event.sequence == view.sequence:
+            break
+    spectator.close()
+    assert tracker.view().seats == view.seats
+    assert tracker.view().button == view.button and tracker.view().hands_played == 60
+
+
+def test_refused_actions_raise_with_the_dealers_reason_and_code(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    table = open_table(operator, 2, action_time_ms=30_000)
+    a, b = seated(suite, operator, table, 2, buy_in=1000)
+    assert a.table is not None and b.table is not None
+    wait_until(lambda: a.table is not None and a.table.view().hand is not None
+               and a.table.view().hand.actor is not None)  # type: ignore[union-attr]
+    hand = a.table.view().hand
+    assert hand is not None
+    actor, other = (a, b) if hand.actor == a.table.seat else (b, a)
+    assert actor.table is not None and other.table is not None
+    with pytest.raises(ActionRefused) as not_yours:
+        other.table.fold()
+    assert not_yours.value.code is grpc.StatusCode.FAILED_PRECONDITION
+    assert not_yours.value.reason, "the dealer says why"
+    legal = actor.table.view().legal
+    assert legal is not None and legal.can_raise
+    with pytest.raises(ActionRefused) as too_small:
+        actor.table.raise_to(legal.min_to - 1)
+    assert too_small.value.code is grpc.StatusCode.FAILED_PRECONDITION
+    assert str(legal.min_to) in too_small.value.reason, too_small.value.reason
+    with pytest.raises(ActionRefused):
+        actor.table.check()  # facing the big blind preflop
+    assert actor.table.raise_to(legal.min_to) > 0
+    # a bot that answers with an illegal action: play() raises, the dealer's reason attached
+    class Illegal:
+        def act(self, view: TableView) -> Action:
+            return Action.bet(1)
+
+    with pytest.raises(ActionRefused, match="Play: FAILED_PRECONDITION"):
+        other.table.play(Illegal(), hands=1)
+    operator.close_table(table.table_id, void_hand_in_progress=True)
+
+
+def test_a_dropped_stream_resumes_mid_hand_without_gaps_or_duplicates(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    table = open_table(operator, 3)
+    players = seated(suite, operator, table, 3, buy_in=1000)
+    dropper = players[0]
+    assert dropper.table is not None
+    dropped_in: set[str] = set()
+
+    class Dropping(CallingStation):
+        def act(self, view: TableView) -> Action:
+            hand = view.hand
+            assert hand is not None and dropper.table is not None
+            if hand.hand_number % 3 == 0 and hand.hand_id not in dropped_in:
+                dropped_in.add(hand.hand_id)
+                dropper.table.drop_stream()  # before answering: the answer goes on a new stream
+            return super().act(view)
+
+    play_all(players, [Dropping(), RandomBot(seed=2), RandomBot(seed=3)], table.table_id,
+             until_hand=12)
+    result = dropper.result
+    assert result is not None and result.reconnects >= 3 and len(dropped_in) >= 3
+    assert contiguous(dropper.events) and len(set(dropper.events)) == len(dropper.events)
+    assert dropper.table.fair_deck and dropper.table.fair_deck.verified == 12
+    assert not result.refused
+    _conserved(operator, players, table.table_id)
+    operator.close_table(table.table_id)
+
+
+def test_a_restarted_client_resumes_from_its_last_sequence(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    table = open_table(operator, 3)
+    players = seated(suite, operator, table, 3, buy_in=1000)
+    first = players[0]
+    assert first.table is not None
+    stop_others = threading.Event()
+    others = threading.Thread(target=play_all, args=(
+        players[1:], [CallingStation(), CallingStation()], table.table_id), kwargs={
+        "until": lambda view: stop_others.is_set()}, daemon=True)
+    others.start()
+    before: list[int] = []
+    # the first client stops when its decision in hand 2 is awaited, without answering
+    stopped = first.table.play(
+        CallingStation(), until=lambda v: bool(v.hand and v.hand.hand_number == 2
+                                               and v.is_my_turn),
+        on_events=lambda evs: before.extend(e.sequence for e in evs))
+    assert stopped.stopped_because == "until"
+    last = first.table.last_sequence
+    first.table.close()
+    # a new process would do the same: a new client, the same seat token, resuming after `last`
+    again = TableClient(table.dealer_address, table.table_id, first.table.token)
+    after: list[Event] = []
+    result = again.play(CallingStation(), until_hand=5, after=last, on_events=after.extend)
+    stop_others.set()
+    others.join(30)
+    sequences = before + [e.sequence for e in after]
+    assert contiguous(sequences) and sequences[len(before)] == last + 1
+    hand2 = [e for e in after if e.hand_id == f"{table.table_id}-2"]
+    assert any(isinstance(e, HandEnded) for e in hand2)
+    assert not any(e.kind == "turn_timed_out" for e in hand2)  # answered by the new client
+    assert result.stopped_because in {"played its last hand", "the table reached hand 5"}
+    assert not result.refused
+    again.close()
+    operator.close_table(table.table_id, void_hand_in_progress=True)
+
+
+def test_R3_a_doctored_reveal_of_a_real_hand_fails_the_check(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    table = open_table(operator, 2)
+    players = seated(suite, operator, table, 2, buy_in=1000)
+    seen: list[Event] = []
+    assert players[0].table is not None
+    players[0].table.fair_deck = None  # this test checks by hand
+    threading.Thread(target=play_all, args=(players[1:], [CallingStation()], table.table_id),
+                     kwargs={"until_hand": 3}, daemon=True).start()
+    players[0].table.play(CallingStation(), until_hand=3, on_events=seen.extend)
+    hand = [e for e in seen if e.hand_id == f"{table.table_id}-2"]  # seen from its start
+    honest = FairDeckChecker()
+    for e in hand:
+        honest.feed(e)
+    assert honest.verified == 1
+    reveal = next(e for e in hand if isinstance(e, DeckRevealed))
+    deck = list(reveal.deck)
+    deck[-1], deck[-2] = deck[-2], deck[-1]  # two cards nobody saw
+    for doctored in (replace(reveal, deck=tuple(deck)),
+                     replace(reveal, salt=bytes(len(reveal.salt)))):
+        checker = FairDeckChecker()
+        with pytest.raises(FairDeckViolation, match=reveal.hand_id):
+            for e in hand:
+                checker.feed(doctored if e is reveal else e)
+    operator.close_table(table.table_id, void_hand_in_progress=True)
+
+
+def _readme_snippet() -> str:
+    text = (ROOT / "clients" / "README.md").read_text()
+    section = text[text.index("## Write a bot"):]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match, "the README shows the bot in a python block"
+    return match.group(1)
+
+
+def test_the_readme_bot_runs_as_written_in_under_20_lines(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    code = _readme_snippet()
+    assert len([line for line in code.splitlines() if line.strip()]) < 20
+    table = open_table(operator, 3)
+    others = seated(suite, operator, table, 2, buy_in=1000)
+    (author,) = funded(suite, operator, 1)
+    done = threading.Event()
+    background = threading.Thread(target=play_all, args=(
+        others, [CallingStation(), RandomBot(seed=9)], table.table_id),
+        kwargs={"until": lambda view: done.is_set()}, daemon=True)
+    background.start()
+    env = {**os.environ, "POKER_LOBBY": suite.lobby, "POKER_TOKEN": author.token,
+           "POKER_TABLE": table.table_id, "PYTHONPATH": str(ROOT)}
+    ran = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=90)
+    done.set()
+    background.join(30)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    assert re.fullmatch(r"played 20 hands; stack now \d+\n", ran.stdout), ran.stdout
+    operator.close_table(table.table_id, void_hand_in_progress=True)
+
+
+def test_the_asyncio_client_plays_resumes_and_awaits_async_bots(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    table = open_table(operator, 3)
+    players = funded(suite, operator, 3)
+
+    dropped: set[str] = set()
+    holder: list[AsyncTableClient] = []
+
+    class Thoughtful:
+        async def act(self, view: TableView) -> Action:
+            await asyncio.sleep(0.001)
+            assert view.legal is not None and view.hand is not None
+            if (view.hand.hand_number >= 3 and len(dropped) < 2
+                    and view.hand.hand_id not in dropped):
+                dropped.add(view.hand.hand_id)
+                holder[0].drop_stream()  # the answer goes out on the next stream
+            return Action.check() if view.legal.can_check else (
+                Action.call() if view.legal.can_call else Action.muck())
+
+    async def main() -> list[int]:
+        lobbies = [AsyncLobbyClient(suite.lobby, p.token) for p in players]
+        tables = [await lobby.sit(table.table_id, buy_in=1000) for lobby in lobbies]
+        holder.append(tables[0])
+        sequences: list[int] = []
+
+        def rebuy(p: Player) -> Callable[[], bool]:
+            return lambda: bool(p.lobby.rebuy(table.table_id))
+
+        results = await asyncio.gather(
+            tables[0].play(Thoughtful(), until_hand=15, rebuy=rebuy(players[0]),
+                           on_events=lambda evs: sequences.extend(e.sequence for e in evs)),
+            tables[1].play(RandomBot(seed=1), until_hand=15, rebuy=rebuy(players[1])),
+            tables[2].play(CallingStation(), until_hand=15, rebuy=rebuy(players[2])))
+        stops = {r.stopped_because for r in results[:3]}
+        assert stops <= {"played its last hand", "the table reached hand 15"}, stops
+        assert results[0].reconnects == len(dropped) == 2 and contiguous(sequences)
+        assert not any(r.refused for r in results)
+        assert tables[0].fair_deck is not None and tables[0].fair_deck.verified == 15
+        view = await tables[1].view()
+        assert view.seats == tables[1].state.seats
+        spectator_events = []
+        async for e in tables[2].events(after=0):
+            spectator_events.append(e)
+            if isinstance(e, HandStarted) and e.hand_number == 2:
+                break
+        assert spectator_events[0].sequence == 1
+        for client in [*tables, *lobbies]:
+            await client.close()
+        return sequences
+
+    assert asyncio.run(main())
+    _conserved(operator, players, table.table_id)
+    operator.close_table(table.table_id)
+
+
+def test_the_client_reconnects_by_itself_when_the_dealer_restarts(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    port = suite.dealer.rsplit(":", 1)[1]
+    table = open_table(operator, 3)
+    players = seated(suite, operator, table, 3, buy_in=1000)
+    restarted = threading.Event()
+
+    def crash_and_restart() -> None:
+        wait_until(lambda: len(players[0].events) > 60)
+        suite.process("dealer").kill()  # SIGKILL mid-hand
+        suite.start_dealer(["--port", port])
+        restarted.set()
+
+    threading.Thread(target=crash_and_restart, daemon=True).start()
+    play_all(players, [CallingStation(), RandomBot(seed=5), CallingStation()], table.table_id,
+             until_hand=12)
+    assert restarted.is_set()
+    for p in players:
+        assert p.result is not None and p.result.reconnects >= 1
+        assert contiguous(p.events) and p.result.stopped_because in {
+            "played its last hand", "the table reached hand 12"}
+    _conserved(operator, players, table.table_id)
+    operator.close_table(table.table_id)
