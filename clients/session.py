@@ -108,7 +108,12 @@ class Step:
 
 
 class BotSession:
-    """The decisions of one bot at one seat, batch after batch."""
+    """The decisions of one bot at one seat, batch after batch.
+
+    Stopping after some hands (or seconds) winds down: the seat sits out, keeps answering
+    for any hand it is still dealt into (a SitOut can cross the deal of the next hand), and
+    stops once it sits out, is in no hand, and every hand it played has its deck revealed.
+    """
 
     def __init__(self, bot: Bot, seat: int, stop: Stop,
                  rebuy: Callable[[], bool] | None = None) -> None:
@@ -119,9 +124,8 @@ class BotSession:
         self.answers: dict[tuple[str, int], Action] = {}
         self.sent_keys: set[tuple[str, int]] = set()
         self.sent_at: dict[int, float] = {}
-        self.sitting_out_on_purpose = False
-        self.last_hand: str | None = None  # the hand after which the bot stops
-        self.done = False
+        self.winding_down: str | None = None  # why the bot stops once it can
+        self.unproven: set[str] = set()  # hands this seat played, deck not yet revealed
 
     def step(self, events: list[Event], view: TableView, result: Any = None) -> Step:
         """The driver's next moves after a response: its new `events`, the view after them,
@@ -144,41 +148,45 @@ class BotSession:
         commands: list[tuple[str, Any]] = []
         for e in events:
             if isinstance(e, HandStarted):
-                if self.last_hand is not None:  # the last hand went by without a reveal
-                    return [*commands, ("stop", "played its last hand")]
                 if any(p.seat == self.seat for p in e.players):
                     self.result.hands += 1
-                    if self.last_hand is None and self._last_hand_starts(e):
-                        self.last_hand = e.hand_id
-                        commands.append(self._sit_out())
+                    self.unproven.add(e.hand_id)
+                    if self._last_hand_starts(e):
+                        commands += self._wind_down("played its last hand")
                 elif self.stop.until_hand is not None and e.hand_number >= self.stop.until_hand:
-                    return [*commands, self._sit_out(),
-                            ("stop", f"the table reached hand {e.hand_number}")]
-            elif isinstance(e, DeckRevealed | HandVoided) and e.hand_id == self.last_hand:
-                # the reveal follows HandEnded: stopping after it, the last hand is proven too
-                return [*commands, ("stop", "played its last hand")]
-            elif isinstance(e, HandEnded | HandVoided):
+                    commands += self._wind_down(f"the table reached hand {e.hand_number}")
+            elif isinstance(e, DeckRevealed | HandVoided):
+                self.unproven.discard(e.hand_id)
+            if isinstance(e, HandEnded | HandVoided):
                 mine = next((s for s in e.stacks if s.seat == self.seat), None)
-                if mine is not None and mine.stack == 0 and not (self.rebuy and self.rebuy()):
+                if (mine is not None and mine.stack == 0 and self.winding_down is None
+                        and not (self.rebuy and self.rebuy())):
                     return [*commands, ("stop", "busted")]
             elif isinstance(e, PlayerSatOut) and e.seat == self.seat and (
-                    e.reason is SitOutReason.TIMED_OUT and not self.sitting_out_on_purpose):
+                    e.reason is SitOutReason.TIMED_OUT and self.winding_down is None):
                 commands.append(("sit_in", None))  # R32 sat us out after a slow answer
             elif isinstance(e, PlayerUnseated) and e.stack.seat == self.seat:
                 return [*commands, ("stop", "unseated")]
             elif isinstance(e, TableClosed):
                 return [*commands, ("stop", "table closed")]
-        if self.last_hand is None and self._out_of_time():
-            me = view.me
-            if view.hand is not None and me is not None and me.active:
-                self.last_hand = view.hand.hand_id  # finish it, then stop
-                return [*commands, self._sit_out()]
-            return [*commands, self._sit_out(), ("stop", "time is up")]
+        if self.winding_down is None and self._out_of_time():
+            commands += self._wind_down("time is up")
+        if self.winding_down is not None and self._can_stop(view):
+            commands.append(("stop", self.winding_down))
         return commands
 
-    def _sit_out(self) -> tuple[str, Any]:
-        self.sitting_out_on_purpose = True
-        return ("sit_out", None)
+    def _wind_down(self, why: str) -> list[tuple[str, Any]]:
+        if self.winding_down is not None:
+            return []
+        self.winding_down = why
+        return [("sit_out", None)]
+
+    def _can_stop(self, view: TableView) -> bool:
+        me = view.me
+        if me is None:
+            return True
+        in_a_hand = view.hand is not None and me.in_hand and not me.folded
+        return me.sitting_out and not in_a_hand and not self.unproven
 
     def _last_hand_starts(self, e: HandStarted) -> bool:
         s = self.stop
