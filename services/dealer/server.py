@@ -176,7 +176,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     # ------------------------------------------------------------------- streams
 
     async def WatchTable(self, request: pb.WatchTableRequest,
-                         context: Any) -> AsyncIterator[pb.WatchTableResponse]:
+                         context: Any) -> AsyncIterator[bytes]:
         try:
             table = self.dealer.table(request.table_id)
             viewer = self._viewer(context, table)
@@ -188,7 +188,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
             yield response
 
     async def Play(self, request_iterator: AsyncIterator[pb.PlayRequest],
-                   context: Any) -> AsyncIterator[pb.PlayResponse]:
+                   context: Any) -> AsyncIterator[bytes]:
         try:
             first = await anext(request_iterator)
             if not first.HasField("start"):
@@ -206,6 +206,40 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
                                       self.linger)
         async for response in streams.play(session, request_iterator):
             yield response
+
+
+#: The streams whose responses the servicer yields already serialized (services.dealer.views).
+SERIALIZED_STREAMS = ("WatchTable", "Play")
+
+
+def add_servicer(servicer: DealerServicer, server: grpc.aio.Server) -> None:
+    """Adds DealerService to a server: the generated handlers, except that WatchTable and
+    Play send the bytes they are given (serialized once per event and audience)."""
+    handlers: dict[str, grpc.RpcMethodHandler] = {}
+
+    class Capture:
+        def add_generic_rpc_handlers(self, generic: Any) -> None:
+            pass
+
+        def add_registered_method_handlers(self, service: str, found: Any) -> None:
+            handlers.update(found)
+
+    dealer_pb2_grpc.add_DealerServiceServicer_to_server(  # type: ignore[no-untyped-call]
+        servicer, Capture())
+    for name in SERIALIZED_STREAMS:
+        handlers[name] = handlers[name]._replace(
+            response_serializer=_passthrough(handlers[name].response_serializer))
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
+    server.add_registered_method_handlers(SERVICE_NAME, handlers)
+
+
+def _passthrough(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], bytes]:
+    assert serialize is not None
+
+    def serializer(message: Any) -> bytes:
+        return message if type(message) is bytes else serialize(message)
+
+    return serializer
 
 
 def _check_after(table: Table, after: int) -> None:
@@ -272,8 +306,7 @@ async def serve(args: argparse.Namespace) -> int:
                     args.on_crash)
     dealer.restore()
     server = grpc.aio.server(options=SERVER_OPTIONS)
-    dealer_pb2_grpc.add_DealerServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        DealerServicer(dealer, args.stream_linger_ms / 1000), server)
+    add_servicer(DealerServicer(dealer, args.stream_linger_ms / 1000), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

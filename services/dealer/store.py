@@ -7,17 +7,32 @@ even across a restart). A batch of writes is one transaction: a table commits an
 action's events together, before it streams or acknowledges any of them.
 
 `synchronous=NORMAL`: a committed event survives the dealer being killed (SIGKILL);
-`durable=True` (FULL) also survives losing the machine, at a cost per commit. The
-database is opened in exclusive locking mode: one dealer process per file.
+`durable=True` (FULL) also survives losing the machine, at a cost per commit.
+
+Checkpoints (copying the WAL into the database, with two fsyncs) run on a thread
+of their own with a second connection, never on the event loop: a checkpoint on
+the loop stalled every table for the length of an fsync (several milliseconds,
+hundreds of times a minute at full speed). A background checkpoint cannot catch up
+with a writer that never pauses, so once the WAL passes `restart_mb` the thread
+restarts it, holding writers back for one short checkpoint. One dealer process per
+file: the store takes an exclusive `flock` on the database file.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+import structlog
+
+# Lazy: modules load (for --help) before poker.log configures the process.
+log = structlog.get_logger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -74,23 +89,39 @@ class ActRecord:
     sequence: int
 
 
+_INSERT_EVENT = ("INSERT INTO events (table_id, sequence, hand_id, time_ms, payload)"
+                 " VALUES (?, ?, ?, ?, ?)")
+
+
 class Store:
-    """One SQLite database, used from one thread (the dealer's event loop)."""
+    """One SQLite database, written from one thread (the dealer's event loop)."""
 
     def __init__(self, path: str | Path, durable: bool = False,
-                 lock_timeout_s: float = 1.0) -> None:
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
-                                   timeout=lock_timeout_s)
-        # One dealer per database: the exclusive lock keeps a second one out, and
-        # spares every commit the shared-memory index of WAL.
-        self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-        self._db.executescript(SCHEMA)
+                 lock_timeout_s: float = 1.0, checkpoint_every: int = 256,
+                 restart_mb: int = 64) -> None:
+        self.path = str(path)
+        self._lock_fd = _lock(self.path)
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None,
+                                       check_same_thread=False, timeout=lock_timeout_s)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            synchronous = "FULL" if durable else "NORMAL"
+            self._db.execute(f"PRAGMA synchronous={synchronous}")
+            self._db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's job
+            self._db.executescript(SCHEMA)
+        except BaseException:
+            os.close(self._lock_fd)
+            raise
         self._depth = 0
+        self._commits = 0
+        self._checkpoint_every = checkpoint_every
+        self._checkpointer = Checkpointer(self.path, synchronous, restart_mb * 1024 * 1024)
+        self._checkpointer.start()
 
     def close(self) -> None:
-        self._db.close()
+        self._checkpointer.stop()
+        self._db.close()  # the last connection: SQLite checkpoints and removes the WAL
+        os.close(self._lock_fd)
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -111,7 +142,41 @@ class Store:
             self._db.execute("ROLLBACK")
             raise
         self._depth = 0
-        self._db.execute("COMMIT")
+        self._commit()
+
+    def write(self, table_id: str, rows: Iterable[tuple[int, str, int, str]],
+              also: Callable[[], None] | None = None) -> None:
+        """Events (sequence, hand_id, time_ms, payload) and what `also` writes, in one
+        transaction (or in the open batch)."""
+        db = self._db
+        if self._depth:
+            db.executemany(_INSERT_EVENT, [(table_id, *row) for row in rows])
+            if also is not None:
+                also()
+            return
+        db.execute("BEGIN")
+        self._depth = 1
+        try:
+            db.executemany(_INSERT_EVENT, [(table_id, *row) for row in rows])
+            if also is not None:
+                also()
+        except BaseException:
+            self._depth = 0
+            db.execute("ROLLBACK")
+            raise
+        self._depth = 0
+        self._commit()
+
+    def _commit(self) -> None:
+        try:
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        self._commits += 1
+        if self._commits % self._checkpoint_every == 0:
+            self._checkpointer.wanted.set()
 
     def create_table(self, table_id: str, config: str, created_ms: int) -> None:
         self._db.execute(
@@ -137,10 +202,7 @@ class Store:
 
     def append(self, table_id: str, rows: Sequence[Row]) -> None:
         self._db.executemany(
-            "INSERT INTO events (table_id, sequence, hand_id, time_ms, payload)"
-            " VALUES (?, ?, ?, ?, ?)",
-            [(table_id, r.sequence, r.hand_id, r.time_ms, r.payload) for r in rows],
-        )
+            _INSERT_EVENT, [(table_id, r.sequence, r.hand_id, r.time_ms, r.payload) for r in rows])
 
     def events(self, table_id: str, after: int = 0, limit: int = -1) -> list[Row]:
         """Events with sequence > after, in order."""
@@ -191,3 +253,63 @@ class Store:
             (table_id, hand_id, action_number),
         ).fetchone()
         return ActRecord(*row) if row else None
+
+
+def _lock(path: str) -> int:
+    """An exclusive lock on the database file for this process (one dealer per file)."""
+    if path == ":memory:" or path.startswith("file:"):
+        return os.open(os.devnull, os.O_RDONLY)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise sqlite3.OperationalError(
+            f"database is locked: {path} is open in another dealer process") from None
+    return fd
+
+
+class Checkpointer(threading.Thread):
+    """Copies the WAL into the database off the event loop (PASSIVE checkpoints, which
+    never block the writer), when asked and at least once a second; restarts the WAL
+    once it is past `restart_bytes`."""
+
+    def __init__(self, path: str, synchronous: str, restart_bytes: int) -> None:
+        super().__init__(name="store-checkpointer", daemon=True)
+        self.path, self.synchronous, self.restart_bytes = path, synchronous, restart_bytes
+        self.wanted = threading.Event()
+        self.checkpoints = self.restarts = 0
+        self._stopping = False
+
+    def stop(self) -> None:
+        self._stopping = True
+        self.wanted.set()
+        if self.is_alive():
+            self.join(timeout=10)
+
+    def run(self) -> None:
+        if self.path == ":memory:":
+            return
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                             timeout=5.0)
+        try:
+            db.execute(f"PRAGMA synchronous={self.synchronous}")
+            while not self._stopping:
+                self.wanted.wait(1.0)
+                self.wanted.clear()
+                if self._stopping:
+                    break
+                try:
+                    self._checkpoint(db)
+                except sqlite3.Error as err:  # the writer goes on; the next round retries
+                    log.warning("checkpoint_failed", db=self.path, error=str(err))
+        finally:
+            db.close()
+
+    def _checkpoint(self, db: sqlite3.Connection) -> None:
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+        _busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        self.checkpoints += 1
+        if frames * page_size >= self.restart_bytes and copied == frames:
+            db.execute("PRAGMA wal_checkpoint(RESTART)")
+            self.restarts += 1

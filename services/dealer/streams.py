@@ -5,7 +5,9 @@ redacted for the viewer, in batches. What the viewer must act on goes out at onc
 (its own TurnStarted, an answer to its action, the table closing); anything else
 lingers up to `linger` seconds so that the events of several actions share one
 message: a table of six bots then costs about one message per action instead of
-six, and no viewer waits on an event it needs.
+six, and no viewer waits on an event it needs. Messages go out serialized: each
+event's bytes are built once per audience (views.event_frame) and joined, so a
+stream never copies or re-encodes an event.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from poker.v1 import dealer_pb2 as pb
-from services.dealer import events as ev
 from services.dealer import views
 from services.dealer.auth import Caller
 from services.dealer.errors import status_of
@@ -27,12 +28,16 @@ BATCH = 256
 
 
 class Feed:
-    """One viewer's cursor on a table's log, woken whenever the log grows."""
+    """One viewer's cursor on a table's log, woken when the log grows by something it needs.
+
+    `_due` says the events after the cursor must go out now: the viewer is called on,
+    the table closed, its linger ran out, or it just connected (its backlog goes at once).
+    """
 
     def __init__(self, table: Table, viewer: views.Viewer, after: int, linger: float) -> None:
         self.table, self.viewer, self.after, self.linger = table, viewer, after, linger
         self.wake = asyncio.Event()
-        self._deadline: float | None = None
+        self._due = True
         self._timer: asyncio.TimerHandle | None = None
         table.subscribe(self._on_commit)
 
@@ -43,62 +48,61 @@ class Feed:
     def _on_commit(self, new: Sequence[Stored], called: frozenset[int] | None) -> None:
         # Only what the viewer needs now wakes it; anything else starts (or joins) the
         # linger, and the timer wakes it once for all of them.
+        if self._due:
+            return
         if called is None or self.linger <= 0 or self.viewer.seat in called:
-            self.wake.set()
-        elif self._deadline is None:
-            loop = asyncio.get_running_loop()
-            self._deadline = loop.time() + self.linger
-            self._timer = loop.call_later(self.linger, self.wake.set)
+            self._flush()
+        elif self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(self.linger, self._flush)
+
+    def _flush(self) -> None:
+        self._cancel()
+        self._due = True
+        self.wake.set()
+
+    def poke(self) -> None:
+        """Wakes the stream to look at `urgent()` (a Play result to send)."""
+        self.wake.set()
 
     async def batches(self, urgent: Callable[[], bool] = lambda: False
-                      ) -> AsyncIterator[tuple[list[pb.TableEvent], bool]]:
-        """(messages, the stream ends here) pairs; an empty list when only `urgent()` called."""
-        loop = asyncio.get_running_loop()
+                      ) -> AsyncIterator[tuple[bytes, bool]]:
+        """(serialized events, the stream ends here) pairs; empty bytes when only `urgent()`."""
         while True:
-            self.wake.clear()
-            batch = self.table.events_after(self.after, BATCH)
-            now_needed = urgent() or self._needs(batch)
-            if (batch and not now_needed and self._deadline is not None
-                    and loop.time() < self._deadline):
-                await self.wake.wait()
-                continue
-            if batch or now_needed:
+            if self._due or urgent():
+                self._due = False
                 self._cancel()
+                batch = self.table.events_after(self.after, BATCH)
                 if batch:
                     self.after = batch[-1].sequence
-                messages, leaving = views.events_for(batch, self.viewer, self.table)
-                yield messages, leaving
-                if leaving:
-                    return
+                    if len(batch) == BATCH:
+                        self._due = True  # the rest of a backlog follows at once
+                    data, leaving = views.events_for(batch, self.viewer, self.table)
+                    yield data, leaving
+                    if leaving:
+                        return
+                elif urgent():
+                    yield b"", False
                 continue
-            if self.table.closed:
+            if self.table.closed and self.after >= self.table.last_sequence:
                 return
+            self.wake.clear()
             await self.wake.wait()
-
-    def _needs(self, batch: Sequence[Stored]) -> bool:
-        if not batch:
-            return False
-        if self.linger <= 0 or len(batch) >= BATCH or self.table.closed:
-            return True
-        seat = self.viewer.seat
-        return any(
-            (isinstance(s.event, ev.TurnStarted | ev.PlayerUnseated) and s.event.seat == seat)
-            or isinstance(s.event, ev.TableClosed)
-            for s in batch)
 
     def _cancel(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        self._timer = self._deadline = None
+            self._timer = None
 
 
 async def watch(table: Table, viewer: views.Viewer, after: int,
-                linger: float) -> AsyncIterator[pb.WatchTableResponse]:
-    """WatchTable: the viewer's events after `after`, then live, until the table closes."""
+                linger: float) -> AsyncIterator[bytes]:
+    """WatchTable: the viewer's events after `after`, then live, until the table closes.
+
+    Each item is a serialized WatchTableResponse."""
     feed = Feed(table, viewer, after, linger)
     try:
-        async for messages, _leaving in feed.batches():
-            yield pb.WatchTableResponse(events=messages)
+        async for data, _leaving in feed.batches():
+            yield data
     finally:
         feed.close()
 
@@ -118,10 +122,10 @@ class PlaySession:
             async for request in requests:
                 if request.HasField("action"):
                     self.results.append(self._act(request.action))
-                    self.feed.wake.set()
+                    self.feed.poke()
         finally:
             self.done = True
-            self.feed.wake.set()
+            self.feed.poke()
 
     def _act(self, action: pb.PlayAction) -> pb.PlayActionResult:
         result = pb.PlayActionResult(action_number=action.action_number)
@@ -138,14 +142,14 @@ class PlaySession:
         # A result goes out with (or after) the events it caused.
         return bool(self.results) and self.results[0].sequence <= self.table.last_sequence
 
-    async def responses(self) -> AsyncIterator[pb.PlayResponse]:
+    async def responses(self) -> AsyncIterator[bytes]:
+        """Serialized PlayResponses."""
         try:
-            async for messages, _leaving in self.feed.batches(self._urgent):
-                response = pb.PlayResponse(events=messages)
+            async for data, _leaving in self.feed.batches(self._urgent):
                 if self.results and self.results[0].sequence <= self.feed.after:
-                    response.action_result.CopyFrom(self.results.popleft())
-                if messages or response.HasField("action_result"):
-                    yield response
+                    data += views.result_frame(self.results.popleft())
+                if data:
+                    yield data
                 if self.done and not self.results:
                     return
         finally:
@@ -155,9 +159,9 @@ class PlaySession:
         return self._result_due() or (self.done and not self.results)
 
 
-async def play(session: PlaySession, requests: AsyncIterator[Any]
-               ) -> AsyncIterator[pb.PlayResponse]:
-    """Runs a Play session: reads actions concurrently, yields responses until the bot leaves."""
+async def play(session: PlaySession, requests: AsyncIterator[Any]) -> AsyncIterator[bytes]:
+    """Runs a Play session: reads actions concurrently, yields serialized responses until
+    the bot leaves."""
     reader = asyncio.ensure_future(session.read(requests))
     try:
         async for response in session.responses():

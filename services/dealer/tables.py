@@ -69,7 +69,8 @@ class SeatState:
 
 @dataclass(slots=True)
 class Stored:
-    """An event with its place in the table's log; `views` caches its proto per viewer."""
+    """An event with its place in the table's log; `views` caches its serialized message
+    per audience (services.dealer.views)."""
 
     sequence: int
     hand_id: str
@@ -132,17 +133,15 @@ class Table:
         Events of a hand are filed under `hand_id`; the table's own under "".
         """
         stamp = now_ms()
-        stored = [
-            Stored(self.last_sequence + 1 + i, "" if type(e) in ev.TABLE_EVENTS else hand_id,
-                   stamp, e)
-            for i, e in enumerate(events)
-        ]
-        with self.store.batch():
-            self.store.append(self.table_id, [
-                Row(s.sequence, s.hand_id, s.time_ms, codec.dumps(s.event)) for s in stored
-            ])
-            if also is not None:
-                also()
+        sequence = self.last_sequence
+        stored, rows = [], []
+        dumps, table_events = codec.dumps, ev.TABLE_EVENTS
+        for event in events:
+            sequence += 1
+            filed = "" if type(event) in table_events else hand_id
+            stored.append(Stored(sequence, filed, stamp, event))
+            rows.append((sequence, filed, stamp, dumps(event)))
+        self.store.write(self.table_id, rows, also)
         for s in stored:
             self._apply(s)
         self._wake(stored)

@@ -3,8 +3,9 @@
 Redaction has one source: the engine's `redact(event, viewer)` for the engine's
 events, `audit_only` for the dealer's. A seat sees its own cards only in hands
 dealt after its player sat down; before that it sees what a spectator sees. Each
-stored event caches its message per viewer, so a public event is built once for
-all the streams that carry it.
+stored event keeps its serialized form per audience (everyone, the viewers who see
+it whole, the others), so an event is built and serialized once for all the
+streams that carry it, and a streamed message is those bytes joined.
 """
 
 from __future__ import annotations
@@ -302,34 +303,47 @@ def _dealer_event(e: Any, table: Table | None) -> dict[str, Any]:  # noqa: C901
     return {}  # HandSalt: never sent; the salt comes with DeckRevealed
 
 
-def event_message(s: Stored, viewer: Viewer, table: Table | None = None) -> pb.TableEvent:
-    """The stored event as `viewer` may see it (cached on the stored event per view)."""
-    shared: pb.TableEvent | None = s.views.get("public")
+def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
+    """The stored event as `viewer` may see it, serialized as one `events` entry (field 1)
+    of a WatchTableResponse or a PlayResponse: concatenated frames are such a message.
+
+    Built once per audience and kept on the stored event: a public event once for every
+    stream, a hole card twice (its owner's view and everyone else's)."""
+    frames: dict[Any, bytes] = s.views
+    shared = frames.get("public")
     if shared is not None:  # the same for every viewer: most events
         return shared
     event = s.event
-    dealer = type(event) in ev.DEALER_TYPES
-    if dealer:
-        key: Any = "auditor" if event.audit_only and viewer.who is AUDITOR else "hidden"
+    if type(event) in ev.DEALER_TYPES:
         if not event.audit_only:
-            key = "public"
-    elif event.visibility is Visibility.PUBLIC:
-        key = "public"
-    else:
-        key = viewer.at(s.sequence)
-    cached: pb.TableEvent | None = s.views.get(key)
-    if cached is not None:
-        return cached
-    message = pb.TableEvent(sequence=s.sequence, time_unix_ms=s.time_ms, hand_id=s.hand_id)
-    if dealer:
+            key: Any = "public"
+        else:
+            key = "whole" if viewer.who is AUDITOR else "hidden"
+        cached = frames.get(key)
+        if cached is not None:
+            return cached
+        message = _header(s)
         if key != "hidden":
             _fill(message, _dealer_event(event, table))
     else:
-        shown = redact(event, key if key != "public" else SPECTATOR)
+        if event.visibility is Visibility.PUBLIC:
+            key, shown = "public", event
+        else:
+            shown = redact(event, viewer.at(s.sequence))
+            key = "whole" if shown is event else "redacted"  # the same for all the others
+        cached = frames.get(key)
+        if cached is not None:
+            return cached
+        message = _header(s)
         if shown is not None:
             _fill(message, _engine_event(shown, s.hand_id))
-    s.views[key] = message
-    return message
+    frame: bytes = _frame(_EVENTS_FIELD, message.SerializeToString())
+    frames[key] = frame
+    return frame
+
+
+def _header(s: Stored) -> pb.TableEvent:
+    return pb.TableEvent(sequence=s.sequence, time_unix_ms=s.time_ms, hand_id=s.hand_id)
 
 
 def _fill(message: pb.TableEvent, fields: dict[str, Any]) -> None:
@@ -337,18 +351,44 @@ def _fill(message: pb.TableEvent, fields: dict[str, Any]) -> None:
         getattr(message, name).CopyFrom(value)
 
 
+#: The first byte of a length-delimited field 1 (`events`) and field 2 (`action_result`).
+_EVENTS_FIELD = b"\x0a"
+_RESULT_FIELD = b"\x12"
+
+
+def _frame(tag: bytes, body: bytes) -> bytes:
+    """A length-delimited field of the protobuf wire format: tag, varint length, body."""
+    size = len(body)
+    if size < 0x80:
+        return tag + bytes((size,)) + body
+    length = bytearray()
+    while size >= 0x80:
+        length.append((size & 0x7F) | 0x80)
+        size >>= 7
+    length.append(size)
+    return tag + bytes(length) + body
+
+
+def result_frame(result: pb.PlayActionResult) -> bytes:
+    """A PlayActionResult as the `action_result` field of a serialized PlayResponse."""
+    return _frame(_RESULT_FIELD, result.SerializeToString())
+
+
 def events_for(batch: Sequence[Stored], viewer: Viewer,
-               table: Table | None = None) -> tuple[list[pb.TableEvent], bool]:
-    """Messages of a batch for a viewer, and whether the viewer's stream ends here
-    (its seat was vacated: later events of that seat are another player's)."""
-    out = []
+               table: Table | None = None) -> tuple[bytes, bool]:
+    """A batch as a viewer sees it, serialized (the `events` of a WatchTableResponse or
+    PlayResponse), and whether the viewer's stream ends here (its seat was vacated:
+    later events of that seat are another player's)."""
     seat = viewer.seat
+    if seat is None:
+        return b"".join([event_frame(s, viewer, table) for s in batch]), False
+    out = []
     for s in batch:
-        out.append(event_message(s, viewer, table))
-        if seat is not None and type(s.event) is ev.PlayerUnseated \
-                and s.event.seat == seat and s.sequence >= viewer.since:
-            return out, True
-    return out, False
+        out.append(event_frame(s, viewer, table))
+        if type(s.event) is ev.PlayerUnseated and s.event.seat == seat \
+                and s.sequence >= viewer.since:
+            return b"".join(out), True
+    return b"".join(out), False
 
 
 # ----------------------------------------------------------------------- the table
