@@ -12,6 +12,9 @@ Used by `poker demo` (the log of a few hands) and `poker play` (the table as it 
 '*** FLOP *** [As Kd 7c]'
 >>> n.line(PotAwarded(sequence=9, index=0, amount=640, winners=(0, 1), shares=(320, 320)))
 'Ann and Bob split the pot of 640 (320 each)'
+>>> Narrator({0: "Ann"}, you=0).line(ActionTaken(sequence=5, seat=0, action=ActionKind.CALL,
+...                                               to=10, added=10, all_in=True))
+'You call 10 and are all-in'
 """
 
 from __future__ import annotations
@@ -53,12 +56,19 @@ def show_cards(cards: tuple[Card, ...] | list[Card]) -> str:
 class Narrator:
     """Turns events into lines, naming seats by `names` (seat -> name)."""
 
-    def __init__(self, names: Mapping[int, str] | None = None) -> None:
+    def __init__(self, names: Mapping[int, str] | None = None, you: int | None = None) -> None:
         self.names: dict[int, str] = dict(names or {})
+        self.you = you  # this seat is told in the second person: "You call 10"
         self.board: list[Card] = []
 
     def who(self, seat: int) -> str:
-        return self.names.get(seat, f"seat {seat}")
+        return "You" if seat == self.you else self.names.get(seat, f"seat {seat}")
+
+    def _s(self, seat: int, verb: str) -> str:
+        """`verb` agreeing with the seat: "calls", or "call" for you."""
+        if seat != self.you:
+            return verb
+        return {"goes": "go", "is": "are", "has": "have"}.get(verb, verb.removesuffix("s"))
 
     def line(self, e: Event) -> str | None:  # noqa: C901 - one case per event kind
         """The line for one event, or None when there is nothing to tell."""
@@ -67,11 +77,11 @@ class Narrator:
             return (f"--- Hand #{e.hand_number} · {len(e.players)} players · blinds {e.level}"
                     f" · button {self.who(e.button)} ---")
         if isinstance(e, AntePosted):
-            return f"{self.who(e.seat)} posts an ante of {e.amount}"
+            return f"{self.who(e.seat)} {self._s(e.seat, 'posts')} an ante of {e.amount}"
         if isinstance(e, BlindPosted):
             kind = {BlindKind.SMALL: "the small blind", BlindKind.BIG: "the big blind",
                     BlindKind.LATE: "a live big blind (late joiner)"}[e.blind]
-            return f"{self.who(e.seat)} posts {kind} of {e.amount}"
+            return f"{self.who(e.seat)} {self._s(e.seat, 'posts')} {kind} of {e.amount}"
         if isinstance(e, HoleCardsDealt):
             return f"Dealt to {self.who(e.seat)}: [{show_cards(e.cards)}]" if e.cards else None
         if isinstance(e, ActionTaken):
@@ -83,9 +93,9 @@ class Narrator:
         if isinstance(e, BetReturned):
             return f"Uncalled bet of {e.amount} returned to {self.who(e.seat)}"
         if isinstance(e, CardsShown):
-            return f"{self.who(e.seat)} shows [{show_cards(e.cards)}]"
+            return f"{self.who(e.seat)} {self._s(e.seat, 'shows')} [{show_cards(e.cards)}]"
         if isinstance(e, CardsMucked):
-            return f"{self.who(e.seat)} mucks"
+            return f"{self.who(e.seat)} {self._s(e.seat, 'mucks')}"
         if isinstance(e, PotAwarded):
             return self._pot(e)
         if isinstance(e, TurnTimedOut):
@@ -113,23 +123,24 @@ class Narrator:
         return None
 
     def _action(self, e: ActionTaken) -> str:
+        v = lambda verb: self._s(e.seat, verb)  # noqa: E731
         if e.action is ActionKind.FOLD:
-            return "folds"
+            return v("folds")
         if e.action is ActionKind.CHECK:
-            return "checks"
-        tail = " and is all-in" if e.all_in else ""
+            return v("checks")
+        tail = f" and {v('is')} all-in" if e.all_in else ""
         if e.action is ActionKind.CALL:
-            return f"calls {e.added}{tail}"
+            return f"{v('calls')} {e.added}{tail}"
         if e.action is ActionKind.BET:
-            return f"bets {e.to}{tail}"
+            return f"{v('bets')} {e.to}{tail}"
         if e.action is ActionKind.RAISE:
-            return f"raises to {e.to}{tail}"
-        return f"goes all-in ({e.to})"
+            return f"{v('raises')} to {e.to}{tail}"
+        return f"{v('goes')} all-in ({e.to})"
 
     def _pot(self, e: PotAwarded) -> str:
         pot = "the pot" if e.index == 0 else f"side pot {e.index}"
         if len(e.winners) == 1:
-            return f"{self.who(e.winners[0])} wins {pot} of {e.amount}"
+            return f"{self.who(e.winners[0])} {self._s(e.winners[0], 'wins')} {pot} of {e.amount}"
         names = [self.who(w) for w in e.winners]
         each = ", ".join(str(s) for s in sorted(set(e.shares)))
         return f"{', '.join(names[:-1])} and {names[-1]} split {pot} of {e.amount} ({each} each)"

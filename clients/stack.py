@@ -11,14 +11,21 @@ from __future__ import annotations
 
 import secrets
 import shutil
+import signal
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
+from types import FrameType, TracebackType
+from typing import Any
 
 from poker.procs import ServiceProcess, start_service
 
 __all__ = ["LocalSuite"]
+
+
+def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
 
 
 class LocalSuite:
@@ -41,9 +48,13 @@ class LocalSuite:
         self.processes: list[ServiceProcess] = []
         self.evaluator_addresses: list[str] = []
         self.dealer = self.lobby = ""
+        self._previous: Any = None
 
     def start(self) -> LocalSuite:
         self.folder.mkdir(parents=True, exist_ok=True)
+        if threading.current_thread() is threading.main_thread():
+            # SIGTERM would end Python without unwinding: make it unwind, so `stop` runs
+            self._previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
         try:
             for i in range(self.evaluators):
                 proc = self._start("evaluator", [], f"evaluator-{i}")
@@ -79,6 +90,10 @@ class LocalSuite:
         """Stops every process this suite started, the last started first."""
         for proc in reversed(self.processes):
             proc.stop(timeout=5)
+        self.processes.clear()
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)
+            self._previous = None
         if not self.keep:
             shutil.rmtree(self.folder, ignore_errors=True)
 

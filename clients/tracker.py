@@ -258,8 +258,9 @@ class TableTracker:
         h = self.hand
         h.actor, h.decision, h.action_number = e.seat, e.decision, e.action_number
         h.deadline_unix_ms, h.legal = e.deadline_unix_ms, e.legal
-        if e.decision is Decision.SHOW_OR_MUCK:
+        if e.decision is Decision.SHOW_OR_MUCK:  # betting is over: the bets go in the middle
             h.street = Street.SHOWDOWN
+            self._gather()
 
     def _seated(self, e: PlayerSeated) -> None:
         self.seats[e.seat] = _Seat(e.player_id, e.stack,

@@ -19,7 +19,8 @@ COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("serve", "dealer"), "services.dealer.server", "run the dealer (tables) service"),
     (("serve", "lobby"), "services.lobby.server", "run the lobby service"),
     (("replay",), "services.dealer.replay", "replay PHH hand histories through the rule engine"),
-    (("demo",), "poker.demo", "start the suite locally and show what it does"),
+    (("demo",), "clients.demo", "start the suite locally: six bots play, every chip accounted"),
+    (("play",), "clients.play", "play against bots in the terminal"),
     (("health",), "poker.healthcheck", "ask a service whether it is serving (grpc.health.v1)"),
 ]
 
