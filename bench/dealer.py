@@ -1,11 +1,20 @@
 """Benchmark of the dealer: tables of scripted bots over gRPC, against PokerKit in process.
 
-Starts a dealer process, creates `--tables` tables of 6 bots, and lets the bots play
-for `--seconds` in each of two client styles: `unary` (a WatchTable stream per bot,
-decisions sent with Act) and `play` (one bidirectional Play stream per bot). Prints
-hands per second, the action round trip (send a decision -> its answer) p50/p99, and
-PokerKit's hands per second in this process for scale; then the resident memory of a
-dealer holding 1,000 idle tables. `--json PATH` writes every figure as one object.
+Starts dealer processes, creates `--tables` tables of 6 bots, and lets the bots play
+for `--seconds` in each run. A run is a client style on a layout:
+
+* style `unary`: a WatchTable stream per bot, decisions sent with Act;
+  style `play`: one bidirectional Play stream per bot;
+* layout `DxB`: D dealer processes with the tables spread across them round robin
+  (as the lobby spreads tables across dealers), and the bots in B worker processes
+  (0: in this process). `1x0` is one dealer process, the single-process figure.
+
+Each run prints hands per second (counted by the dealers: hands begun in the
+window), actions per second, the action round trip (a decision sent -> its answer)
+p50/p99, and the CPU of the dealers and of the bots; then PokerKit's hands per
+second in this process for scale, and the resident memory of a dealer holding
+1,000 idle tables. The headline is the run with the most hands per second, named
+on its line; `--json PATH` writes every figure as one object.
 
 Run: .venv/bin/python bench/dealer.py [--seconds 20] [--tables 4] [--json out.json]
 """
@@ -15,13 +24,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
+import os
 import random
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -36,18 +49,30 @@ TOKEN = "bench-service-token"
 SVC = (("authorization", f"Bearer {TOKEN}"),)
 SEATS = 6
 STACK = 10_000_000
+WARM_UP_S = 1.0
+#: The default runs: (style, dealers, bot processes).
+RUNS = "unary:1x0,play:1x0,play:2x2"
 
 
 @dataclass
 class Stats:
-    """What the bots of one run measured."""
+    """What the bots of one process measured: (send time, round trip) per answered decision."""
 
-    hands: int = 0
-    rtts: list[float] = field(default_factory=list)
+    rtts: list[tuple[float, float]] = field(default_factory=list)
     errors: int = 0
 
 
-def choose(legal: pb.LegalActions, rng: random.Random) -> tuple[int, int]:
+@dataclass(frozen=True)
+class Seat:
+    """One bot: where its table is, and its credential."""
+
+    address: str
+    table_id: str
+    seat: int
+    token: str
+
+
+def choose(legal: pb.LegalActions, rng: random.Random) -> tuple[Any, int]:
     """A bot that plays like a tight table: most hands folded to a bet, some called, a few raised.
 
     About 9 decisions a hand at six players; the figures printed include actions/s so
@@ -65,120 +90,211 @@ def choose(legal: pb.LegalActions, rng: random.Random) -> tuple[int, int]:
     return pb.ACTION_KIND_FOLD, 0
 
 
-async def setup_tables(stub: dealer_pb2_grpc.DealerServiceStub, count: int,
-                       prefix: str) -> list[tuple[str, dict[int, str]]]:
-    tables = []
-    for t in range(count):
-        config = pb.TableConfig(seats=SEATS, pause_between_hands_ms=0, action_time_ms=5000,
-                                preset=pb.PRESET_STANDARD)
-        reply = await stub.CreateTable(pb.CreateTableRequest(
-            table_id=f"{prefix}-{t}", config=config), metadata=SVC)
-        tokens = {}
-        for seat in range(SEATS):
-            seated = await stub.SeatPlayer(pb.SeatPlayerRequest(
-                table_id=reply.table_id, seat=seat, player_id=f"bot{seat}", stack=STACK),
-                metadata=SVC)
-            tokens[seat] = seated.seat_token
-        tables.append((reply.table_id, tokens))
-    return tables
+def my_turn(events: Sequence[pb.TableEvent], seat: int) -> pb.TableEvent | None:
+    """The decision awaited from `seat`, if the latest TurnStarted of the batch is its own.
+
+    Only the latest counts (earlier ones in a batch were answered already), so the bot
+    reads a batch from its end and stops at the first TurnStarted."""
+    for event in reversed(events):
+        if event.HasField("turn_started"):
+            return event if event.turn_started.seat == seat else None
+    return None
 
 
-async def bot_unary(stub: dealer_pb2_grpc.DealerServiceStub, table_id: str, seat: int,
-                    token: str, stop: asyncio.Event, stats: Stats) -> None:
-    metadata = (("authorization", f"Bearer {token}"),)
-    rng = random.Random(seat)
-    call = stub.WatchTable(pb.WatchTableRequest(table_id=table_id), metadata=metadata)
+async def bot_unary(stub: dealer_pb2_grpc.DealerServiceStub, bot: Seat, stop: asyncio.Event,
+                    stats: Stats) -> None:
+    metadata = (("authorization", f"Bearer {bot.token}"),)
+    rng = random.Random(bot.seat)
+    call = stub.WatchTable(pb.WatchTableRequest(table_id=bot.table_id), metadata=metadata)
     async for response in call:
         if stop.is_set():
             call.cancel()
             return
-        for event in response.events:
-            kind = event.WhichOneof("event")
-            if kind == "hand_ended" and seat == 0:
-                stats.hands += 1
-            if kind != "turn_started" or event.turn_started.seat != seat:
-                continue
-            action, amount = choose(event.turn_started.legal_actions, rng)
-            started = time.perf_counter()
-            try:
-                await stub.Act(pb.ActRequest(
-                    table_id=table_id, seat=seat, hand_id=event.hand_id,
-                    action_number=event.turn_started.action_number, kind=action, amount=amount),
-                    metadata=metadata)
-            except grpc.aio.AioRpcError:
-                stats.errors += 1
-            stats.rtts.append(time.perf_counter() - started)
+        event = my_turn(response.events, bot.seat)
+        if event is None:
+            continue
+        turn = event.turn_started
+        action, amount = choose(turn.legal_actions, rng)
+        started = time.perf_counter()
+        try:
+            await stub.Act(pb.ActRequest(
+                table_id=bot.table_id, seat=bot.seat, hand_id=event.hand_id,
+                action_number=turn.action_number, kind=action, amount=amount),
+                metadata=metadata)
+        except grpc.aio.AioRpcError:
+            if stop.is_set():
+                return
+            stats.errors += 1
+        stats.rtts.append((started, time.perf_counter() - started))
 
 
-async def bot_play(stub: dealer_pb2_grpc.DealerServiceStub, table_id: str, seat: int,
-                   token: str, stop: asyncio.Event, stats: Stats) -> None:
-    metadata = (("authorization", f"Bearer {token}"),)
-    rng = random.Random(seat)
+async def bot_play(stub: dealer_pb2_grpc.DealerServiceStub, bot: Seat, stop: asyncio.Event,
+                   stats: Stats) -> None:
+    metadata = (("authorization", f"Bearer {bot.token}"),)
+    rng = random.Random(bot.seat)
     call = stub.Play(metadata=metadata)
-    await call.write(pb.PlayRequest(start=pb.PlayStart(table_id=table_id)))
+    await call.write(pb.PlayRequest(start=pb.PlayStart(table_id=bot.table_id)))
     sent = 0.0
     while not stop.is_set():
         response = await call.read()
         if response is grpc.aio.EOF:
             return
         if response.HasField("action_result"):
-            stats.rtts.append(time.perf_counter() - sent)
+            stats.rtts.append((sent, time.perf_counter() - sent))
             stats.errors += response.action_result.code != 0
-        for event in response.events:
-            kind = event.WhichOneof("event")
-            if kind == "hand_ended" and seat == 0:
-                stats.hands += 1
-            if kind != "turn_started" or event.turn_started.seat != seat:
-                continue
-            action, amount = choose(event.turn_started.legal_actions, rng)
-            sent = time.perf_counter()
-            await call.write(pb.PlayRequest(action=pb.PlayAction(
-                hand_id=event.hand_id, action_number=event.turn_started.action_number,
-                kind=action, amount=amount)))
+        event = my_turn(response.events, bot.seat)
+        if event is None:
+            continue
+        turn = event.turn_started
+        action, amount = choose(turn.legal_actions, rng)
+        sent = time.perf_counter()
+        await call.write(pb.PlayRequest(action=pb.PlayAction(
+            hand_id=event.hand_id, action_number=turn.action_number, kind=action,
+            amount=amount)))
     call.cancel()
+
+
+def new_stub(channel: grpc.aio.Channel) -> dealer_pb2_grpc.DealerServiceStub:
+    return dealer_pb2_grpc.DealerServiceStub(channel)  # type: ignore[no-untyped-call]
+
+
+BOTS: dict[str, Callable[..., Coroutine[Any, Any, None]]] = {
+    "unary": bot_unary, "play": bot_play}
+
+
+async def play_bots(bots: Sequence[Seat], style: str, stop: asyncio.Event, stats: Stats) -> None:
+    """Runs the bots until `stop`, one channel per dealer."""
+    channels = {a: grpc.aio.insecure_channel(a) for a in sorted({b.address for b in bots})}
+    try:
+        stubs = {a: new_stub(c) for a, c in channels.items()}
+        tasks = [asyncio.create_task(BOTS[style](stubs[b.address], b, stop, stats)) for b in bots]
+        await stop.wait()
+        await asyncio.wait(tasks, timeout=5)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        for channel in channels.values():
+            await channel.close()
+
+
+def bot_worker(bots: list[Seat], style: str, ready: Any, stop: Any, out: Any) -> None:
+    """A bot process: plays until `stop` is set, then sends its Stats back."""
+
+    async def main() -> Stats:
+        stats, stopping = Stats(), asyncio.Event()
+        loop = asyncio.get_running_loop()
+        runner = asyncio.create_task(play_bots(bots, style, stopping, stats))
+        ready.set()
+        await loop.run_in_executor(None, stop.wait)
+        stopping.set()
+        await runner
+        return stats
+
+    stats = asyncio.run(main())
+    out.put((stats.rtts, stats.errors))
+
+
+# ------------------------------------------------------------------ the run
+
+
+async def setup_tables(addresses: Sequence[str], count: int, prefix: str) -> list[Seat]:
+    bots = []
+    for t in range(count):
+        address = addresses[t % len(addresses)]
+        async with grpc.aio.insecure_channel(address) as channel:
+            stub = new_stub(channel)
+            config = pb.TableConfig(seats=SEATS, pause_between_hands_ms=0, action_time_ms=5000,
+                                    preset=pb.PRESET_STANDARD)
+            reply = await stub.CreateTable(pb.CreateTableRequest(
+                table_id=f"{prefix}-{t}", config=config), metadata=SVC)
+            for seat in range(SEATS):
+                seated = await stub.SeatPlayer(pb.SeatPlayerRequest(
+                    table_id=reply.table_id, seat=seat, player_id=f"bot{seat}", stack=STACK),
+                    metadata=SVC)
+                bots.append(Seat(address, reply.table_id, seat, seated.seat_token))
+    return bots
+
+
+async def hands_played(bots: Sequence[Seat]) -> int:
+    """Hands begun so far at every table (GetTable, as a spectator)."""
+    total = 0
+    for address, table_id in sorted({(b.address, b.table_id) for b in bots}):
+        async with grpc.aio.insecure_channel(address) as channel:
+            reply = await new_stub(channel).GetTable(
+                pb.GetTableRequest(table_id=table_id))
+            total += reply.table.hands_played
+    return total
+
+
+async def close_tables(bots: Sequence[Seat]) -> None:
+    for address, table_id in sorted({(b.address, b.table_id) for b in bots}):
+        async with grpc.aio.insecure_channel(address) as channel:
+            await new_stub(channel).CloseTable(pb.CloseTableRequest(
+                table_id=table_id, void_hand_in_progress=True), metadata=SVC)
 
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far."""
-    import os
-
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run_bots(address: str, style: str, tables: int, seconds: float,
-                   pid: int) -> dict[str, float]:
-    async with grpc.aio.insecure_channel(address) as channel:
-        stub = dealer_pb2_grpc.DealerServiceStub(channel)
-        setup = await setup_tables(stub, tables, style)
-        stats, stop = Stats(), asyncio.Event()
-        bot = bot_unary if style == "unary" else bot_play
-        tasks = [asyncio.create_task(bot(stub, table_id, seat, token, stop, stats))
-                 for table_id, tokens in setup for seat, token in tokens.items()]
-        await asyncio.sleep(1.0)  # warm-up
-        hands0, stats.rtts = stats.hands, []
-        started, server0, client0 = time.perf_counter(), cpu_seconds(pid), time.process_time()
-        await asyncio.sleep(seconds)
-        elapsed = time.perf_counter() - started
-        server_cpu = (cpu_seconds(pid) - server0) / elapsed
-        client_cpu = (time.process_time() - client0) / elapsed
-        hands = stats.hands - hands0
-        rtts = sorted(stats.rtts)
+async def run_layout(addresses: Sequence[str], dealer_pids: Sequence[int], style: str,
+                     tables: int, bot_procs: int, seconds: float, prefix: str
+                     ) -> dict[str, Any]:
+    bots = await setup_tables(addresses, tables, prefix)
+    stats, stop = Stats(), asyncio.Event()
+    workers: list[Any] = []
+    local: asyncio.Task[None] | None = None
+    if bot_procs:
+        context = multiprocessing.get_context("spawn")
+        out, stop_all = context.Queue(), context.Event()
+        for i in range(bot_procs):
+            ready = context.Event()
+            worker = context.Process(target=bot_worker, daemon=True, args=(
+                [b for j, b in enumerate(bots) if (j // SEATS) % bot_procs == i], style,
+                ready, stop_all, out))
+            worker.start()
+            workers.append((worker, ready))
+        for _worker, ready in workers:
+            await asyncio.get_running_loop().run_in_executor(None, ready.wait, 60)
+        bot_pids = [worker.pid for worker, _ in workers]
+    else:
+        local = asyncio.create_task(play_bots(bots, style, stop, stats))
+        bot_pids = [os.getpid()]
+    await asyncio.sleep(WARM_UP_S)
+    hands0, window0 = await hands_played(bots), time.perf_counter()
+    dealers0 = sum(cpu_seconds(p) for p in dealer_pids)
+    bots0 = sum(cpu_seconds(p) for p in bot_pids)
+    await asyncio.sleep(seconds)
+    window1 = time.perf_counter()
+    dealers1 = sum(cpu_seconds(p) for p in dealer_pids)
+    bots1 = sum(cpu_seconds(p) for p in bot_pids)
+    hands = await hands_played(bots) - hands0
+    elapsed = window1 - window0
+    if bot_procs:
+        stop_all.set()
+        for _ in workers:
+            rtts, errors = out.get(timeout=30)
+            stats.rtts += rtts
+            stats.errors += errors
+        for worker, _ in workers:
+            worker.join(10)
+    else:
         stop.set()
-        for table_id, _ in setup:
-            await stub.CloseTable(pb.CloseTableRequest(table_id=table_id,
-                                                       void_hand_in_progress=True), metadata=SVC)
-        await asyncio.wait(tasks, timeout=5)
-        for task in tasks:
-            task.cancel()
+        assert local is not None
+        await local
+    await close_tables(bots)
+    rtts = sorted(rtt for sent, rtt in stats.rtts if window0 <= sent < window1)
     return {
         "hands_per_s": hands / elapsed,
         "actions_per_s": len(rtts) / elapsed,
         "p50_ms": 1000 * statistics.median(rtts) if rtts else float("nan"),
         "p99_ms": 1000 * rtts[int(0.99 * (len(rtts) - 1))] if rtts else float("nan"),
         "errors": stats.errors,
-        "dealer_cpu_pct": 100 * server_cpu,
-        "bots_cpu_pct": 100 * client_cpu,
+        "dealer_cpu_pct": 100 * (dealers1 - dealers0) / elapsed,
+        "bots_cpu_pct": 100 * (bots1 - bots0) / elapsed,
     }
 
 
@@ -206,7 +322,7 @@ def rss_mb(pid: int) -> float:
 
 async def idle_tables(address: str, count: int) -> None:
     async with grpc.aio.insecure_channel(address) as channel:
-        stub = dealer_pb2_grpc.DealerServiceStub(channel)
+        stub = new_stub(channel)
         for t in range(count):
             reply = await stub.CreateTable(pb.CreateTableRequest(
                 table_id=f"idle-{t}", config=pb.TableConfig(seats=9)), metadata=SVC)
@@ -221,35 +337,71 @@ def start_dealer(folder: Path, name: str, linger_ms: float = 10.0) -> ServicePro
                          env={"POKER_LOG_LEVEL": "WARNING"})
 
 
+def parse_runs(text: str) -> list[tuple[str, int, int]]:
+    """`style:DxB,...` -> [(style, dealers, bot processes)]."""
+    runs = []
+    for item in text.split(","):
+        style, _, layout = item.strip().partition(":")
+        dealers, _, procs = (layout or "1x0").partition("x")
+        if style not in BOTS:
+            raise SystemExit(f"--runs: unknown style {style!r} (unary, play)")
+        runs.append((style, int(dealers), int(procs or 0)))
+    return runs
+
+
+def run_name(style: str, dealers: int, procs: int) -> str:
+    return style if (dealers, procs) == (1, 0) else f"{style}_{dealers}x{procs}"
+
+
+def describe(dealers: int, procs: int) -> str:
+    bots = ("bots in the bench process" if not procs
+            else f"bots in {procs} process{'es' if procs > 1 else ''}")
+    return f"{dealers} dealer{'s' if dealers > 1 else ''}, {bots}"
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=20.0, help="play time per client style")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="play time per run")
     parser.add_argument("--tables", type=int, default=4, help="tables of 6 bots")
-    parser.add_argument("--styles", default="unary,play", help="client styles to run")
+    parser.add_argument("--runs", default=RUNS,
+                        help=f"style:DxB runs, D dealers and B bot processes (default {RUNS})")
+    parser.add_argument("--styles", default=None,
+                        help="client styles on one dealer, bots in this process (as --runs "
+                             "style:1x0,...)")
     parser.add_argument("--idle-tables", type=int, default=1000)
     parser.add_argument("--linger-ms", type=float, default=10.0,
-                        help="the dealer's --stream-linger-ms")
+                        help="the dealers' --stream-linger-ms")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args(argv)
-    results: dict[str, object] = {"tables": args.tables, "seconds": args.seconds}
+    runs = parse_runs(args.runs if args.styles is None else
+                      ",".join(f"{s}:1x0" for s in args.styles.split(",")))
+    results: dict[str, Any] = {"tables": args.tables, "seconds": args.seconds,
+                               "cpus": os.cpu_count(), "load_average": os.getloadavg()}
     with tempfile.TemporaryDirectory() as folder:
-        for style in args.styles.split(","):
-            proc = start_dealer(Path(folder), style, args.linger_ms)
+        for index, (style, dealers, procs) in enumerate(runs):
+            name = run_name(style, dealers, procs)
+            procs_started = [start_dealer(Path(folder), f"{name}-{index}-{d}", args.linger_ms)
+                             for d in range(dealers)]
             try:
-                figures = asyncio.run(run_bots(proc.address, style, args.tables, args.seconds,
-                                               proc.popen.pid))
+                figures = asyncio.run(run_layout(
+                    [p.address for p in procs_started], [p.popen.pid for p in procs_started],
+                    style, args.tables, procs, args.seconds, name))
             finally:
-                proc.stop()
-            results[style] = figures
-            print(f"{style:6} {figures['hands_per_s']:8.1f} hands/s  "
+                for proc in procs_started:
+                    proc.stop()
+            figures.update({"style": style, "dealers": dealers, "bot_processes": procs})
+            results[name] = figures
+            print(f"{name:10} {figures['hands_per_s']:8.1f} hands/s  "
                   f"{figures['actions_per_s']:8.1f} actions/s  p50 {figures['p50_ms']:.2f} ms  "
                   f"p99 {figures['p99_ms']:.2f} ms  errors {figures['errors']}  "
-                  f"cpu: dealer {figures['dealer_cpu_pct']:.0f}% bots "
-                  f"{figures['bots_cpu_pct']:.0f}%", flush=True)
-        best = max((s for s in args.styles.split(",")),
-                   key=lambda s: results[s]["hands_per_s"])  # type: ignore[index]
-        results.update({k: results[best][k] for k in ("hands_per_s", "p50_ms", "p99_ms")})  # type: ignore[index]
-        results["best_style"] = best
+                  f"cpu: dealers {figures['dealer_cpu_pct']:.0f}% bots "
+                  f"{figures['bots_cpu_pct']:.0f}%  ({describe(dealers, procs)})", flush=True)
+        names = [run_name(*run) for run in runs]
+        best = max(names, key=lambda n: results[n]["hands_per_s"])
+        results.update({k: results[best][k] for k in ("hands_per_s", "p50_ms", "p99_ms")})
+        results["headline"] = best
+        layout = describe(results[best]["dealers"], results[best]["bot_processes"])
+        print(f"headline: {best} ({layout})")
         results["pokerkit_hands_per_s"] = pokerkit_hands_per_s(min(5.0, args.seconds))
         print(f"pokerkit {results['pokerkit_hands_per_s']:8.1f} hands/s (in process, no network)")
         if args.idle_tables:
