@@ -23,7 +23,20 @@ from typing import TextIO
 from clients.accounts import TableRules
 from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.errors import ServiceError
-from clients.events import Event, HandEnded, HandStarted, HandVoided, PotAwarded
+from clients.events import (
+    ActionTaken,
+    AntePosted,
+    BetReturned,
+    BlindPosted,
+    Event,
+    HandEnded,
+    HandStarted,
+    HandVoided,
+    PlayerSatIn,
+    PlayerSatOut,
+    PlayerSeated,
+    PotAwarded,
+)
 from clients.models import Level, TableConfig
 from clients.narrate import Narrator
 from clients.sdk import LobbyClient, TableClient
@@ -66,11 +79,14 @@ class Seat:
 class Watch:
     """The spectator's stream: hands counted, a few kept for the log."""
 
-    wanted: set[int]
+    show: int
+    seats: int
     hands: int = 0
     kept: dict[int, list[Event]] = field(default_factory=dict)
     last: list[Event] = field(default_factory=list)
     error: BaseException | None = None
+    #: Hands whose public events do not add up: chips put in != chips awarded.
+    unbalanced: list[str] = field(default_factory=list)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -101,24 +117,29 @@ def play_demo(suite: LocalSuite, args: argparse.Namespace, out: TextIO,
         seat.table = seat.lobby.sit(table.table_id, buy_in=BUY_IN)
     names = {s.table.seat: s.name for s in seats if s.table and s.table.seat is not None}
     spectator = TableClient(table.dealer_address, table.table_id)
-    watch = Watch(wanted=set(range(1, args.show + 1)))
+    watch = Watch(show=args.show, seats=len(seats))
     threads = [threading.Thread(target=_watch, args=(spectator, watch), daemon=True)]
     threads += [threading.Thread(target=_play, args=(seat, table.table_id, args.hands),
                                  daemon=True) for seat in seats]
     for thread in threads:
         thread.start()
-    _progress(watch, args.hands, seats, out)
+    _progress(watch, args.hands, seats, out,
+              on_stall=lambda: operator.close_table(table.table_id, void_hand_in_progress=True))
     for thread in threads[1:]:
         thread.join()
     failed = [s for s in seats if s.error is not None]
     for s in failed:
         print(f"{s.name}: {type(s.error).__name__}: {s.error}", file=out)
     narrator = Narrator(names)
-    for number in sorted(watch.kept):
-        _print_hand(watch.kept[number], narrator, out)
+    for key in sorted(watch.kept):
+        _print_hand(watch.kept[key], narrator, out)
     if watch.last and watch.last[0].hand_id not in {e[0].hand_id for e in watch.kept.values()}:
         _print_hand(watch.last, narrator, out)
     conserved = _settle(operator, spectator, table.table_id, seats, out)
+    if watch.unbalanced:
+        conserved = False
+        print(f"hands whose events do not add up (chips put in != chips awarded): "
+              f"{', '.join(watch.unbalanced[:10])}", file=out)
     spectator.close()
     for seat in seats:
         if seat.table:
@@ -181,21 +202,45 @@ def _watch(spectator: TableClient, watch: Watch) -> None:
                 current.append(event)
             if isinstance(event, HandEnded | HandVoided) and current:
                 watch.hands += 1
-                number = current[0].hand_number if isinstance(current[0], HandStarted) else 0
-                if number in watch.wanted:
-                    watch.kept[number] = current
+                if isinstance(event, HandEnded) and _put_in(current) != _won(current):
+                    watch.unbalanced.append(event.hand_id)
+                full = isinstance(current[0], HandStarted) and (
+                    len(current[0].players) == watch.seats)
+                if full and len(watch.kept) < watch.show:  # the first hands with every bot
+                    watch.kept[current[0].sequence] = current
                 watch.last = current
     except BaseException as err:  # the table closing ends the stream; anything else is kept
         watch.error = err
 
 
-def _progress(watch: Watch, hands: int, seats: list[Seat], out: TextIO) -> None:
-    """A plain-text bar: redrawn in place on a terminal, a line per 10% elsewhere."""
+def _put_in(hand: list[Event]) -> int:
+    """Chips a hand's public events put in the middle (blinds, antes, actions, less returns)."""
+    total = 0
+    for e in hand:
+        if isinstance(e, BlindPosted | AntePosted):
+            total += e.amount
+        elif isinstance(e, ActionTaken):
+            total += e.added
+        elif isinstance(e, BetReturned):
+            total -= e.amount
+    return total
+
+
+def _won(hand: list[Event]) -> int:
+    return sum(e.amount for e in hand if isinstance(e, PotAwarded))
+
+
+def _progress(watch: Watch, hands: int, seats: list[Seat], out: TextIO,
+              on_stall: Callable[[], object], stall: float = 20.0) -> None:
+    """A plain-text bar: redrawn in place on a terminal, a line per 10% elsewhere.
+
+    When no hand ends for `stall` seconds (fewer than two bots have chips left), the table
+    is closed, which ends every bot's session."""
     tty = out.isatty()
     shown, began = -1, time.monotonic()
-    while True:
+    last_change, last_count = began, 0
+    while not all(s.result is not None or s.error is not None for s in seats):
         done = min(watch.hands, hands)
-        finished = all(s.result is not None or s.error is not None for s in seats)
         rate = done / max(1e-9, time.monotonic() - began)
         bar = "#" * (30 * done // hands) + "." * (30 - 30 * done // hands)
         text = f"[{bar}] {done:>4}/{hands} hands  {rate:5.1f} hands/s"
@@ -204,16 +249,24 @@ def _progress(watch: Watch, hands: int, seats: list[Seat], out: TextIO) -> None:
         elif done * 10 // hands != shown:
             shown = done * 10 // hands
             print(text, file=out, flush=True)
-        if finished or done >= hands and all(s.result or s.error for s in seats):
-            break
+        if watch.hands != last_count:
+            last_change, last_count = time.monotonic(), watch.hands
+        elif time.monotonic() - last_change > stall:
+            print(f"\nno hand for {stall:.0f} s (fewer than two bots with chips): closing the "
+                  "table", file=out, flush=True)
+            on_stall()
+            last_change = float("inf")
         time.sleep(0.2)
-    if tty:
-        print(file=out)
+    done = min(watch.hands, hands)
+    final = f"[{'#' * (30 * done // hands):.<30}] {done:>4}/{hands} hands"
+    print(("\r" if tty else "") + final, file=out, flush=True)
 
 
 def _print_hand(events: list[Event], narrator: Narrator, out: TextIO) -> None:
     print(file=out)
     for e in events:
+        if isinstance(e, PlayerSeated | PlayerSatOut | PlayerSatIn):
+            continue  # the bots' comings and goings, not the hand
         line = narrator.line(e)
         if line:
             print("  " + line, file=out)
@@ -243,8 +296,10 @@ def _settle(operator: LobbyClient, spectator: TableClient, table_id: str, seats:
     operator.close_table(table_id)
     withdrawn = 0
     for s in seats:
-        operator.withdraw(s.name.lower(), CASH_OUT)
-        withdrawn += CASH_OUT
+        amount = min(CASH_OUT, operator.player(s.name.lower()).balance)
+        if amount:
+            operator.withdraw(s.name.lower(), amount)
+            withdrawn += amount
     after = sum(operator.player(s.name.lower()).balance for s in seats)
     audit = operator.audit()
     ok = (before == deposits and after == deposits - withdrawn and audit.ok
