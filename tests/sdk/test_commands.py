@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -121,7 +122,7 @@ def test_poker_demo_plays_and_accounts_for_every_chip(tmp_path: Path) -> None:
     done = _poker("demo", "--hands", "12", "--show", "1", "--keep", str(tmp_path))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     out = done.stdout
-    assert "12/12 hands" in out and "--- Hand #1 " in out
+    assert "12/12 hands" in out and re.search(r"--- Hand #\d+ · 6 players", out)
     assert "player  bot" in out and "fair deck ✓" in out
     assert "no chip was lost ✓" in out and "all processes stopped" in out
     assert (tmp_path / "lobby.sqlite").exists() and (tmp_path / "dealer.log").exists()
