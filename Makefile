@@ -37,6 +37,8 @@ lint: $(STAMP) node_modules/.bin/buf
 bench: $(STAMP)
 	$(PY) bench/evaluator.py
 	$(PY) bench/engine.py
+	$(PY) bench/dealer.py
+	$(PY) bench/table.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache
