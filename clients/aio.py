@@ -361,23 +361,38 @@ class AsyncTableClient:
                            session: BotSession,
                            on_events: Callable[[list[Event]], None] | None,
                            reconnector: Reconnector) -> str:
-        async for response in stream:
-            reconnector.ok()
-            events = follower.accept(response.events)
-            if on_events is not None and events:
-                on_events(events)
-            view = follower.tracker.view()
-            result = response.action_result if response.HasField("action_result") else None
-            if inspect.iscoroutinefunction(bot.act) and view.legal is not None:
-                await _SyncBot.prepare(session, bot, view)
-            step = session.step(events, view, result)
-            for name in step.calls:
-                await getattr(self, name)()
-            if step.stop is not None:
-                return step.stop
-            if step.send is not None:
-                await stream.write(c.play_action(*step.send))
-        return "stream ended"
+        reading: asyncio.Future[Any] | None = None
+        try:
+            while True:
+                if reading is None:
+                    reading = asyncio.ensure_future(stream.read())
+                # a time limit acts even when no event comes (an idle table)
+                done, _ = await asyncio.wait({reading}, timeout=session.time_left())
+                if not done:
+                    events, result = [], None
+                else:
+                    response, reading = reading.result(), None
+                    if response is grpc.aio.EOF:
+                        return "stream ended"
+                    reconnector.ok()
+                    events = follower.accept(response.events)
+                    if on_events is not None and events:
+                        on_events(events)
+                    result = (response.action_result if response.HasField("action_result")
+                              else None)
+                view = follower.tracker.view()
+                if inspect.iscoroutinefunction(bot.act) and view.legal is not None:
+                    await _SyncBot.prepare(session, bot, view)
+                step = session.step(events, view, result)
+                for name in step.calls:
+                    await getattr(self, name)()
+                if step.stop is not None:
+                    return step.stop
+                if step.send is not None:
+                    await stream.write(c.play_action(*step.send))
+        finally:
+            if reading is not None and not reading.done():
+                reading.cancel()
 
 
 class _SyncBot:

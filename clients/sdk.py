@@ -14,6 +14,7 @@ event received; every hand followed has its fair-deck proof checked (R3).
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -37,7 +38,7 @@ from clients.errors import ActionRefused, ServiceError, error_from_rpc
 from clients.events import Event
 from clients.fairdeck import FairDeckChecker, Policy
 from clients.models import Action, TableConfig, TableView
-from clients.session import Bot, BotSession, Follower, PlayResult, Stop
+from clients.session import Bot, BotSession, Follower, PlayResult, Step, Stop
 from clients.tracker import TableTracker
 from clients.transport import (
     DEFAULT_TIMEOUT,
@@ -389,6 +390,16 @@ class TableClient:
                 outbox.put(c.play_action(*pending))
             stream = self._stream = self.stub.Play(iter(outbox.get, None),
                                                    metadata=self._metadata)
+            # A time limit must act even when no event comes (an idle table): at the
+            # deadline the stream is broken on purpose, the session looks at the time,
+            # and a new stream resumes where this one was.
+            ticked = threading.Event()
+            left = session.time_left()
+            timer = None if left is None else threading.Timer(
+                left, _tick, args=(ticked, stream))
+            if timer is not None:
+                timer.daemon = True
+                timer.start()
             try:
                 session.result.stopped_because = self._play_stream(
                     stream, outbox, follower, session, on_events, reconnector)
@@ -397,9 +408,18 @@ class TableClient:
                 if self._closed:
                     session.result.stopped_because = "client closed"
                     break
+                if ticked.is_set():
+                    why = self._apply(session.step([], follower.tracker.view()), outbox)
+                    session.sent_keys.clear()
+                    if why is not None:
+                        session.result.stopped_because = why
+                        break
+                    continue
                 self._reconnect_or_raise(err, reconnector, "Play")
                 session.reconnected()
             finally:
+                if timer is not None:
+                    timer.cancel()
                 outbox.put(None)
                 stream.cancel()
         session.result.last_sequence = follower.last
@@ -415,11 +435,22 @@ class TableClient:
             if on_events is not None and events:
                 on_events(events)
             result = response.action_result if response.HasField("action_result") else None
-            step = session.step(events, follower.tracker.view(), result)
-            for name in step.calls:
-                getattr(self, name)()
-            if step.stop is not None:
-                return step.stop
-            if step.send is not None:
-                outbox.put(c.play_action(*step.send))
+            why = self._apply(session.step(events, follower.tracker.view(), result), outbox)
+            if why is not None:
+                return why
         return "stream ended"
+
+    def _apply(self, step: Step, outbox: queue.SimpleQueue[Any]) -> str | None:
+        """Carries out a step; returns why the bot stops, or None."""
+        for name in step.calls:
+            getattr(self, name)()
+        if step.stop is not None:
+            return step.stop
+        if step.send is not None:
+            outbox.put(c.play_action(*step.send))
+        return None
+
+
+def _tick(ticked: threading.Event, stream: Any) -> None:
+    ticked.set()
+    stream.cancel()

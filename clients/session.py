@@ -194,6 +194,12 @@ class BotSession:
                 or (s.until_hand is not None and e.hand_number >= s.until_hand)
                 or self._out_of_time())
 
+    def time_left(self) -> float | None:
+        """Seconds until a `seconds` stop begins to wind down (None: no time limit pending)."""
+        if self.stop.seconds is None or self.winding_down is not None:
+            return None
+        return max(0.0, self.started + self.stop.seconds - time.monotonic())
+
     def _out_of_time(self) -> bool:
         s = self.stop
         return s.seconds is not None and time.monotonic() - self.started >= s.seconds

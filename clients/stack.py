@@ -29,17 +29,20 @@ def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:
 
 
 class LocalSuite:
-    """Starts `evaluators` evaluator processes, a dealer balancing over them, and a lobby.
+    """Starts `evaluators` evaluator processes, `dealers` dealers balancing over them, and a
+    lobby placing tables on the dealers.
 
-    Addresses: `evaluator_addresses`, `dealer`, `lobby`; credentials: `operator_token`,
-    `service_token`, `auditor_token` (fresh random ones). `folder` holds the databases
-    and one log file per process (a temporary folder, removed at exit unless `keep`).
+    Addresses: `evaluator_addresses`, `dealers` (`dealer` the first), `lobby`; credentials:
+    `operator_token`, `service_token`, `auditor_token` (fresh random ones). `folder` holds
+    the databases and one log file per process (a temporary folder, removed at exit unless
+    `keep`).
     """
 
     def __init__(self, evaluators: int = 1, folder: str | Path | None = None,
                  keep: bool = False, dealer_args: Sequence[str] = (),
-                 lobby_args: Sequence[str] = ()) -> None:
+                 lobby_args: Sequence[str] = (), dealers: int = 1) -> None:
         self.evaluators, self.keep = evaluators, keep or folder is not None
+        self.dealer_count = dealers
         self.folder = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="poker-suite-"))
         self.dealer_args, self.lobby_args = list(dealer_args), list(lobby_args)
         self.operator_token = secrets.token_hex(16)
@@ -48,6 +51,7 @@ class LocalSuite:
         self.processes: list[ServiceProcess] = []
         self.evaluator_addresses: list[str] = []
         self.dealer = self.lobby = ""
+        self.dealers: list[str] = []
         self._previous: Any = None
 
     def start(self) -> LocalSuite:
@@ -61,21 +65,25 @@ class LocalSuite:
                 self.evaluator_addresses.append(proc.address)
             evaluators = [a for address in self.evaluator_addresses
                           for a in ("--evaluator", address)]
-            self.dealer = self.start_dealer(evaluators + self.dealer_args).address
+            for i in range(self.dealer_count):
+                db = "dealer.sqlite" if i == 0 else f"dealer-{i}.sqlite"
+                self.dealers.append(self.start_dealer(evaluators + self.dealer_args, db).address)
+            self.dealer = self.dealers[0]
             self.lobby = self._start("lobby", [
                 "--db", str(self.folder / "lobby.sqlite"), "--operator-token",
                 self.operator_token, "--service-token", self.service_token,
-                "--dealer", self.dealer, *self.lobby_args], "lobby").address
+                *(a for d in self.dealers for a in ("--dealer", d)), *self.lobby_args],
+                "lobby").address
         except BaseException:
             self.stop()
             raise
         return self
 
-    def start_dealer(self, args: Sequence[str]) -> ServiceProcess:
-        """(Re)starts the dealer on its database; `args` may pin `--port`."""
+    def start_dealer(self, args: Sequence[str], db: str = "dealer.sqlite") -> ServiceProcess:
+        """(Re)starts a dealer on its database; `args` may pin `--port`."""
         return self._start("dealer", [
-            "--db", str(self.folder / "dealer.sqlite"), "--service-token", self.service_token,
-            "--auditor-token", self.auditor_token, *args], "dealer")
+            "--db", str(self.folder / db), "--service-token", self.service_token,
+            "--auditor-token", self.auditor_token, *args], db.removesuffix(".sqlite"))
 
     def _start(self, name: str, args: list[str], label: str) -> ServiceProcess:
         proc = start_service(name, args, log_path=self.folder / f"{label}.log")

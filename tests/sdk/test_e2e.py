@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -327,4 +328,24 @@ def test_the_client_reconnects_by_itself_when_the_dealer_restarts(
         assert contiguous(p.events) and p.result.stopped_because in {
             "played its last hand", "the table reached hand 12"}
     _conserved(operator, players, table.table_id)
+    operator.close_table(table.table_id)
+
+
+def test_a_time_limit_stops_a_bot_even_at_a_table_that_never_deals(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    table = open_table(operator, 2)
+    (alone,) = seated(suite, operator, table, 1, buy_in=1000)
+    assert alone.table is not None
+    began = time.monotonic()
+    result = alone.table.play(CallingStation(), seconds=0.5)
+    assert result.stopped_because == "time is up" and result.hands == 0
+    assert time.monotonic() - began < 5
+
+    async def main() -> str:
+        client = AsyncTableClient(alone.table.address, table.table_id, alone.table.token)
+        outcome = await client.play(CallingStation(), seconds=0.5)
+        await client.close()
+        return outcome.stopped_because
+
+    assert asyncio.run(main()) == "time is up"
     operator.close_table(table.table_id)

@@ -1,0 +1,202 @@
+"""Benchmark of the whole stack through the SDK: bots at several tables for a fixed time.
+
+Starts the suite as local processes (evaluator, `--dealers` dealers, lobby), opens
+`--tables` tables of `--seats` through the lobby, buys every bot in, and lets the bots
+play through the asyncio SDK (Play streams, the client-side tracker and the fair-deck
+check on every hand) in `--procs` client processes for `--seconds`. Prints hands per
+second (all tables together), the action round trip (decision sent -> its result) p50
+and p99, the chips check, and PokerKit's hands per second in this process for scale.
+`--json PATH` writes every figure as one object.
+
+Run: .venv/bin/python bench/table.py [--seconds 20] [--tables 8] [--seats 2] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from clients.accounts import TableRules  # noqa: E402
+from clients.aio import AsyncTableClient  # noqa: E402
+from clients.bots import CallingStation, RandomBot  # noqa: E402
+from clients.events import Event, HandEnded  # noqa: E402
+from clients.models import Level, Preset, TableConfig  # noqa: E402
+from clients.sdk import LobbyClient, TableClient  # noqa: E402
+from clients.stack import LocalSuite  # noqa: E402
+
+DEPOSIT = 10_000_000
+BUY_IN = 100_000
+
+
+@dataclass(frozen=True)
+class SeatJob:
+    """One bot's seat, as a client process receives it."""
+
+    table_id: str
+    dealer: str
+    token: str
+    counts_hands: bool  # one seat a table times the hands that end
+
+
+def run_seats(jobs: list[SeatJob], seconds: float, started_at: float,
+              out: Any) -> None:
+    """A client process: every seat of `jobs` plays on one asyncio loop."""
+    out.put(asyncio.run(_play(jobs, seconds, started_at)))
+
+
+async def _play(jobs: list[SeatJob], seconds: float, started_at: float) -> dict[str, Any]:
+    ended: list[float] = []
+    clients = [AsyncTableClient(j.dealer, j.table_id, j.token) for j in jobs]
+
+    def timer(job: SeatJob) -> Any:
+        def on_events(events: list[Event]) -> None:
+            if job.counts_hands:
+                now = time.time() - started_at
+                ended.extend(now for e in events if isinstance(e, HandEnded))
+        return on_events
+
+    bots = [RandomBot(seed=i, aggression=0.15, all_in=0.005) if i % 2 else CallingStation()
+            for i in range(len(jobs))]
+    left = seconds - (time.time() - started_at)
+    results = await asyncio.gather(*(
+        client.play(bot, seconds=max(1.0, left), on_events=timer(job))
+        for client, bot, job in zip(clients, bots, jobs, strict=True)))
+    for client in clients:
+        await client.close()
+    return {
+        "ended": ended,
+        "latencies": [x for r in results for x in r.latencies],
+        "verified": sum(c.fair_deck.verified for c in clients if c.fair_deck),
+        "violations": sum(len(c.fair_deck.violations) for c in clients if c.fair_deck),
+        "refused": sum(len(r.refused) for r in results),
+        "reconnects": sum(r.reconnects for r in results),
+    }
+
+
+def pokerkit_hands_per_s(seats: int, seconds: float) -> float:
+    """PokerKit, in process, random decisions (tests/oracles/pokerkit_driver.py)."""
+    try:
+        from tests.oracles.pokerkit_driver import Spec, random_hand
+    except ImportError:
+        return float("nan")
+    rng = random.Random(1)
+    spec = Spec("no_limit", (BUY_IN,) * seats, 50, 100)
+    hands, began = 0, time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        random_hand(spec, rng)
+        hands += 1
+    return hands / (time.perf_counter() - began)
+
+
+def setup(suite: LocalSuite, tables: int, seats: int) -> tuple[LobbyClient, list[SeatJob],
+                                                                list[str]]:
+    operator = LobbyClient(suite.lobby, suite.operator_token)
+    jobs, table_ids = [], []
+    for t in range(tables):
+        table = operator.open_table(
+            TableConfig(seats=seats, levels=(Level(50, 100),), preset=Preset.STANDARD,
+                        action_time_ms=10_000, pause_between_hands_ms=0),
+            TableRules(initial_stack=BUY_IN), table_id=f"bench-{t}")
+        table_ids.append(table.table_id)
+        for s in range(seats):
+            player_id = f"t{t}s{s}"
+            _, token = operator.create_player(player_id, player_id)
+            operator.deposit(player_id, DEPOSIT)
+            seating = LobbyClient(suite.lobby, token).join(table.table_id, BUY_IN)
+            jobs.append(SeatJob(table.table_id, seating.dealer_address, seating.seat_token,
+                                counts_hands=s == 0))
+    return operator, jobs, table_ids
+
+
+def chips_conserved(suite: LocalSuite, operator: LobbyClient, table_ids: list[str],
+                    players: int) -> bool:
+    """After the run: balances + stacks == deposits, and the ledger audit holds."""
+    on_tables = 0
+    for table_id in table_ids:
+        view = TableClient(operator.table(table_id).dealer_address, table_id).view()
+        on_tables += sum(s.stack + s.bet for s in view.seats)
+        if view.hand is not None:
+            on_tables += sum(p.amount for p in view.hand.pots)
+    audit = operator.audit()
+    return bool(audit.ok and audit.player_balances + on_tables == DEPOSIT * players)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--seats", type=int, default=2, help="players a table (2..10)")
+    parser.add_argument("--dealers", type=int, default=1)
+    parser.add_argument("--procs", type=int, default=2, help="client processes")
+    parser.add_argument("--pokerkit-seconds", type=float, default=3.0)
+    parser.add_argument("--json", metavar="PATH")
+    args = parser.parse_args(argv)
+
+    with LocalSuite(evaluators=1, dealers=args.dealers) as suite:
+        operator, jobs, table_ids = setup(suite, args.tables, args.seats)
+        started_at = time.time()
+        total = args.warmup + args.seconds
+        context = multiprocessing.get_context("spawn")
+        queue = context.Queue()
+        procs = [context.Process(target=run_seats,
+                                 args=(jobs[i::args.procs], total, started_at, queue))
+                 for i in range(args.procs)]
+        for p in procs:
+            p.start()
+        parts = [queue.get(timeout=total + 120) for _ in procs]
+        for p in procs:
+            p.join(30)
+        time.sleep(0.5)
+        conserved = chips_conserved(suite, operator, table_ids, len(jobs))
+        for table_id in table_ids:
+            operator.close_table(table_id, void_hand_in_progress=True)
+
+    window = [t for part in parts for t in part["ended"]
+              if args.warmup <= t <= args.warmup + args.seconds]
+    latencies = sorted(x for part in parts for x in part["latencies"])
+    figures = {
+        "tables": args.tables, "seats": args.seats, "dealers": args.dealers,
+        "client_processes": args.procs, "seconds": args.seconds,
+        "hands_per_s": len(window) / args.seconds,
+        "actions": len(latencies),
+        "action_p50_ms": 1000 * statistics.median(latencies) if latencies else float("nan"),
+        "action_p99_ms": (1000 * latencies[int(0.99 * (len(latencies) - 1))]
+                          if latencies else float("nan")),
+        "fair_deck_hands_verified": sum(part["verified"] for part in parts),
+        "fair_deck_violations": sum(part["violations"] for part in parts),
+        "refused": sum(part["refused"] for part in parts),
+        "reconnects": sum(part["reconnects"] for part in parts),
+        "chips_conserved": conserved,
+    }
+    figures["pokerkit_hands_per_s"] = pokerkit_hands_per_s(args.seats, args.pokerkit_seconds)
+    figures["ratio_to_pokerkit"] = figures["hands_per_s"] / figures["pokerkit_hands_per_s"]
+    print(f"SDK end to end: {figures['hands_per_s']:7.1f} hands/s  ({args.tables} tables x "
+          f"{args.seats} seats, {args.dealers} dealer(s), {args.procs} client process(es), "
+          f"{args.seconds:.0f} s)")
+    print(f"  action round trip p50 {figures['action_p50_ms']:.2f} ms  "
+          f"p99 {figures['action_p99_ms']:.2f} ms  ({figures['actions']} actions)")
+    print(f"  fair deck verified on {figures['fair_deck_hands_verified']} seat-hands, "
+          f"{figures['fair_deck_violations']} violations; refused {figures['refused']}; "
+          f"chips conserved: {conserved}")
+    print(f"PokerKit in process: {figures['pokerkit_hands_per_s']:7.1f} hands/s "
+          f"(ratio SDK/PokerKit {figures['ratio_to_pokerkit']:.2f})")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
+    return 0 if conserved and not figures["fair_deck_violations"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
