@@ -7,13 +7,23 @@ once on the next address, and the failed address is skipped for a few seconds, s
 tables go on when an evaluator dies. When every evaluator fails, the hand is
 ranked in process (services.evaluator.core) and an error is logged: a showdown
 never waits on an outage.
+
+The engine asks for ranks synchronously, on the event loop that runs every table.
+So that a showdown does not wait on the network there, the table asks for them
+ahead (`prefetch`) as soon as the board is complete: an asyncio call, with the same
+rotation and failover, whose answer the showdown then reads from a cache. Only a
+showdown that comes before its prefetch answered (an all-in run-out, or a slow
+evaluator) makes the blocking call, and it passes over an address whose prefetch
+is overdue.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import grpc
 import structlog
@@ -27,6 +37,10 @@ log = structlog.get_logger(__name__)
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 #: How long an address that failed is passed over (while others remain).
 BACKOFF_S = 2.0
+#: A prefetch still unanswered after this share of the timeout marks its address as slow.
+OVERDUE = 0.2
+#: Ranks kept for showdowns to come, at most (the cache is emptied past it).
+CACHE_SIZE = 4096
 
 
 def local_ranks(board: Sequence[int], holdings: Sequence[Sequence[int]]) -> list[int]:
@@ -52,16 +66,31 @@ class RemoteRanker:
         self.calls = [0] * len(self.addresses)  # answered calls per address, for operators/tests
         self.fallbacks = 0
 
+        self.prefetched = 0  # showdowns answered from a prefetch, for operators/tests
+        self._cache: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        self._pending: dict[asyncio.Task[None], tuple[int, float]] = {}  # -> (address, since)
+        self._aio_stubs: list[Any] | None = None
+        self._aio_channels: list[grpc.aio.Channel] = []
+
     def close(self) -> None:
         for channel in self._channels:
             channel.close()
+        for task in list(self._pending):
+            task.cancel()
+
+    async def aclose(self) -> None:
+        self.close()
+        for aio_channel in self._aio_channels:
+            await aio_channel.close()
 
     def rank_holdings(self, board: Sequence[int], holdings: Sequence[Sequence[int]]) -> list[int]:
         """HandRanker: one rank per holding, higher is better, equal ties."""
-        request = evaluator_pb2.ShowdownRequest(
-            board=[card_text(c) for c in board],
-            holdings=[evaluator_pb2.Holding(cards=[card_text(c) for c in h]) for h in holdings],
-        )
+        key = tuple(board)
+        cached = [self._cache.get((key, tuple(h))) for h in holdings]
+        if None not in cached:
+            self.prefetched += 1
+            return cached  # type: ignore[return-value]
+        request = _request(board, holdings)
         for index in self._order():
             try:
                 reply = self._stubs[index].Showdown(request, timeout=self._timeout)
@@ -78,10 +107,61 @@ class RemoteRanker:
         log.error("evaluators_unavailable", addresses=self.addresses, fallback="in_process")
         return local_ranks(board, holdings)
 
+    def prefetch(self, board: Sequence[int], holdings: Sequence[Sequence[int]]) -> None:
+        """Asks for these ranks now, without waiting, for a showdown to read later
+        (call on the event loop)."""
+        key = tuple(board)
+        wanted = [tuple(h) for h in holdings if (key, tuple(h)) not in self._cache]
+        if not wanted:
+            return
+        task = asyncio.get_running_loop().create_task(self._fetch(key, wanted))
+        self._pending[task] = (-1, time.monotonic())
+        task.add_done_callback(self._pending.pop)
+
+    async def _fetch(self, board: tuple[int, ...], holdings: list[tuple[int, ...]]) -> None:
+        if self._aio_stubs is None:
+            self._aio_channels = [grpc.aio.insecure_channel(a) for a in self.addresses]
+            self._aio_stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c)  # type: ignore[no-untyped-call]
+                               for c in self._aio_channels]
+        task = asyncio.current_task()
+        request = _request(board, holdings)
+        for index in self._order():
+            if task in self._pending:
+                self._pending[task] = (index, time.monotonic())
+            try:
+                reply = await self._aio_stubs[index].Showdown(request, timeout=self._timeout)
+            except grpc.aio.AioRpcError as err:
+                if err.code() not in RETRYABLE:
+                    log.warning("evaluator_prefetch_failed", address=self.addresses[index],
+                                code=err.code().name)
+                    return
+                self._down_until[index] = time.monotonic() + BACKOFF_S
+                log.warning("evaluator_failed", address=self.addresses[index],
+                            code=err.code().name)
+                continue
+            self.calls[index] += 1
+            if len(self._cache) > CACHE_SIZE:
+                self._cache.clear()
+            for holding, result in zip(holdings, reply.results, strict=True):
+                self._cache[(board, holding)] = result.rank
+            return
+        # Every evaluator failed: the showdown's own call falls back in process.
+
     def _order(self) -> list[int]:
-        """Every address once, starting at the next in turn; those resting from a failure last."""
+        """Every address once, starting at the next in turn; those resting from a failure,
+        or with a prefetch overdue (a hung evaluator), last."""
         n = len(self._stubs)
         start = next(self._turn) % n
         order = [(start + i) % n for i in range(n)]
         now = time.monotonic()
-        return sorted(order, key=lambda i: self._down_until[i] > now)
+        overdue = {index for index, since in self._pending.values()
+                   if index >= 0 and now - since > OVERDUE * self._timeout}
+        return sorted(order, key=lambda i: self._down_until[i] > now or i in overdue)
+
+
+def _request(board: Sequence[int], holdings: Sequence[Sequence[int]]
+             ) -> evaluator_pb2.ShowdownRequest:
+    return evaluator_pb2.ShowdownRequest(
+        board=[card_text(c) for c in board],
+        holdings=[evaluator_pb2.Holding(cards=[card_text(c) for c in h]) for h in holdings],
+    )

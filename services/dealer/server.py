@@ -327,7 +327,7 @@ async def serve(args: argparse.Namespace) -> int:
     await server.stop(2.0)
     store.close()
     if ranker is not None:
-        ranker.close()
+        await ranker.aclose()
     log.info("server_stopped", service="dealer")
     sys.stdout.flush()
     return 0

@@ -108,6 +108,8 @@ class Store:
             synchronous = "FULL" if durable else "NORMAL"
             self._db.execute(f"PRAGMA synchronous={synchronous}")
             self._db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's job
+            # A restarted WAL is cut back to its limit: the file stays about that size.
+            self._db.execute(f"PRAGMA journal_size_limit={restart_mb * 1024 * 1024}")
             self._db.executescript(SCHEMA)
         except BaseException:
             os.close(self._lock_fd)

@@ -118,6 +118,7 @@ class Table:
         self._salt = b""
         self._deck: tuple[int, ...] = ()
         self._hand_events: list[Any] = []  # the current hand's stored events, for recovery
+        self._prefetched = ""  # the hand whose showdown ranks were asked for ahead
         self._chip_keys: dict[str, tuple[int, int, int]] = {}
         self._recent: deque[Stored] = deque(maxlen=RECENT_EVENTS)
         self._listeners: list[Listener] = []
@@ -492,8 +493,18 @@ class Table:
         sequence = self._commit(events, hand.hand_id, also)
         if hand.is_over:
             self._hand_over(hand)
+        elif len(hand.board) == 5 and self._prefetched != hand.hand_id:
+            self._prefetch(hand)
         self._arm_turn_timer()
         return sequence
+
+    def _prefetch(self, hand: Hand) -> None:
+        """The board is complete: a remote ranker may rank the hands still in ahead of
+        the showdown, off the loop (services.dealer.ranking)."""
+        self._prefetched = hand.hand_id
+        prefetch = getattr(self.ranker, "prefetch", None)
+        if prefetch is not None and len(hand.in_hand) > 1:
+            prefetch(hand.board, [hand.hole_cards(seat) for seat in hand.in_hand])
 
     def _salt_for(self, events: list[Any]) -> bytes:
         for event in events:
@@ -531,18 +542,33 @@ class Table:
     # ------------------------------------------------------------------ clocks
 
     def _arm_turn_timer(self) -> None:
-        if self._turn_timer is not None:
-            self._turn_timer.cancel()
-            self._turn_timer = None
+        """Makes sure the clock rings by the awaited decision's deadline.
+
+        One clock per table, not one per decision: a clock already set to ring earlier
+        is kept (each new deadline is later than the last), and when it rings before
+        the deadline of the decision then awaited it sets itself again."""
         if self.turn is None or self.hand is None:
             return
-        delay = max(0.0, (self.turn.deadline_ms - now_ms()) / 1000)
         loop = asyncio.get_running_loop()
-        self._turn_timer = loop.call_later(delay, self._on_deadline, self.hand.hand_id,
-                                           self.turn.action_number)
+        delay = max(0.0, (self.turn.deadline_ms - now_ms()) / 1000)
+        timer = self._turn_timer
+        if timer is not None:
+            if timer.when() <= loop.time() + delay:
+                return
+            timer.cancel()
+        self._turn_timer = loop.call_later(delay, self._on_clock)
+
+    def _on_clock(self) -> None:
+        self._turn_timer = None
+        hand, turn = self.hand, self.turn
+        if hand is None or turn is None:
+            return
+        if now_ms() < turn.deadline_ms:
+            self._arm_turn_timer()
+        else:
+            self._on_deadline(hand.hand_id, turn.action_number)
 
     def _on_deadline(self, hand_id: str, number: int) -> None:
-        self._turn_timer = None
         hand, turn = self.hand, self.turn
         if hand is None or turn is None or hand.hand_id != hand_id or turn.action_number != number:
             return

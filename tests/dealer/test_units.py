@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -107,6 +109,40 @@ def test_store_round_trips_events_seats_and_acts(tmp_path: Path) -> None:
     assert reopened.seats("t1") == [(2, "p", "hash")]
     assert reopened.act("t1", "t1-1", 1) == ActRecord(2, "call", 0, 9)
     assert reopened.tables() == [("t1", "{}", False)]
+
+
+def test_store_write_is_one_transaction_and_checkpoints_off_the_writer(tmp_path: Path) -> None:
+    """Store.write commits events and `also` together or not at all; the checkpointer
+    thread copies the WAL and restarts it once past its size, while writes go on."""
+    store = Store(tmp_path / "d.sqlite", checkpoint_every=16, restart_mb=1)
+    with store.batch():
+        store.create_table("t1", "{}", 1)
+
+    def failing() -> None:
+        raise RuntimeError("rolled back")
+
+    with pytest.raises(RuntimeError):
+        store.write("t1", [(1, "", 5, "lost")], also=failing)
+    assert store.events("t1") == []
+    payload = "x" * 3000  # about one page per event
+    for sequence in range(1, 1201):
+        store.write("t1", [(sequence, "t1-1", 5, payload)],
+                    also=functools.partial(store.put_act, "t1", "t1-1", sequence,
+                                           ActRecord(0, "call", 0, sequence)))
+    deadline = time.monotonic() + 10
+    while store._checkpointer.restarts == 0 and time.monotonic() < deadline:
+        sequence += 1
+        store.write("t1", [(sequence, "t1-1", 5, payload)])
+        time.sleep(0.005)
+    assert store._checkpointer.restarts >= 1  # 1,200 pages went past 1 MB
+    store.close()
+    wal = Path(f"{tmp_path / 'd.sqlite'}-wal")
+    assert not wal.exists()  # the last connection closed checkpoints it away
+    reopened = Store(tmp_path / "d.sqlite")
+    rows = reopened.events("t1")
+    assert [r.sequence for r in rows] == list(range(1, sequence + 1))
+    assert reopened.act("t1", "t1-1", 1200) == ActRecord(0, "call", 0, 1200)
+    reopened.close()
 
 
 def test_codec_round_trips_dealer_events() -> None:

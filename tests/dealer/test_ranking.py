@@ -1,0 +1,102 @@
+"""The remote ranker's prefetch: showdown ranks asked for ahead, off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+import time
+from collections.abc import Iterator
+from concurrent import futures
+
+import grpc
+import pytest
+
+from poker.cards import parse_card
+from poker.v1 import evaluator_pb2, evaluator_pb2_grpc
+from services.dealer import ranking
+from services.dealer.ranking import RemoteRanker, local_ranks
+
+BOARD = [0, 4, 8, 30, 51]
+HOLDINGS = [(13, 17), (50, 45), (1, 2)]
+
+
+class FakeEvaluator(evaluator_pb2_grpc.EvaluatorServiceServicer):
+    """Showdown only; `hang` holds every call until released."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.hang = threading.Event()
+        self.release = threading.Event()
+
+    def Showdown(self, request: evaluator_pb2.ShowdownRequest,
+                 context: grpc.ServicerContext) -> evaluator_pb2.ShowdownResponse:
+        self.calls += 1
+        if self.hang.is_set():
+            self.release.wait(5)
+        board = [parse_card(c) for c in request.board]
+        ranks = local_ranks(board, [[parse_card(c) for c in h.cards] for h in request.holdings])
+        return evaluator_pb2.ShowdownResponse(
+            results=[evaluator_pb2.ShowdownResult(rank=r) for r in ranks])
+
+
+@pytest.fixture
+def evaluators() -> Iterator[list[tuple[FakeEvaluator, str]]]:
+    running = []
+    for _ in range(2):
+        fake = FakeEvaluator()
+        server = grpc.server(futures.ThreadPoolExecutor(4))
+        evaluator_pb2_grpc.add_EvaluatorServiceServicer_to_server(fake, server)  # type: ignore[no-untyped-call]
+        port = server.add_insecure_port("127.0.0.1:0")
+        server.start()
+        running.append((fake, f"127.0.0.1:{port}", server))
+    yield [(fake, address) for fake, address, _ in running]
+    for fake, _, server in running:
+        fake.release.set()
+        server.stop(0)
+
+
+def test_a_showdown_reads_the_ranks_prefetched_off_the_loop(
+        evaluators: list[tuple[FakeEvaluator, str]]) -> None:
+    ranker = RemoteRanker([address for _, address in evaluators], timeout_s=2.0)
+
+    async def scenario() -> list[int]:
+        ranker.prefetch(BOARD, HOLDINGS)
+        for _ in range(200):
+            if sum(ranker.calls):
+                break
+            await asyncio.sleep(0.01)
+        # The showdown asks for the hands still in, any subset, in any order.
+        return ranker.rank_holdings(BOARD, [HOLDINGS[2], HOLDINGS[0]])
+
+    try:
+        ranks = asyncio.run(scenario())
+    finally:
+        ranker.close()
+    assert ranks == local_ranks(BOARD, [HOLDINGS[2], HOLDINGS[0]])
+    assert ranker.prefetched == 1 and sum(ranker.calls) == 1
+    assert sum(fake.calls for fake, _ in evaluators) == 1  # the showdown made no call
+
+
+def test_a_hung_evaluator_stalls_no_showdown(
+        evaluators: list[tuple[FakeEvaluator, str]]) -> None:
+    """A prefetch overdue on one evaluator sends the showdown's own call to the other."""
+    (hung, _), (healthy, _) = evaluators
+    hung.hang.set()
+    ranker = RemoteRanker([address for _, address in evaluators], timeout_s=1.0)
+
+    async def scenario() -> tuple[list[int], float]:
+        ranker._turn = itertools.count(0, 2)  # every call starts at the hung one
+        ranker.prefetch(BOARD, HOLDINGS)
+        await asyncio.sleep(ranking.OVERDUE * 1.0 + 0.1)
+        assert hung.calls == 1 and not sum(ranker.calls)
+        started = time.monotonic()
+        return ranker.rank_holdings(BOARD, HOLDINGS), time.monotonic() - started
+
+    try:
+        ranks, waited = asyncio.run(scenario())
+    finally:
+        hung.release.set()
+        ranker.close()
+    assert ranks == local_ranks(BOARD, HOLDINGS)
+    assert healthy.calls == 1 and waited < 0.5
