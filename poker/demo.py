@@ -1,4 +1,4 @@
-"""The `poker demo` command: starts the suite locally and shows what it does.
+"""The `poker evaluator-demo` command: starts an evaluator alone and shows what it does.
 
 For now the suite is its hand evaluator: the demo starts it as a local process,
 ranks a few hands, settles a showdown, answers equity questions exactly and by
@@ -35,7 +35,7 @@ CHANNEL_OPTIONS = [("grpc.max_send_message_length", 64 << 20),
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The `poker demo` options."""
+    """The `poker evaluator-demo` options."""
     parser.add_argument("--hands", type=int, default=2_000_000,
                         help="random 7-card hands to stream through the evaluator")
     parser.add_argument("--seed", type=int, default=42, help="seed of the random hands and trials")

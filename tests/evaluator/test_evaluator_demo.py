@@ -1,4 +1,4 @@
-"""`poker demo` shows the evaluator working and stops the process it started."""
+"""`poker evaluator-demo` shows the evaluator working and stops the process it started."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 def test_demo_ranks_settles_answers_equity_and_stops_its_evaluator() -> None:
     poker = Path(sys.executable).parent / "poker"
-    result = subprocess.run([str(poker), "demo", "--hands", "100000"], capture_output=True,
+    result = subprocess.run([str(poker), "evaluator-demo", "--hands", "100000"], capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
     out = result.stdout
