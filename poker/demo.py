@@ -1,7 +1,7 @@
 """The `poker evaluator-demo` command: starts an evaluator alone and shows what it does.
 
-For now the suite is its hand evaluator: the demo starts it as a local process,
-ranks a few hands, settles a showdown, answers equity questions exactly and by
+The evaluator on its own (`poker demo` plays the whole suite): it starts one as a
+local process, ranks a few hands, settles a showdown, answers equity questions exactly and by
 Monte Carlo, streams a large batch through it and reports the speed, then stops
 the process it started (also on an error or Ctrl-C).
 """
