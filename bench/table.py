@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -58,6 +59,7 @@ def run_seats(jobs: list[SeatJob], seconds: float, started_at: float,
 
 async def _play(jobs: list[SeatJob], seconds: float, started_at: float) -> dict[str, Any]:
     ended: list[float] = []
+    cpu_at_start = time.process_time()
     clients = [AsyncTableClient(j.dealer, j.table_id, j.token) for j in jobs]
 
     def timer(job: SeatJob) -> Any:
@@ -76,6 +78,7 @@ async def _play(jobs: list[SeatJob], seconds: float, started_at: float) -> dict[
     for client in clients:
         await client.close()
     return {
+        "cpu_s": time.process_time() - cpu_at_start,
         "ended": ended,
         "latencies": [x for r in results for x in r.latencies],
         "verified": sum(c.fair_deck.verified for c in clients if c.fair_deck),
@@ -83,6 +86,15 @@ async def _play(jobs: list[SeatJob], seconds: float, started_at: float) -> dict[
         "refused": sum(len(r.refused) for r in results),
         "reconnects": sum(r.reconnects for r in results),
     }
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process used so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pokerkit_hands_per_s(seats: int, seconds: float) -> float:
@@ -133,6 +145,13 @@ def chips_conserved(suite: LocalSuite, operator: LobbyClient, table_ids: list[st
     return bool(audit.ok and audit.player_balances + on_tables == DEPOSIT * players)
 
 
+def _by_kind(used: dict[str, float]) -> dict[str, float]:
+    kinds: dict[str, float] = {}
+    for name, seconds in used.items():
+        kinds[name] = kinds.get(name, 0.0) + seconds
+    return kinds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
@@ -149,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         operator, jobs, table_ids = setup(suite, args.tables, args.seats)
         started_at = time.time()
         total = args.warmup + args.seconds
+        services = {p.name: p.popen.pid for p in suite.processes}
+        cpu_before = {pid: cpu_seconds(pid) for pid in services.values()}
         context = multiprocessing.get_context("spawn")
         queue = context.Queue()
         procs = [context.Process(target=run_seats,
@@ -157,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         for p in procs:
             p.start()
         parts = [queue.get(timeout=total + 120) for _ in procs]
+        cpu_used = {name: cpu_seconds(pid) - cpu_before[pid] for name, pid in services.items()}
+        all_hands = sum(len(part["ended"]) for part in parts)
         for p in procs:
             p.join(30)
         time.sleep(0.5)
@@ -180,6 +203,13 @@ def main(argv: list[str] | None = None) -> int:
         "refused": sum(part["refused"] for part in parts),
         "reconnects": sum(part["reconnects"] for part in parts),
         "chips_conserved": conserved,
+        # CPU milliseconds per hand over the whole run, by process kind: where the time goes
+        "cpu_ms_per_hand": {
+            **{name: round(1000 * used / max(1, all_hands), 2) for name, used in
+               _by_kind(cpu_used).items()},
+            "clients": round(1000 * sum(part["cpu_s"] for part in parts) / max(1, all_hands), 2),
+        },
+        "cores": os.cpu_count(),
     }
     figures["pokerkit_hands_per_s"] = pokerkit_hands_per_s(args.seats, args.pokerkit_seconds)
     figures["ratio_to_pokerkit"] = figures["hands_per_s"] / figures["pokerkit_hands_per_s"]
@@ -191,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  fair deck verified on {figures['fair_deck_hands_verified']} seat-hands, "
           f"{figures['fair_deck_violations']} violations; refused {figures['refused']}; "
           f"chips conserved: {conserved}")
+    print("  CPU per hand: " + ", ".join(
+        f"{name} {ms:.2f} ms" for name, ms in figures["cpu_ms_per_hand"].items())
+          + f" ({figures['cores']} cores)")
     print(f"PokerKit in process: {figures['pokerkit_hands_per_s']:7.1f} hands/s "
           f"(ratio SDK/PokerKit {figures['ratio_to_pokerkit']:.2f})")
     if args.json:

@@ -35,12 +35,14 @@ __all__ = ["event_from_proto", "from_proto", "to_proto"]
 T = TypeVar("T")
 _CARDS: dict[str, Card] = {text: Card(text) for text in CARD_TEXT}
 Decoder = Callable[[Any], Any]
-_PLANS: dict[type[Any], list[tuple[str, str, bool, Decoder]]] = {}
+_PLANS: dict[type[Any], list[tuple[str, str, bool, Decoder | None]]] = {}
 
 
 def _card(text: str) -> Card:
-    found = _CARDS.get(text)
-    return found if found is not None else Card(text)
+    try:
+        return _CARDS[text]
+    except KeyError:
+        return Card(text)  # raises CardError naming the text
 
 
 def _prefix(enum_cls: type[Enum]) -> str:
@@ -64,8 +66,15 @@ def _scalar_decoder(hint: Any, descriptor: Any) -> Decoder:
     if dataclasses.is_dataclass(hint):
         return lambda message: from_proto(hint, message)  # type: ignore[arg-type]
     if hint in (int, bool, str, float, bytes):
-        return hint  # type: ignore[no-any-return]
+        return _AS_IS  # protobuf already gives these types
     raise TypeError(f"no decoder for {hint!r}")
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+_AS_IS: Decoder = _as_is
 
 
 def _unwrap_optional(hint: Any) -> tuple[Any, bool]:
@@ -76,7 +85,7 @@ def _unwrap_optional(hint: Any) -> tuple[Any, bool]:
     return hint, False
 
 
-def _plan(cls: type[Any], message_descriptor: Any) -> list[tuple[str, str, bool, Decoder]]:
+def _plan(cls: type[Any], message_descriptor: Any) -> list[tuple[str, str, bool, Decoder | None]]:
     plan = _PLANS.get(cls)
     if plan is not None:
         return plan
@@ -91,10 +100,12 @@ def _plan(cls: type[Any], message_descriptor: Any) -> list[tuple[str, str, bool,
         presence = optional and descriptor.has_presence and not descriptor.is_repeated
         if typing.get_origin(hint) is tuple:
             element = _scalar_decoder(typing.get_args(hint)[0], descriptor)
-            decoder: Decoder = lambda values, d=element: tuple(d(v) for v in values)  # noqa: E731
+            decoder: Decoder | None = (
+                tuple if element is _AS_IS
+                else (lambda values, d=element: tuple(map(d, values))))  # type: ignore[misc]
         else:
             decoder = _scalar_decoder(hint, descriptor)
-        plan.append((f.name, proto_name, presence, decoder))
+        plan.append((f.name, proto_name, presence, None if decoder is _AS_IS else decoder))
     _PLANS[cls] = plan
     return plan
 
@@ -105,6 +116,8 @@ def from_proto(cls: type[T], message: Any) -> T:
     for name, proto_name, presence, decoder in _plan(cls, message.DESCRIPTOR):
         if presence and not message.HasField(proto_name):
             values[name] = None
+        elif decoder is None:
+            values[name] = getattr(message, proto_name)
         else:
             values[name] = decoder(getattr(message, proto_name))
     return cls(**values)
@@ -125,6 +138,8 @@ def event_from_proto(message: Any) -> Event:
     for name, proto_name, presence, decoder in _plan(cls, body.DESCRIPTOR):
         if presence and not body.HasField(proto_name):
             values[name] = None
+        elif decoder is None:
+            values[name] = getattr(body, proto_name)
         else:
             values[name] = decoder(getattr(body, proto_name))
     return cls(**values)
