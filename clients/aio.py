@@ -65,7 +65,7 @@ class AsyncLobbyClient:
         self.retry = retry or RetryPolicy()
         self.channel = open_aio_channel(address, tls, options)
         #: The generated LobbyServiceStub (grpc.aio), for anything the SDK does not wrap.
-        self.stub = lobby_pb2_grpc.LobbyServiceStub(self.channel)
+        self.stub = lobby_pb2_grpc.LobbyServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self._metadata = bearer(token)
 
     async def close(self) -> None:
@@ -167,7 +167,7 @@ class AsyncTableClient:
         self.reconnect_for = reconnect_for
         self.channel = open_aio_channel(address, tls, options)
         #: The generated DealerServiceStub (grpc.aio), for anything the SDK does not wrap.
-        self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)
+        self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self.fair_deck = (None if fair_deck == "off"
                           else FairDeckChecker(fair_deck))  # type: ignore[arg-type]
         self.tracker: TableTracker | None = None
@@ -426,7 +426,7 @@ def _as_rpc(err: BaseException) -> Any:
     return _Cancelled()
 
 
-class _Cancelled(grpc.RpcError):
+class _Cancelled(grpc.RpcError):  # type: ignore[misc]
     """A stream cancelled by `drop_stream()`: seen as CANCELLED, which reconnects."""
 
     def code(self) -> grpc.StatusCode:

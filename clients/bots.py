@@ -78,7 +78,7 @@ class EquityBot:
     def __init__(self, evaluator: str | EvaluatorClient, *, trials: int = 1500,
                  edge: float = 1.6, tls: TLS | None = None, seed: int | None = None) -> None:
         self.evaluator = (evaluator if isinstance(evaluator, EvaluatorClient)
-                          else EvaluatorClient(evaluator, tls=tls, timeout=2.0))
+                          else EvaluatorClient(evaluator, tls=tls, timeout=5.0))
         self.trials, self.edge = trials, edge
         self.rng = random.Random(seed)
         self.errors = 0

@@ -89,7 +89,8 @@ def transfers(player_id: str, limit: int) -> Call[list[Transfer]]:
 def open_table(config: TableConfig, rules: TableRules, name: str, table_id: str,
                request_id: str | None) -> Call[LobbyTable]:
     return Call("OpenTable", lobby_pb2.OpenTableRequest(
-        table_id=table_id, name=name, config=config.to_proto(), rules=rules.to_proto(),
+        table_id=table_id, name=name, config=config.to_proto(),
+        rules=rules.to_proto(),
         request_id=request_id or new_request_id()), lambda r: from_proto(LobbyTable, r.table))
 
 
@@ -174,9 +175,10 @@ def hand_history(table_id: str, hand_id: str) -> Call[str]:
         table_id=table_id, hand_id=hand_id), lambda r: str(r.phh))
 
 
-def action_kind(action: Action) -> int:
-    """The proto ActionKind number of an action."""
-    return int(dealer_pb2.ActionKind.Value("ACTION_KIND_" + action.kind.name))
+def action_kind(action: Action) -> dealer_pb2.ActionKind:
+    """The proto ActionKind of an action."""
+    kind: dealer_pb2.ActionKind = dealer_pb2.ActionKind.Value("ACTION_KIND_" + action.kind.name)
+    return kind
 
 
 def watch(table_id: str, after: int) -> dealer_pb2.WatchTableRequest:

@@ -77,6 +77,11 @@ def _as_is(value: Any) -> Any:
 _AS_IS: Decoder = _as_is
 
 
+def _each(element: Decoder) -> Decoder:
+    """A repeated field's decoder: `element` on every value, as a tuple."""
+    return lambda values: tuple(map(element, values))
+
+
 def _unwrap_optional(hint: Any) -> tuple[Any, bool]:
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(hint) if a is not type(None)]
@@ -100,9 +105,7 @@ def _plan(cls: type[Any], message_descriptor: Any) -> list[tuple[str, str, bool,
         presence = optional and descriptor.has_presence and not descriptor.is_repeated
         if typing.get_origin(hint) is tuple:
             element = _scalar_decoder(typing.get_args(hint)[0], descriptor)
-            decoder: Decoder | None = (
-                tuple if element is _AS_IS
-                else (lambda values, d=element: tuple(map(d, values))))  # type: ignore[misc]
+            decoder: Decoder | None = tuple if element is _AS_IS else _each(element)
         else:
             decoder = _scalar_decoder(hint, descriptor)
         plan.append((f.name, proto_name, presence, None if decoder is _AS_IS else decoder))

@@ -48,7 +48,7 @@ class EvaluatorClient:
                  timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None) -> None:
         self.channel = open_channel(address, tls)
         #: The generated EvaluatorServiceStub.
-        self.stub = evaluator_pb2_grpc.EvaluatorServiceStub(self.channel)
+        self.stub = evaluator_pb2_grpc.EvaluatorServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self.timeout, self.retry = timeout, retry or RetryPolicy()
 
     def close(self) -> None:

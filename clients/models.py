@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from clients.cards import Card
+from poker.v1 import dealer_pb2
 
 __all__ = [
     "Action", "ActionKind", "AnteForm", "BlindKind", "Decision", "HandView", "LegalActions",
@@ -285,10 +286,9 @@ class TableConfig:
     test_mode: bool = False
     deck_seed: int = 0
 
-    def to_proto(self) -> object:
+    def to_proto(self) -> dealer_pb2.TableConfig:
         """The `poker.v1.TableConfig` message."""
-        from clients.convert import to_proto
-        from poker.v1 import dealer_pb2
+        from clients.convert import to_proto  # convert imports this module
 
         return to_proto(self, dealer_pb2.TableConfig)
 

@@ -123,7 +123,9 @@ class Narrator:
         return None
 
     def _action(self, e: ActionTaken) -> str:
-        v = lambda verb: self._s(e.seat, verb)  # noqa: E731
+        def v(verb: str) -> str:
+            return self._s(e.seat, verb)
+
         if e.action is ActionKind.FOLD:
             return v("folds")
         if e.action is ActionKind.CHECK:

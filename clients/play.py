@@ -220,8 +220,9 @@ def _play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
         TableConfig(seats=args.bots + 1, levels=(Level(5, 10),), action_time_ms=600_000,
                     pause_between_hands_ms=0),
         TableRules(initial_stack=args.stack, max_rebuys=-1), name="You against bots")
-    kinds = [("Ann", lambda i: RandomBot(seed=args.seed)), ("Bob", lambda i: CallingStation()),
-             ("Cid", lambda i: EquityBot(suite.evaluator_addresses[0], trials=300))]
+    kinds: list[tuple[str, Callable[[int], Bot]]] = [
+        ("Ann", lambda i: RandomBot(seed=args.seed)), ("Bob", lambda i: CallingStation()),
+        ("Cid", lambda i: EquityBot(suite.evaluator_addresses[0], trials=300))]
     seats: list[tuple[str, Bot, TableClient, LobbyClient]] = []
     for i in range(args.bots):
         name, make = kinds[i % 3]

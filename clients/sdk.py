@@ -75,7 +75,7 @@ class LobbyClient:
         self.retry = retry or RetryPolicy()
         self.channel = open_channel(address, tls, options)
         #: The generated LobbyServiceStub, for anything the SDK does not wrap.
-        self.stub = lobby_pb2_grpc.LobbyServiceStub(self.channel)
+        self.stub = lobby_pb2_grpc.LobbyServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self._metadata = bearer(token)
 
     def close(self) -> None:
@@ -201,7 +201,7 @@ class TableClient:
         self.reconnect_for = reconnect_for
         self.channel = open_channel(address, tls, options)
         #: The generated DealerServiceStub, for anything the SDK does not wrap.
-        self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)
+        self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self.fair_deck = None if fair_deck == "off" else FairDeckChecker(fair_deck)  # type: ignore[arg-type]
         self.tracker: TableTracker | None = None
         self.follower: Follower | None = None

@@ -95,7 +95,7 @@ class Reconnector:
             self.since = now
         if code not in self.codes or now - self.since > self.window:
             return None
-        pause = min(self.maximum, self.initial * 2 ** self.failures)
+        pause: float = min(self.maximum, self.initial * 2.0 ** self.failures)
         self.failures += 1
         return pause
 

@@ -339,7 +339,7 @@ def test_a_time_limit_stops_a_bot_even_at_a_table_that_never_deals(
     began = time.monotonic()
     result = alone.table.play(CallingStation(), seconds=0.5)
     assert result.stopped_because == "time is up" and result.hands == 0
-    assert time.monotonic() - began < 5
+    assert time.monotonic() - began < 15  # 0.5 s and the set-up, on a busy machine
 
     async def main() -> str:
         client = AsyncTableClient(alone.table.address, table.table_id, alone.table.token)
