@@ -100,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted: every process started was stopped", file=out)
         return 130
+    except SystemExit as stopped:  # SIGTERM (see LocalSuite)
+        print("\nterminated: every process started was stopped", file=out)
+        return int(stopped.code or 143)
 
 
 def play_demo(suite: LocalSuite, args: argparse.Namespace, out: TextIO,

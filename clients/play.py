@@ -212,6 +212,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nbye: every process started was stopped", file=out)
         return 130
+    except SystemExit as stopped:  # SIGTERM (see LocalSuite)
+        print("\nterminated: every process started was stopped", file=out)
+        return int(stopped.code or 143)
 
 
 def _play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
