@@ -371,7 +371,9 @@ class TableClient:
         `hands` of its own hands, the table's hand `until_hand`, `seconds`, `until(view)`,
         being busted (unless `rebuy()` returns True), unseated, or the table closing.
 
-        Before its last hand the seat sits out, so it leaves no hand half played.
+        Before its last hand the seat sits out, so it leaves no hand half played; when the
+        SitOut crosses the next deal the seat finishes that hand too (so `hands` may be
+        exceeded by one), and stops once every hand it played has its deck revealed.
         `after`: resume from this sequence number (e.g. another client's `last_sequence`);
         default: from a fresh snapshot. `on_events` sees every new event, in order.
         """

@@ -114,7 +114,9 @@ def test_poker_play_with_a_scripted_player() -> None:
     assert "Sorry, I did not understand 'hello'" in out
     assert "Sorry, a raise must go to between" in out
     assert "Your cards: [" in out and "your move>" in out and " seat " in out
-    assert "You played 2 hands; your stack:" in out
+    # --hands 2 sits the player out as its second hand starts; a SitOut that crosses the
+    # next deal (streams linger) makes it finish one more hand, never leave it half played
+    assert re.search(r"You played [23] hands; your stack: \d+", out), out[-500:]
 
 
 def test_poker_demo_plays_and_accounts_for_every_chip(tmp_path: Path) -> None:
