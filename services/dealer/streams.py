@@ -36,7 +36,7 @@ class Feed:
 
     def __init__(self, table: Table, viewer: views.Viewer, after: int, linger: float) -> None:
         self.table, self.viewer, self.after, self.linger = table, viewer, after, linger
-        self.wake = asyncio.Event()
+        self._waiter: asyncio.Future[None] | None = None  # set while the stream waits
         self._due = True
         self._timer: asyncio.TimerHandle | None = None
         table.subscribe(self._on_commit)
@@ -58,11 +58,13 @@ class Feed:
     def _flush(self) -> None:
         self._cancel()
         self._due = True
-        self.wake.set()
+        self.poke()
 
     def poke(self) -> None:
-        """Wakes the stream to look at `urgent()` (a Play result to send)."""
-        self.wake.set()
+        """Wakes the stream to look at what is due and at `urgent()` (a Play result to send)."""
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     async def batches(self, urgent: Callable[[], bool] = lambda: False
                       ) -> AsyncIterator[tuple[bytes, bool]]:
@@ -85,8 +87,11 @@ class Feed:
                 continue
             if self.table.closed and self.after >= self.table.last_sequence:
                 return
-            self.wake.clear()
-            await self.wake.wait()
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
 
     def _cancel(self) -> None:
         if self._timer is not None:
