@@ -31,9 +31,15 @@ sys.path.insert(0, str(ROOT))
 
 from clients.accounts import TableRules  # noqa: E402
 from clients.aio import AsyncTableClient  # noqa: E402
-from clients.bots import CallingStation, RandomBot  # noqa: E402
 from clients.events import Event, HandEnded  # noqa: E402
-from clients.models import Level, Preset, TableConfig  # noqa: E402
+from clients.models import (  # noqa: E402
+    Action,
+    Decision,
+    Level,
+    Preset,
+    TableConfig,
+    TableView,
+)
 from clients.sdk import LobbyClient, TableClient  # noqa: E402
 from clients.stack import LocalSuite  # noqa: E402
 
@@ -69,8 +75,7 @@ async def _play(jobs: list[SeatJob], seconds: float, started_at: float) -> dict[
                 ended.extend(now for e in events if isinstance(e, HandEnded))
         return on_events
 
-    bots = [RandomBot(seed=i, aggression=0.15, all_in=0.005) if i % 2 else CallingStation()
-            for i in range(len(jobs))]
+    bots = [BenchBot(seed=i) for i in range(len(jobs))]
     left = seconds - (time.time() - started_at)
     results = await asyncio.gather(*(
         client.play(bot, seconds=max(1.0, left), on_events=timer(job))
@@ -95,6 +100,26 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class BenchBot:
+    """The policy bench/dealer.py uses: checks and calls mostly, a minimum raise now and
+    then, some folds; mucks at showdown. Cheap, so the clients' cost is the SDK's."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: TableView) -> Action:
+        legal = view.legal
+        assert legal is not None
+        if legal.decision is Decision.SHOW_OR_MUCK:
+            return Action.muck() if legal.can_muck else Action.show()
+        r = self.rng.random()
+        if legal.bet_kind is not None and r < 0.1:
+            return Action(legal.bet_kind, legal.min_to)
+        if legal.can_check:
+            return Action.check()
+        return Action.call() if r < 0.75 else Action.fold()
 
 
 def pokerkit_hands_per_s(seats: int, seconds: float) -> float:
@@ -145,9 +170,9 @@ def chips_conserved(suite: LocalSuite, operator: LobbyClient, table_ids: list[st
     return bool(audit.ok and audit.player_balances + on_tables == DEPOSIT * players)
 
 
-def _by_kind(used: dict[str, float]) -> dict[str, float]:
+def _by_kind(used: list[tuple[str, float]]) -> dict[str, float]:
     kinds: dict[str, float] = {}
-    for name, seconds in used.items():
+    for name, seconds in used:
         kinds[name] = kinds.get(name, 0.0) + seconds
     return kinds
 
@@ -168,8 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         operator, jobs, table_ids = setup(suite, args.tables, args.seats)
         started_at = time.time()
         total = args.warmup + args.seconds
-        services = {p.name: p.popen.pid for p in suite.processes}
-        cpu_before = {pid: cpu_seconds(pid) for pid in services.values()}
+        services = [(p.name, p.popen.pid) for p in suite.processes]
+        cpu_before = {pid: cpu_seconds(pid) for _, pid in services}
         context = multiprocessing.get_context("spawn")
         queue = context.Queue()
         procs = [context.Process(target=run_seats,
@@ -178,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         for p in procs:
             p.start()
         parts = [queue.get(timeout=total + 120) for _ in procs]
-        cpu_used = {name: cpu_seconds(pid) - cpu_before[pid] for name, pid in services.items()}
+        cpu_used = [(name, cpu_seconds(pid) - cpu_before[pid]) for name, pid in services]
         all_hands = sum(len(part["ended"]) for part in parts)
         for p in procs:
             p.join(30)

@@ -361,25 +361,27 @@ class AsyncTableClient:
                            session: BotSession,
                            on_events: Callable[[list[Event]], None] | None,
                            reconnector: Reconnector) -> str:
-        reading: asyncio.Future[Any] | None = None
+        # One reader task feeds a queue; a timer puts a tick there when a time limit is due,
+        # so the limit acts even when no event comes (an idle table).
+        inbox: asyncio.Queue[Any] = asyncio.Queue()
+        reader = asyncio.ensure_future(_pump(stream, inbox))
+        loop = asyncio.get_running_loop()
+        left = session.time_left()
+        timer = None if left is None else loop.call_later(left, inbox.put_nowait, _TICK)
         try:
             while True:
-                if reading is None:
-                    reading = asyncio.ensure_future(stream.read())
-                # a time limit acts even when no event comes (an idle table)
-                done, _ = await asyncio.wait({reading}, timeout=session.time_left())
-                if not done:
-                    events, result = [], None
-                else:
-                    response, reading = reading.result(), None
-                    if response is grpc.aio.EOF:
-                        return "stream ended"
+                item = await inbox.get()
+                if isinstance(item, BaseException):
+                    raise item
+                if item is grpc.aio.EOF:
+                    return "stream ended"
+                events, result = [], None
+                if item is not _TICK:
                     reconnector.ok()
-                    events = follower.accept(response.events)
+                    events = follower.accept(item.events)
                     if on_events is not None and events:
                         on_events(events)
-                    result = (response.action_result if response.HasField("action_result")
-                              else None)
+                    result = item.action_result if item.HasField("action_result") else None
                 view = follower.tracker.view()
                 if inspect.iscoroutinefunction(bot.act) and view.legal is not None:
                     await _SyncBot.prepare(session, bot, view)
@@ -391,8 +393,27 @@ class AsyncTableClient:
                 if step.send is not None:
                     await stream.write(c.play_action(*step.send))
         finally:
-            if reading is not None and not reading.done():
-                reading.cancel()
+            if timer is not None:
+                timer.cancel()
+            reader.cancel()
+
+
+_TICK = object()
+
+
+async def _pump(stream: Any, inbox: asyncio.Queue[Any]) -> None:
+    """Reads a stream into `inbox`; its end (EOF) or its error goes there too."""
+    try:
+        while True:
+            response = await stream.read()
+            inbox.put_nowait(response)
+            if response is grpc.aio.EOF:
+                return
+    except (grpc.RpcError, asyncio.CancelledError, asyncio.InvalidStateError) as err:
+        if isinstance(err, asyncio.CancelledError) and stream.done() is False:
+            raise
+        inbox.put_nowait(err if not isinstance(err, asyncio.CancelledError)
+                         else asyncio.CancelledError())
 
 
 class _SyncBot:
