@@ -42,6 +42,7 @@ from clients.models import (  # noqa: E402
 )
 from clients.sdk import LobbyClient, TableClient  # noqa: E402
 from clients.stack import LocalSuite  # noqa: E402
+from clients.transport import open_aio_channel  # noqa: E402
 
 DEPOSIT = 10_000_000
 BUY_IN = 100_000
@@ -66,7 +67,9 @@ def run_seats(jobs: list[SeatJob], seconds: float, started_at: float,
 async def _play(jobs: list[SeatJob], seconds: float, started_at: float) -> dict[str, Any]:
     ended: list[float] = []
     cpu_at_start = time.process_time()
-    clients = [AsyncTableClient(j.dealer, j.table_id, j.token) for j in jobs]
+    channels = {address: open_aio_channel(address) for address in {j.dealer for j in jobs}}
+    clients = [AsyncTableClient(j.dealer, j.table_id, j.token, channel=channels[j.dealer])
+               for j in jobs]
 
     def timer(job: SeatJob) -> Any:
         def on_events(events: list[Event]) -> None:
@@ -82,6 +85,8 @@ async def _play(jobs: list[SeatJob], seconds: float, started_at: float) -> dict[
         for client, bot, job in zip(clients, bots, jobs, strict=True)))
     for client in clients:
         await client.close()
+    for channel in channels.values():
+        await channel.close()
     return {
         "cpu_s": time.process_time() - cpu_at_start,
         "ended": ended,

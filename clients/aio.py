@@ -161,11 +161,15 @@ class AsyncTableClient:
                  seat: int | None = None, tls: TLS | None = None,
                  timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None,
                  fair_deck: Policy | str = "raise", reconnect_for: float = 30.0,
-                 options: tuple[tuple[str, Any], ...] = ()) -> None:
+                 options: tuple[tuple[str, Any], ...] = (),
+                 channel: grpc.aio.Channel | None = None) -> None:
         self.address, self.table_id, self.token, self.seat = address, table_id, token, seat
         self.timeout, self.retry = timeout, retry or RetryPolicy()
         self.reconnect_for = reconnect_for
-        self.channel = open_aio_channel(address, tls, options)
+        #: Several clients may share one channel (one connection to the dealer): pass it in;
+        #: a shared channel is not closed by `close()`.
+        self._own_channel = channel is None
+        self.channel = channel or open_aio_channel(address, tls, options)
         #: The generated DealerServiceStub (grpc.aio), for anything the SDK does not wrap.
         self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self.fair_deck = (None if fair_deck == "off"
@@ -181,7 +185,8 @@ class AsyncTableClient:
         self._closed = True
         if self._stream is not None:
             self._stream.cancel()
-        await self.channel.close()
+        if self._own_channel:
+            await self.channel.close()
 
     async def __aenter__(self) -> AsyncTableClient:
         return self
