@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import gc
 import os
 import signal
 import sqlite3
@@ -305,6 +306,11 @@ async def serve(args: argparse.Namespace) -> int:
     dealer = Dealer(store, Authenticator(args.service_token, args.auditor_token), ranker,
                     args.on_crash)
     dealer.restore()
+    # What is loaded by now (modules, tables, the evaluator's) lives as long as the
+    # process: out of the collector's sight, a full collection while serving scans
+    # only what serving made (tens of milliseconds less of a pause).
+    gc.collect()
+    gc.freeze()
     server = grpc.aio.server(options=SERVER_OPTIONS)
     add_servicer(DealerServicer(dealer, args.stream_linger_ms / 1000), server)
     health_servicer = health.aio.HealthServicer()
