@@ -18,6 +18,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from clients.accounts import LeaveStatus, TransferKind
 from clients.aio import AsyncLobbyClient, AsyncTableClient
 from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.errors import ActionRefused, FairDeckViolation
@@ -152,6 +153,13 @@ def test_a_dropped_stream_resumes_mid_hand_without_gaps_or_duplicates(
     assert contiguous(dropper.events) and len(set(dropper.events)) == len(dropper.events)
     assert dropper.table.fair_deck and dropper.table.fair_deck.verified >= 12
     assert not result.refused
+    _conserved(operator, players, table.table_id)
+    # R31: leaving between hands takes the stack back to the balance
+    before = dropper.lobby.player().balance
+    left = dropper.lobby.leave(table.table_id)
+    assert left.status is LeaveStatus.DONE and left.player is not None
+    assert left.player.balance == before + left.stack
+    assert dropper.lobby.transfers(limit=1)[0].kind is TransferKind.CASH_OUT
     _conserved(operator, players, table.table_id)
     operator.close_table(table.table_id)
 
