@@ -12,9 +12,11 @@ for `--seconds` in each run. A run is a client style on a layout:
 Each run prints hands per second (counted by the dealers: hands begun in the
 window), actions per second, the action round trip (a decision sent -> its answer)
 p50/p99, and the CPU of the dealers and of the bots; then PokerKit's hands per
-second in this process for scale, and the resident memory of a dealer holding
-1,000 idle tables. The headline is the run with the most hands per second, named
-on its line; `--json PATH` writes every figure as one object.
+second in this process for scale, the resident memory of a dealer holding 1,000
+idle tables, and the machine's load average (other work on the machine shows in
+every figure). The headline is the run with the most hands per second, named on
+its line; `--json PATH` writes every figure as one object. The dealers run with
+`--stream-linger-ms` 10 (their default; `--linger-ms` to change it).
 
 Run: .venv/bin/python bench/dealer.py [--seconds 20] [--tables 4] [--json out.json]
 """
@@ -359,6 +361,10 @@ def describe(dealers: int, procs: int) -> str:
     return f"{dealers} dealer{'s' if dealers > 1 else ''}, {bots}"
 
 
+def fmt_load(load: Sequence[float]) -> str:
+    return " ".join(f"{x:.2f}" for x in load)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="play time per run")
@@ -376,7 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     runs = parse_runs(args.runs if args.styles is None else
                       ",".join(f"{s}:1x0" for s in args.styles.split(",")))
     results: dict[str, Any] = {"tables": args.tables, "seconds": args.seconds,
-                               "cpus": os.cpu_count(), "load_average": os.getloadavg()}
+                               "linger_ms": args.linger_ms, "cpus": os.cpu_count(),
+                               "load_average_before": os.getloadavg()}
     with tempfile.TemporaryDirectory() as folder:
         for index, (style, dealers, procs) in enumerate(runs):
             name = run_name(style, dealers, procs)
@@ -413,6 +420,9 @@ def main(argv: list[str] | None = None) -> int:
                 proc.stop()
             print(f"idle   {args.idle_tables} tables: {results['idle_tables_rss_mb']:.1f} MB "
                   "resident (VmRSS)")
+    results["load_average_after"] = os.getloadavg()
+    print(f"load average (1, 5, 15 min) before {fmt_load(results['load_average_before'])}, "
+          f"after {fmt_load(results['load_average_after'])} on {os.cpu_count()} cpus")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return 0
