@@ -229,7 +229,7 @@ def test_R3_a_doctored_reveal_of_a_real_hand_fails_the_check(
 
 
 def _readme_snippet() -> str:
-    text = (ROOT / "clients" / "README.md").read_text()
+    text = (ROOT / "README.md").read_text()
     section = text[text.index("## Write a bot"):]
     match = re.search(r"```python\n(.*?)```", section, re.S)
     assert match, "the README shows the bot in a python block"
@@ -255,8 +255,12 @@ def test_the_readme_bot_runs_as_written_in_under_20_lines(
     done.set()
     background.join(30)
     assert ran.returncode == 0, ran.stderr[-3000:]
-    # 20, or 21 when its SitOut crossed the next deal (it then finishes that hand too)
-    assert re.fullmatch(r"played 2[01] hands; stack now \d+\n", ran.stdout), ran.stdout
+    played = re.fullmatch(r"played (\d+) hands; stack now (\d+)\n", ran.stdout)
+    assert played, ran.stdout
+    hands, stack = int(played[1]), int(played[2])
+    # 20, or 21 when its SitOut crossed the next deal (it then finishes that hand too);
+    # fewer only when the bot lost its whole stack (it has no rebuy).
+    assert hands in (20, 21) or (stack == 0 and 1 <= hands < 20), ran.stdout
     operator.close_table(table.table_id, void_hand_in_progress=True)
 
 
