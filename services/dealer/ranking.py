@@ -41,6 +41,9 @@ BACKOFF_S = 2.0
 OVERDUE = 0.2
 #: Ranks kept for showdowns to come, at most (the cache is emptied past it).
 CACHE_SIZE = 4096
+#: Each address may be a name that resolves to many replicas (`dns:///evaluator:50051`
+#: in compose): gRPC's round_robin spreads calls over all of them, pick_first would not.
+CHANNEL_OPTIONS = [("grpc.lb_policy_name", "round_robin")]
 
 
 def local_ranks(board: Sequence[int], holdings: Sequence[Sequence[int]]) -> list[int]:
@@ -57,7 +60,8 @@ class RemoteRanker:
         if not addresses:
             raise ValueError("RemoteRanker needs at least one evaluator address")
         self.addresses = list(addresses)
-        self._channels = [grpc.insecure_channel(a) for a in self.addresses]
+        self._channels = [grpc.insecure_channel(a, options=CHANNEL_OPTIONS)
+                          for a in self.addresses]
         self._stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c)  # type: ignore[no-untyped-call]
                        for c in self._channels]
         self._turn = itertools.count()
@@ -120,7 +124,8 @@ class RemoteRanker:
 
     async def _fetch(self, board: tuple[int, ...], holdings: list[tuple[int, ...]]) -> None:
         if self._aio_stubs is None:
-            self._aio_channels = [grpc.aio.insecure_channel(a) for a in self.addresses]
+            self._aio_channels = [grpc.aio.insecure_channel(a, options=CHANNEL_OPTIONS)
+                                  for a in self.addresses]
             self._aio_stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c)  # type: ignore[no-untyped-call]
                                for c in self._aio_channels]
         task = asyncio.current_task()
