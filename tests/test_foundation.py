@@ -87,3 +87,17 @@ def test_module_level_logger_follows_later_configuration() -> None:
     assert result.stdout == ""
     line = json.loads(result.stderr.strip().splitlines()[-1])
     assert line["event"] == "server_started" and line["service"] == "x"
+
+
+def test_ruff_is_clean() -> None:
+    ruff = Path(sys.executable).parent / "ruff"
+    result = subprocess.run([str(ruff), "check", "."], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_is_clean() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "poker", "services", "clients"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -9,8 +9,8 @@ from pathlib import Path
 
 def test_demo_ranks_settles_answers_equity_and_stops_its_evaluator() -> None:
     poker = Path(sys.executable).parent / "poker"
-    result = subprocess.run([str(poker), "evaluator-demo", "--hands", "100000"], capture_output=True,
-                            text=True, timeout=60)
+    result = subprocess.run([str(poker), "evaluator-demo", "--hands", "100000"],
+                            capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
     out = result.stdout
     for expected in ("Royal flush", "Straight flush, five high", "Full house, kings full of fives",
