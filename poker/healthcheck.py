@@ -1,7 +1,8 @@
 """`poker health ADDRESS`: asks a service's grpc.health.v1 endpoint; exit 0 when SERVING.
 
 Used by docker-compose health checks and by operators' probes, so no extra
-binary (grpc_health_probe) is needed in the image.
+binary (grpc_health_probe) is needed in the image. `--tls-ca` asks a TLS port
+(`--tls-cert`/`--tls-key` too when the service requires client certificates).
 """
 
 from __future__ import annotations
@@ -12,16 +13,37 @@ import sys
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from poker import tls
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", help="host:port of the service")
     parser.add_argument("--service", default="", help="service name to ask about ('' = the server)")
     parser.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for an answer")
+    parser.add_argument("--tls-ca", metavar="PATH",
+                        help="PEM CA of the service's certificate: ask over TLS")
+    parser.add_argument("--tls-cert", metavar="PATH",
+                        help="PEM client certificate, for a service with --tls-client-ca")
+    parser.add_argument("--tls-key", metavar="PATH", help="PEM private key of --tls-cert")
+    parser.add_argument("--tls-server-name", metavar="NAME",
+                        help="the name to expect in the service's certificate (default: the "
+                             "host of ADDRESS)")
 
 
-def check(address: str, service: str = "", timeout: float = 3.0) -> str:
+def open_channel(address: str, credentials: grpc.ChannelCredentials | None = None,
+                 server_name: str | None = None) -> grpc.Channel:
+    """A plaintext channel, or a TLS one with `credentials`."""
+    if credentials is None:
+        return grpc.insecure_channel(address)
+    options = [("grpc.ssl_target_name_override", server_name)] if server_name else []
+    return grpc.secure_channel(address, credentials, options=options)
+
+
+def check(address: str, service: str = "", timeout: float = 3.0,
+          credentials: grpc.ChannelCredentials | None = None,
+          server_name: str | None = None) -> str:
     """The serving status name (`SERVING`, `NOT_SERVING`, ...) of `service` at `address`."""
-    with grpc.insecure_channel(address) as channel:
+    with open_channel(address, credentials, server_name) as channel:
         reply = health_pb2_grpc.HealthStub(channel).Check(
             health_pb2.HealthCheckRequest(service=service), timeout=timeout
         )
@@ -30,7 +52,14 @@ def check(address: str, service: str = "", timeout: float = 3.0) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        status = check(args.address, args.service, args.timeout)
+        credentials = (tls.channel_credentials(args.tls_ca, args.tls_cert, args.tls_key,
+                                               "--tls-ca") if args.tls_ca else None)
+    except ValueError as err:
+        print(f"poker health: {err}", file=sys.stderr)
+        return 2
+    try:
+        status = check(args.address, args.service, args.timeout, credentials,
+                       args.tls_server_name)
     except grpc.RpcError as err:
         print(f"{args.address}: {err.code().name}: {err.details()}", file=sys.stderr)
         return 1

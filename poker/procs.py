@@ -54,8 +54,10 @@ def start_service(
     env: dict[str, str] | None = None,
     log_path: Path | None = None,
     timeout: float = 30.0,
+    credentials: grpc.ChannelCredentials | None = None,
 ) -> ServiceProcess:
-    """Runs `poker serve NAME --host HOST --port 0 ...` and waits until it is healthy."""
+    """Runs `poker serve NAME --host HOST --port 0 ...` and waits until it is healthy
+    (asking over TLS with `credentials`, for a service started with `--tls-cert`)."""
     cmd = [sys.executable, "-m", "poker.cli", "serve", name, "--host", host, "--port", "0",
            *extra_args]
     full_env = {**os.environ, "POKER_LOG_FORMAT": "json", **(env or {})}
@@ -80,13 +82,15 @@ def start_service(
         raise RuntimeError(f"{name} did not start: {found[-5:]}")
     address = next(line for line in found if line.startswith("listening on ")).split()[-1]
     proc = ServiceProcess(name, popen, address, found)
-    wait_healthy(address, timeout=timeout)
+    wait_healthy(address, timeout=timeout, credentials=credentials)
     return proc
 
 
-def wait_healthy(address: str, service: str = "", timeout: float = 30.0) -> None:
+def wait_healthy(address: str, service: str = "", timeout: float = 30.0,
+                 credentials: grpc.ChannelCredentials | None = None) -> None:
     """Blocks until the health service at `address` answers SERVING."""
-    with grpc.insecure_channel(address) as channel:
+    with (grpc.secure_channel(address, credentials) if credentials
+          else grpc.insecure_channel(address)) as channel:
         grpc.channel_ready_future(channel).result(timeout=timeout)
         reply = health_pb2_grpc.HealthStub(channel).Check(
             health_pb2.HealthCheckRequest(service=service), timeout=timeout

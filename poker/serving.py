@@ -4,6 +4,7 @@ Health checking (`grpc.health.v1`) and server reflection are added to every
 server; SIGTERM and SIGINT stop it gracefully (in-flight calls get a grace
 period); the bound port is logged and printed as `listening on HOST:PORT`, so a
 test that asked for port 0 can read the port it got from the first line of stdout.
+Given a `poker.tls.ServerTLS`, the port speaks TLS only.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from poker import tls as tls_options
 from poker.log import get_logger
 
 log = get_logger(__name__)
@@ -58,8 +60,9 @@ class Running:
             service.on_stop()
 
 
-def start(services: Sequence[Service], host: str, port: int, max_workers: int = 16) -> Running:
-    """Binds and starts a server with the services, health and reflection."""
+def start(services: Sequence[Service], host: str, port: int, max_workers: int = 16,
+          tls: tls_options.ServerTLS | None = None) -> Running:
+    """Binds and starts a server with the services, health and reflection (TLS if `tls`)."""
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers), options=SERVER_OPTIONS
     )
@@ -71,20 +74,20 @@ def start(services: Sequence[Service], host: str, port: int, max_workers: int = 
     reflection.enable_server_reflection(
         [*names, health.SERVICE_NAME, reflection.SERVICE_NAME], server
     )
-    bound = server.add_insecure_port(f"{host}:{port}")
-    if bound == 0:
-        raise OSError(f"cannot listen on {host}:{port}")
+    bound = tls_options.listen(server, host, port, tls)
     server.start()
     for name in [*names, ""]:
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     return Running(server, bound, health_servicer, services)
 
 
-def serve_forever(services: Sequence[Service], host: str, port: int, name: str) -> int:
+def serve_forever(services: Sequence[Service], host: str, port: int, name: str,
+                  tls: tls_options.ServerTLS | None = None) -> int:
     """Starts the server, prints its address, and blocks until SIGTERM/SIGINT."""
-    running = start(services, host, port)
-    log.info("server_started", service=name, host=host, port=running.port)
-    print(f"listening on {host}:{running.port}", flush=True)
+    running = start(services, host, port, tls=tls)
+    log.info("server_started", service=name, host=host, port=running.port,
+             tls=tls.mode if tls else "off")
+    tls_options.announce(host, running.port, tls)
     stopping = threading.Event()
 
     def _stop(signum: int, _frame: object) -> None:

@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES: dict[str, Any] = COMPOSE["services"]
 POKER = {name: s for name, s in SERVICES.items() if s.get("image", "").startswith("poker-suite")}
-#: Variables read by the process setup every service shares (poker.log, poker.serving).
-SHARED_SOURCES = ["poker/log.py", "poker/serving.py", "poker/cli.py"]
+#: Variables read by the process setup every service shares (poker.log, poker.serving, poker.tls).
+SHARED_SOURCES = ["poker/log.py", "poker/serving.py", "poker/cli.py", "poker/tls.py"]
 
 
 def _parse(command: list[str]) -> Any:

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import grpc
 import numpy as np
 
-from poker import serving
+from poker import serving, tls
 from poker.cards import CardError, card_text, parse_card
 from poker.log import get_logger
 from poker.v1 import evaluator_pb2 as pb
@@ -202,7 +202,7 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The `poker serve evaluator` options: address and limits."""
+    """The `poker serve evaluator` options: address, TLS, limits, log format."""
     defaults = Limits()
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=0, help="port to listen on (0: any free)")
@@ -215,6 +215,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-exact-evaluations", type=int,
                         default=defaults.equity.max_exact_evaluations,
                         help="hand evaluations one exact equity request may take")
+    tls.add_arguments(parser)
+    parser.add_argument("--log-format", choices=("json", "console"), default=None,
+                        help="log lines as JSON or readable key-values (env POKER_LOG_FORMAT; "
+                             "default: readable on a terminal)")
 
 
 def limits_of(args: argparse.Namespace) -> Limits:
@@ -269,10 +273,12 @@ def _give_back_memory() -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serves until SIGTERM/SIGINT; the tables are built before the port opens."""
+    server_tls = tls.from_args(args)
     _fewer_malloc_arenas()
     limits = limits_of(args)
     core.evaluate_batch(np.zeros((0, 7), dtype=np.uint8))  # warm: build tables now
     log.info("evaluator_limits", max_batch_hands=limits.max_batch_hands,
              max_trials=limits.equity.max_trials,
              max_exact_evaluations=limits.equity.max_exact_evaluations)
-    return serving.serve_forever([service(limits)], args.host, args.port, "evaluator")
+    return serving.serve_forever([service(limits)], args.host, args.port, "evaluator",
+                                 tls=server_tls)
