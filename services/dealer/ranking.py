@@ -1,12 +1,12 @@
 """Showdown ranking through the evaluator service: the engine's HandRanker over gRPC.
 
 The dealer is given evaluator addresses (--evaluator, repeatable, or
-POKER_EVALUATORS=host:port,host:port). Calls rotate round robin over one channel
-per address; a call that fails with UNAVAILABLE or DEADLINE_EXCEEDED is retried at
-once on the next address, and the failed address is skipped for a few seconds, so
-tables go on when an evaluator dies. When every evaluator fails, the hand is
-ranked in process (services.evaluator.core) and an error is logged: a showdown
-never waits on an outage.
+POKER_EVALUATORS=host:port,host:port), over TLS when given the evaluators' CA
+(--evaluator-tls-ca). Calls rotate round robin over one channel per address; a call
+that fails with UNAVAILABLE or DEADLINE_EXCEEDED is retried at once on the next address,
+and the failed address is skipped for a few seconds, so tables go on when an evaluator
+dies. When every evaluator fails, the hand is ranked in process (services.evaluator.core)
+and an error is logged: a showdown never waits on an outage.
 
 The engine asks for ranks synchronously, on the event loop that runs every table.
 So that a showdown does not wait on the network there, the table asks for them
@@ -56,11 +56,14 @@ def local_ranks(board: Sequence[int], holdings: Sequence[Sequence[int]]) -> list
 class RemoteRanker:
     """Ranks showdowns with EvaluatorService.Showdown over a rotation of evaluators."""
 
-    def __init__(self, addresses: Sequence[str], timeout_s: float = 0.5) -> None:
+    def __init__(self, addresses: Sequence[str], timeout_s: float = 0.5,
+                 credentials: grpc.ChannelCredentials | None = None) -> None:
         if not addresses:
             raise ValueError("RemoteRanker needs at least one evaluator address")
         self.addresses = list(addresses)
-        self._channels = [grpc.insecure_channel(a, options=CHANNEL_OPTIONS)
+        self._credentials = credentials  # None: plaintext
+        self._channels = [grpc.secure_channel(a, credentials, options=CHANNEL_OPTIONS)
+                          if credentials else grpc.insecure_channel(a, options=CHANNEL_OPTIONS)
                           for a in self.addresses]
         self._stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c)  # type: ignore[no-untyped-call]
                        for c in self._channels]
@@ -124,8 +127,10 @@ class RemoteRanker:
 
     async def _fetch(self, board: tuple[int, ...], holdings: list[tuple[int, ...]]) -> None:
         if self._aio_stubs is None:
-            self._aio_channels = [grpc.aio.insecure_channel(a, options=CHANNEL_OPTIONS)
-                                  for a in self.addresses]
+            self._aio_channels = [
+                grpc.aio.secure_channel(a, self._credentials, options=CHANNEL_OPTIONS)
+                if self._credentials else grpc.aio.insecure_channel(a, options=CHANNEL_OPTIONS)
+                for a in self.addresses]
             self._aio_stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c)  # type: ignore[no-untyped-call]
                                for c in self._aio_channels]
         task = asyncio.current_task()

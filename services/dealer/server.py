@@ -29,6 +29,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from poker import tls
 from poker.serving import SERVER_OPTIONS
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
@@ -268,6 +269,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--evaluator", action="append", default=None, metavar="HOST:PORT",
                         help="an evaluator service, repeatable (env POKER_EVALUATORS, comma "
                              "separated); none: rank in process")
+    parser.add_argument("--evaluator-tls-ca", default=env("POKER_EVALUATOR_TLS_CA"),
+                        metavar="PATH", help="PEM CA of the evaluators' certificates: call "
+                        "them over TLS (env POKER_EVALUATOR_TLS_CA)")
     parser.add_argument("--evaluator-timeout-ms", type=int, default=500,
                         help="deadline of one Showdown call before trying the next evaluator")
     parser.add_argument("--on-crash", choices=("resume", "void"), default="resume",
@@ -276,6 +280,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stream-linger-ms", type=float, default=10.0,
                         help="how long events a viewer need not act on may wait to share a "
                              "message with later ones (0: send every event at once)")
+    tls.add_arguments(parser)
     parser.add_argument("--log-format", choices=("json", "console"), default=None)
 
 
@@ -292,8 +297,11 @@ def evaluator_addresses(args: argparse.Namespace) -> list[str]:
 async def serve(args: argparse.Namespace) -> int:
     if not args.service_token:
         log.warning("no_service_token", hint="internal calls are refused without --service-token")
+    server_tls = tls.from_args(args)
+    upstream = tls.upstream_from_args(args, args.evaluator_tls_ca, "--evaluator-tls-ca")
     addresses = evaluator_addresses(args)
-    ranker = RemoteRanker(addresses, args.evaluator_timeout_ms / 1000) if addresses else None
+    ranker = (RemoteRanker(addresses, args.evaluator_timeout_ms / 1000, upstream)
+              if addresses else None)
     # The in-process evaluator (the default, and the last resort) builds its tables on
     # first use: build them now, off the loop, not in the first showdown.
     threading.Thread(target=local_ranks, args=(range(5), [(5, 6)]), daemon=True).start()
@@ -317,15 +325,14 @@ async def serve(args: argparse.Namespace) -> int:
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         [SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
-    port = server.add_insecure_port(f"{args.host}:{args.port}")
-    if port == 0:
-        raise OSError(f"cannot listen on {args.host}:{args.port}")
+    port = tls.listen(server, args.host, args.port, server_tls)
     await server.start()
     for name in (SERVICE_NAME, ""):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     log.info("server_started", service="dealer", host=args.host, port=port, db=str(args.db),
-             evaluators=addresses, tables=len(dealer.tables))
-    print(f"listening on {args.host}:{port}", flush=True)
+             evaluators=addresses, tables=len(dealer.tables),
+             tls=server_tls.mode if server_tls else "off", evaluator_tls=upstream is not None)
+    tls.announce(args.host, port, server_tls)
     await _until_signal()
     for name in (SERVICE_NAME, ""):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)

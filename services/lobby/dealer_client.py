@@ -47,11 +47,13 @@ def game_json(config: pb.TableConfig) -> dict[str, Any]:
 
 
 class GrpcDealer:
-    """Calls dealers over gRPC, one channel per address."""
+    """Calls dealers over gRPC, one channel per address (TLS when given `credentials`)."""
 
-    def __init__(self, service_token: str, timeout: float = 5.0) -> None:
+    def __init__(self, service_token: str, timeout: float = 5.0,
+                 credentials: grpc.ChannelCredentials | None = None) -> None:
         self._metadata = (("authorization", f"Bearer {service_token}"),)
         self._timeout = timeout
+        self._credentials = credentials  # TLS toward the dealers; None: plaintext
         self._channels: dict[str, grpc.Channel] = {}
         self._stubs: dict[str, dealer_pb2_grpc.DealerServiceStub] = {}
         self._lock = threading.Lock()
@@ -59,7 +61,8 @@ class GrpcDealer:
     def _stub(self, address: str) -> dealer_pb2_grpc.DealerServiceStub:
         with self._lock:
             if address not in self._stubs:
-                channel = grpc.insecure_channel(address)
+                channel = (grpc.secure_channel(address, self._credentials)
+                           if self._credentials else grpc.insecure_channel(address))
                 self._channels[address] = channel
                 self._stubs[address] = dealer_pb2_grpc.DealerServiceStub(  # type: ignore[no-untyped-call,unused-ignore]
                     channel)

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import grpc
 import structlog
 
+from poker import tls
 from poker.cards import card_text
 from poker.serving import Service, serve_forever
 from poker.v1 import lobby_pb2 as pb
@@ -329,12 +330,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dealer", action="append", default=None, metavar="HOST:PORT",
                         help="a dealer to place tables on, repeatable (env POKER_DEALERS, "
                              "comma separated)")
+    parser.add_argument("--dealer-tls-ca", default=env("POKER_DEALER_TLS_CA"), metavar="PATH",
+                        help="PEM CA of the dealers' certificates: call them over TLS "
+                             "(env POKER_DEALER_TLS_CA)")
     parser.add_argument("--dealer-timeout-ms", type=int, default=5000,
                         help="deadline of one call to a dealer")
     parser.add_argument("--recovery-interval", type=float, default=1.0,
                         help="seconds between passes that finish or undo interrupted work")
     parser.add_argument("--lease-seconds", type=float, default=15.0,
                         help="how long one lobby process holds an operation it is driving")
+    tls.add_arguments(parser)
     parser.add_argument("--log-format", choices=("json", "console"), default=None)
 
 
@@ -363,11 +368,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not args.service_token:
         log.warning("no_service_token", hint="dealers refuse internal calls without it")
+    server_tls = tls.from_args(args)
+    upstream = tls.upstream_from_args(args, args.dealer_tls_ca, "--dealer-tls-ca")
     storage = open_storage(args.dsn, args.db)
-    dealer = GrpcDealer(args.service_token or "", args.dealer_timeout_ms / 1000)
+    dealer = GrpcDealer(args.service_token or "", args.dealer_timeout_ms / 1000, upstream)
     lobby = Lobby(storage, dealer, dealer_addresses(args), args.lease_seconds,
                   fault=_fault_hook())
-    log.info("lobby_starting", backend=storage.dialect, dealers=lobby.dealers)
+    log.info("lobby_starting", backend=storage.dialect, dealers=lobby.dealers,
+             dealer_tls=upstream is not None)
     lobby.start_recovery(args.recovery_interval)
     servicer = LobbyServicer(lobby, args.operator_token)
 
@@ -379,4 +387,4 @@ def run(args: argparse.Namespace) -> int:
     service = Service([SERVICE_NAME],
                       lambda server: lobby_pb2_grpc.add_LobbyServiceServicer_to_server(  # type: ignore[no-untyped-call,unused-ignore]
                           servicer, server), on_stop=stop)
-    return serve_forever([service], args.host, args.port, "lobby")
+    return serve_forever([service], args.host, args.port, "lobby", tls=server_tls)
