@@ -156,12 +156,50 @@ async def bot_play(stub: dealer_pb2_grpc.DealerServiceStub, bot: Seat, stop: asy
     call.cancel()
 
 
+async def farm_play(stub: dealer_pb2_grpc.DealerServiceStub, bots: Sequence[Seat],
+                    stop: asyncio.Event, stats: Stats) -> None:
+    """Every bot of this process at this dealer on one PlayMany stream: each bot still
+    decides from its own seat's events; the decisions of one response go up together."""
+    rngs = {(b.table_id, b.seat): random.Random(b.seat) for b in bots}
+    sent: dict[tuple[str, int], float] = {}
+    call = stub.PlayMany()
+    await call.write(pb.PlayManyRequest(open=[
+        pb.PlaySeat(table_id=b.table_id, seat_token=b.token) for b in bots]))
+    while not stop.is_set():
+        response = await call.read()
+        if response is grpc.aio.EOF:
+            return
+        now = time.perf_counter()
+        for answer in response.results:
+            started = sent.pop((answer.table_id, answer.seat), now)
+            stats.rtts.append((started, now - started))
+            stats.errors += answer.result.code != 0
+        actions = []
+        for batch in response.events:
+            event = my_turn(batch.events, batch.seat)
+            if event is None:
+                continue
+            turn = event.turn_started
+            key = (batch.table_id, batch.seat)
+            action, amount = choose(turn.legal_actions, rngs[key])
+            actions.append(pb.PlaySeatAction(
+                table_id=batch.table_id, seat=batch.seat, action=pb.PlayAction(
+                    hand_id=event.hand_id, action_number=turn.action_number, kind=action,
+                    amount=amount)))
+        if actions:
+            started = time.perf_counter()
+            for action in actions:
+                sent[(action.table_id, action.seat)] = started
+            await call.write(pb.PlayManyRequest(actions=actions))
+    call.cancel()
+
+
 def new_stub(channel: grpc.aio.Channel) -> dealer_pb2_grpc.DealerServiceStub:
     return dealer_pb2_grpc.DealerServiceStub(channel)  # type: ignore[no-untyped-call]
 
 
 BOTS: dict[str, Callable[..., Coroutine[Any, Any, None]]] = {
-    "unary": bot_unary, "play": bot_play}
+    "unary": bot_unary, "play": bot_play, "farm": farm_play}
 
 
 async def play_bots(bots: Sequence[Seat], style: str, stop: asyncio.Event, stats: Stats) -> None:
@@ -169,7 +207,13 @@ async def play_bots(bots: Sequence[Seat], style: str, stop: asyncio.Event, stats
     channels = {a: grpc.aio.insecure_channel(a) for a in sorted({b.address for b in bots})}
     try:
         stubs = {a: new_stub(c) for a, c in channels.items()}
-        tasks = [asyncio.create_task(BOTS[style](stubs[b.address], b, stop, stats)) for b in bots]
+        if style == "farm":
+            tasks = [asyncio.create_task(farm_play(stub, [b for b in bots if b.address == a],
+                                                   stop, stats))
+                     for a, stub in stubs.items()]
+        else:
+            tasks = [asyncio.create_task(BOTS[style](stubs[b.address], b, stop, stats))
+                     for b in bots]
         await stop.wait()
         await asyncio.wait(tasks, timeout=5)
         for task in tasks:
@@ -346,7 +390,7 @@ def parse_runs(text: str) -> list[tuple[str, int, int]]:
         style, _, layout = item.strip().partition(":")
         dealers, _, procs = (layout or "1x0").partition("x")
         if style not in BOTS:
-            raise SystemExit(f"--runs: unknown style {style!r} (unary, play)")
+            raise SystemExit(f"--runs: unknown style {style!r} (unary, play, farm)")
         runs.append((style, int(dealers), int(procs or 0)))
     return runs
 

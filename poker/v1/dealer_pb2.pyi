@@ -525,6 +525,62 @@ class PlayResponse(_message.Message):
     action_result: PlayActionResult
     def __init__(self, events: _Optional[_Iterable[_Union[TableEvent, _Mapping]]] = ..., action_result: _Optional[_Union[PlayActionResult, _Mapping]] = ...) -> None: ...
 
+class PlayManyRequest(_message.Message):
+    __slots__ = ("open", "actions")
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    open: _containers.RepeatedCompositeFieldContainer[PlaySeat]
+    actions: _containers.RepeatedCompositeFieldContainer[PlaySeatAction]
+    def __init__(self, open: _Optional[_Iterable[_Union[PlaySeat, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[PlaySeatAction, _Mapping]]] = ...) -> None: ...
+
+class PlaySeat(_message.Message):
+    __slots__ = ("table_id", "seat_token", "after_sequence")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    AFTER_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    seat_token: str
+    after_sequence: int
+    def __init__(self, table_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_sequence: _Optional[int] = ...) -> None: ...
+
+class PlaySeatAction(_message.Message):
+    __slots__ = ("table_id", "seat", "action")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    seat: int
+    action: PlayAction
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[PlayAction, _Mapping]] = ...) -> None: ...
+
+class PlayManyResponse(_message.Message):
+    __slots__ = ("events", "results")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[SeatEvents]
+    results: _containers.RepeatedCompositeFieldContainer[SeatActionResult]
+    def __init__(self, events: _Optional[_Iterable[_Union[SeatEvents, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[SeatActionResult, _Mapping]]] = ...) -> None: ...
+
+class SeatEvents(_message.Message):
+    __slots__ = ("events", "table_id", "seat")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[TableEvent]
+    table_id: str
+    seat: int
+    def __init__(self, events: _Optional[_Iterable[_Union[TableEvent, _Mapping]]] = ..., table_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class SeatActionResult(_message.Message):
+    __slots__ = ("result", "table_id", "seat")
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    result: PlayActionResult
+    table_id: str
+    seat: int
+    def __init__(self, result: _Optional[_Union[PlayActionResult, _Mapping]] = ..., table_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
 class GetHandHistoryRequest(_message.Message):
     __slots__ = ("table_id", "hand_id")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]

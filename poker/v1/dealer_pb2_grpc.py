@@ -125,6 +125,11 @@ class DealerServiceStub:
                 request_serializer=poker_dot_v1_dot_dealer__pb2.PlayRequest.SerializeToString,
                 response_deserializer=poker_dot_v1_dot_dealer__pb2.PlayResponse.FromString,
                 _registered_method=True)
+        self.PlayMany = channel.stream_stream(
+                '/poker.v1.DealerService/PlayMany',
+                request_serializer=poker_dot_v1_dot_dealer__pb2.PlayManyRequest.SerializeToString,
+                response_deserializer=poker_dot_v1_dot_dealer__pb2.PlayManyResponse.FromString,
+                _registered_method=True)
         self.GetHandHistory = channel.unary_unary(
                 '/poker.v1.DealerService/GetHandHistory',
                 request_serializer=poker_dot_v1_dot_dealer__pb2.GetHandHistoryRequest.SerializeToString,
@@ -262,6 +267,20 @@ class DealerServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def PlayMany(self, request_iterator, context):
+        """One stream for many seats, at one table or many: a bot farm's connection.
+        Each seat is opened with its own seat token (in the request, since call
+        metadata carries one); each seat's events are redacted for that seat, as
+        on its own Play stream. Everything due on the stream goes out in one
+        response, so a process driving many bots pays for one message where
+        separate streams would pay for one per seat. A refused action is reported
+        in its result; a seat that cannot be opened ends the stream with the
+        status Play would have returned, naming the table and the seat.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetHandHistory(self, request, context):
         """The hand history (PHH text) of a finished hand, as the caller may see it.
         """
@@ -336,6 +355,11 @@ def add_DealerServiceServicer_to_server(servicer, server):
                     servicer.Play,
                     request_deserializer=poker_dot_v1_dot_dealer__pb2.PlayRequest.FromString,
                     response_serializer=poker_dot_v1_dot_dealer__pb2.PlayResponse.SerializeToString,
+            ),
+            'PlayMany': grpc.stream_stream_rpc_method_handler(
+                    servicer.PlayMany,
+                    request_deserializer=poker_dot_v1_dot_dealer__pb2.PlayManyRequest.FromString,
+                    response_serializer=poker_dot_v1_dot_dealer__pb2.PlayManyResponse.SerializeToString,
             ),
             'GetHandHistory': grpc.unary_unary_rpc_method_handler(
                     servicer.GetHandHistory,
@@ -720,6 +744,33 @@ class DealerService:
             '/poker.v1.DealerService/Play',
             poker_dot_v1_dot_dealer__pb2.PlayRequest.SerializeToString,
             poker_dot_v1_dot_dealer__pb2.PlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PlayMany(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/poker.v1.DealerService/PlayMany',
+            poker_dot_v1_dot_dealer__pb2.PlayManyRequest.SerializeToString,
+            poker_dot_v1_dot_dealer__pb2.PlayManyResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -34,9 +34,9 @@ from poker.serving import SERVER_OPTIONS
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
 from services.dealer import history, streams, views
-from services.dealer.auth import AUDITOR, Authenticator, bearer
+from services.dealer.auth import AUDITOR, Authenticator, Caller, bearer
 from services.dealer.dealer import Dealer
-from services.dealer.errors import FailedPrecondition, InvalidArgument, status_of
+from services.dealer.errors import DealerError, FailedPrecondition, InvalidArgument, status_of
 from services.dealer.ranking import RemoteRanker, local_ranks
 from services.dealer.store import Store
 from services.dealer.tables import Table
@@ -209,9 +209,44 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         async for response in streams.play(session, request_iterator):
             yield response
 
+    def _open_seat(self, seat: pb.PlaySeat) -> tuple[Table, Caller, views.Viewer]:
+        """A PlayMany seat: its table, its caller (from the seat token in the request) and
+        its viewer. A refusal names the seat, since one stream opens many."""
+        try:
+            if not seat.seat_token:
+                raise InvalidArgument("open.seat_token: every seat opened needs its seat token")
+            table = self.dealer.table(seat.table_id)
+            caller = self.auth.require_seat(seat.seat_token, table.table_id, None)
+            _check_after(table, seat.after_sequence)
+        except DealerError as err:
+            raise type(err)(f"open table {seat.table_id!r}: {err}") from err
+        return table, caller, views.viewer_for(caller, table)
+
+    async def PlayMany(self, request_iterator: AsyncIterator[pb.PlayManyRequest],
+                       context: Any) -> AsyncIterator[bytes]:
+        session = streams.PlayManySession(self._open_seat, self.linger, self.dealer.store.group)
+        try:
+            first = await anext(request_iterator)
+            if not first.open:
+                raise InvalidArgument("open: the first request of a PlayMany stream must open "
+                                      "at least one seat")
+            for seat in first.open:
+                session.open(seat)
+        except StopAsyncIteration:
+            return
+        except Exception as err:  # noqa: BLE001
+            await _abort(context, err)
+            return
+        first.ClearField("open")  # opened; its actions, if any, go with the rest
+        try:
+            async for response in streams.play_many(session, _chain(first, request_iterator)):
+                yield response
+        except Exception as err:  # noqa: BLE001 - a later seat refused: the stream ends
+            await _abort(context, err)
+
 
 #: The streams whose responses the servicer yields already serialized (services.dealer.views).
-SERIALIZED_STREAMS = ("WatchTable", "Play")
+SERIALIZED_STREAMS = ("WatchTable", "Play", "PlayMany")
 
 
 def add_servicer(servicer: DealerServicer, server: grpc.aio.Server) -> None:
@@ -242,6 +277,12 @@ def _passthrough(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], by
         return message if type(message) is bytes else serialize(message)
 
     return serializer
+
+
+async def _chain(first: Any, rest: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    yield first
+    async for item in rest:
+        yield item
 
 
 def _check_after(table: Table, after: int) -> None:

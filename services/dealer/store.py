@@ -146,15 +146,52 @@ class Store:
         self._depth = 0
         self._commit()
 
+    @contextmanager
+    def group(self) -> Iterator[None]:
+        """Group commit: the writes of several tables' decisions (a PlayMany request's)
+        in one transaction, one commit for all of them.
+
+        Unlike `batch`, each table folds its events into memory as it writes them, before
+        the group commits. That is safe because nothing runs between the writes and the
+        commit (no await): no stream sends and no call returns what is not durable yet.
+        If the commit itself fails, memory is ahead of the log and cannot be taken back,
+        so the dealer stops: a restart reloads exactly what is durable, and nothing of
+        the group was streamed or acknowledged.
+        """
+        if self._depth:
+            yield
+            return
+        self._db.execute("BEGIN")
+        self._depth = 1
+        try:
+            yield
+        finally:
+            self._depth = 0
+            try:
+                self._commit()
+            except BaseException as err:  # noqa: BLE001 - see the docstring
+                log.critical("store_group_commit_failed", error=repr(err),
+                             hint="stopping; a restart reloads what is durable")
+                os._exit(70)
+
     def write(self, table_id: str, rows: Iterable[tuple[int, str, int, str]],
               also: Callable[[], None] | None = None) -> None:
         """Events (sequence, hand_id, time_ms, payload) and what `also` writes, in one
         transaction (or in the open batch)."""
         db = self._db
         if self._depth:
-            db.executemany(_INSERT_EVENT, [(table_id, *row) for row in rows])
-            if also is not None:
-                also()
+            # Inside a batch a failed write undoes itself only (its table applies nothing
+            # of it), and the batch's other writes stand.
+            db.execute("SAVEPOINT write")
+            try:
+                db.executemany(_INSERT_EVENT, [(table_id, *row) for row in rows])
+                if also is not None:
+                    also()
+            except BaseException:
+                db.execute("ROLLBACK TO write")
+                db.execute("RELEASE write")
+                raise
+            db.execute("RELEASE write")
             return
         db.execute("BEGIN")
         self._depth = 1

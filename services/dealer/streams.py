@@ -15,12 +15,13 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from poker.v1 import dealer_pb2 as pb
 from services.dealer import views
 from services.dealer.auth import Caller
-from services.dealer.errors import status_of
+from services.dealer.errors import FailedPrecondition, PermissionDenied, status_of
 from services.dealer.tables import Stored, Table
 
 #: Events per streamed message, at most.
@@ -34,15 +35,19 @@ class Feed:
     the table closed, its linger ran out, or it just connected (its backlog goes at once).
     """
 
-    def __init__(self, table: Table, viewer: views.Viewer, after: int, linger: float) -> None:
+    def __init__(self, table: Table, viewer: views.Viewer, after: int, linger: float,
+                 on_due: Callable[[], None] | None = None) -> None:
         self.table, self.viewer, self.after, self.linger = table, viewer, after, linger
         self._waiter: asyncio.Future[None] | None = None  # set while the stream waits
+        self._on_due = on_due  # a shared stream's wake-up (PlayMany); None: own waiter
         self._due = True
+        self.closed = False
         self._timer: asyncio.TimerHandle | None = None
         table.subscribe(self._on_commit)
 
     def close(self) -> None:
         self._cancel()
+        self.closed = True
         self.table.unsubscribe(self._on_commit)
 
     def _on_commit(self, new: Sequence[Stored], called: frozenset[int] | None) -> None:
@@ -62,25 +67,44 @@ class Feed:
 
     def poke(self) -> None:
         """Wakes the stream to look at what is due and at `urgent()` (a Play result to send)."""
+        if self._on_due is not None:
+            self._on_due()
+            return
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
+
+    @property
+    def due(self) -> bool:
+        """Events after the cursor must go out now."""
+        return self._due
+
+    def has_news(self) -> bool:
+        """Events after the cursor, due or not."""
+        return self.table.last_sequence > self.after
+
+    def take(self) -> tuple[bytes, bool] | None:
+        """The next batch after the cursor, serialized for the viewer, and whether the
+        viewer's stream ends with it; None when there is nothing after the cursor."""
+        self._due = False
+        self._cancel()
+        batch = self.table.events_after(self.after, BATCH)
+        if not batch:
+            return None
+        self.after = batch[-1].sequence
+        if len(batch) == BATCH:
+            self._due = True  # the rest of a backlog follows at once
+        return views.events_for(batch, self.viewer, self.table)
 
     async def batches(self, urgent: Callable[[], bool] = lambda: False
                       ) -> AsyncIterator[tuple[bytes, bool]]:
         """(serialized events, the stream ends here) pairs; empty bytes when only `urgent()`."""
         while True:
             if self._due or urgent():
-                self._due = False
-                self._cancel()
-                batch = self.table.events_after(self.after, BATCH)
-                if batch:
-                    self.after = batch[-1].sequence
-                    if len(batch) == BATCH:
-                        self._due = True  # the rest of a backlog follows at once
-                    data, leaving = views.events_for(batch, self.viewer, self.table)
-                    yield data, leaving
-                    if leaving:
+                taken = self.take()
+                if taken is not None:
+                    yield taken
+                    if taken[1]:
                         return
                 elif urgent():
                     yield b"", False
@@ -173,3 +197,144 @@ async def play(session: PlaySession, requests: AsyncIterator[Any]) -> AsyncItera
             yield response
     finally:
         reader.cancel()
+
+
+class PlayManySession:
+    """A bot farm's PlayMany stream: many seats, each with its own feed (so its own
+    redaction), and one writer that sends everything due in one message.
+
+    Whenever a message goes out it carries every seat's news, not only what woke the
+    writer: the message is paid for already, and a seat's lingering events would
+    otherwise cost one of their own a few milliseconds later. Under load the messages
+    grow instead of multiplying, which is what makes a farm cheaper than its seats'
+    separate streams.
+    """
+
+    def __init__(self, open_seat: Callable[[pb.PlaySeat], tuple[Table, Caller, views.Viewer]],
+                 linger: float,
+                 group: Callable[[], AbstractContextManager[None]] = nullcontext) -> None:
+        self._open_seat, self.linger, self._group = open_seat, linger, group
+        self.feeds: dict[tuple[str, int], tuple[Feed, Caller, bytes]] = {}
+        self.results: deque[tuple[Feed | None, int, bytes]] = deque()
+        self.done = False
+        self._waiter: asyncio.Future[None] | None = None
+        self._woken = False
+
+    def wake(self) -> None:
+        self._woken = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def open(self, seat: pb.PlaySeat) -> None:
+        """Adds a seat; a refusal raises the error Play would have, naming the seat."""
+        table, caller, viewer = self._open_seat(seat)
+        key = (table.table_id, caller.seat)
+        if key in self.feeds:
+            raise FailedPrecondition(
+                f"seat {caller.seat} of table {table.table_id!r} is open on this stream already")
+        feed = Feed(table, viewer, seat.after_sequence, self.linger, self.wake)
+        # The SeatEvents fields after `events`: table_id (2) and seat (3), built once.
+        suffix = (views.length_delimited(b"\x12", table.table_id.encode())
+                  + b"\x18" + views.varint(caller.seat))
+        self.feeds[key] = (feed, caller, suffix)
+        self.wake()
+
+    async def read(self, requests: AsyncIterator[pb.PlayManyRequest]) -> None:
+        try:
+            async for request in requests:
+                for seat in request.open:
+                    self.open(seat)
+                if request.actions:
+                    with self._group():  # one commit for the request's decisions
+                        for action in request.actions:
+                            self.results.append(self._act(action))
+                    self.wake()
+        finally:
+            self.done = True
+            self.wake()
+
+    def _act(self, action: pb.PlaySeatAction) -> tuple[Feed | None, int, bytes]:
+        result = pb.SeatActionResult(table_id=action.table_id, seat=action.seat)
+        result.result.action_number = action.action.action_number
+        opened = self.feeds.get((action.table_id, action.seat))
+        feed = opened[0] if opened else None
+        try:
+            if opened is None:
+                raise PermissionDenied(
+                    f"seat {action.seat} of table {action.table_id!r} is not open on this "
+                    "stream: open it with its seat token first")
+            move = action.action
+            result.result.sequence = opened[0].table.act(
+                opened[1].seat, move.hand_id, move.action_number, views.action_kind(move.kind),
+                move.amount)
+        except Exception as err:  # noqa: BLE001 - reported in the result, the stream goes on
+            code, message = status_of(err)
+            result.result.code, result.result.message = code.value[0], message
+        frame = views.length_delimited(_RESULTS_FIELD, result.SerializeToString())
+        return feed, result.result.sequence, frame
+
+    def _message(self) -> bytes:
+        parts: list[bytes] = []
+        for key, (feed, _caller, suffix) in list(self.feeds.items()):
+            if not (feed.due or feed.has_news()):
+                continue
+            taken = feed.take()
+            if taken is None:
+                continue
+            data, leaving = taken
+            parts.append(views.length_delimited(_EVENTS_FIELD, data + suffix))
+            if leaving:  # the seat was vacated: later events are another player's
+                feed.close()
+                del self.feeds[key]
+        # A result goes out with (or after) the events its action caused; only a backlog
+        # longer than one batch can hold it back to the next message.
+        while self.results:
+            actor, sequence, frame = self.results[0]
+            if actor is not None and sequence > actor.after and not actor.closed:
+                break
+            parts.append(frame)
+            self.results.popleft()
+        return b"".join(parts)
+
+    async def responses(self) -> AsyncIterator[bytes]:
+        """Serialized PlayManyResponses."""
+        try:
+            while True:
+                self._woken = False
+                data = self._message()
+                if data:
+                    yield data
+                    continue
+                if self.done and not self.results:
+                    return
+                if self._woken or any(feed.due for feed, _c, _s in self.feeds.values()):
+                    continue
+                self._waiter = asyncio.get_running_loop().create_future()
+                try:
+                    await self._waiter
+                finally:
+                    self._waiter = None
+        finally:
+            for feed, _caller, _suffix in self.feeds.values():
+                feed.close()
+
+
+#: PlayManyResponse's fields: `events` (1) and `results` (2), length-delimited.
+_EVENTS_FIELD = b"\x0a"
+_RESULTS_FIELD = b"\x12"
+
+
+async def play_many(session: PlayManySession,
+                    requests: AsyncIterator[Any]) -> AsyncIterator[bytes]:
+    """Runs a PlayMany session until the farm closes its side."""
+    reader = asyncio.ensure_future(session.read(requests))
+    try:
+        async for response in session.responses():
+            yield response
+            if reader.done() and reader.exception() is not None:
+                break
+    finally:
+        reader.cancel()
+    if reader.done() and not reader.cancelled() and reader.exception() is not None:
+        raise reader.exception()  # type: ignore[misc]

@@ -356,17 +356,27 @@ _EVENTS_FIELD = b"\x0a"
 _RESULT_FIELD = b"\x12"
 
 
-def _frame(tag: bytes, body: bytes) -> bytes:
+def varint(value: int) -> bytes:
+    """A non-negative integer in the protobuf wire format's varint encoding."""
+    if value < 0x80:
+        return bytes((value,))
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def length_delimited(tag: bytes, body: bytes) -> bytes:
     """A length-delimited field of the protobuf wire format: tag, varint length, body."""
     size = len(body)
     if size < 0x80:
         return tag + bytes((size,)) + body
-    length = bytearray()
-    while size >= 0x80:
-        length.append((size & 0x7F) | 0x80)
-        size >>= 7
-    length.append(size)
-    return tag + bytes(length) + body
+    return tag + varint(size) + body
+
+
+_frame = length_delimited
 
 
 def result_frame(result: pb.PlayActionResult) -> bytes:
