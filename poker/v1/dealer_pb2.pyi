@@ -194,18 +194,20 @@ class CreateTableResponse(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., config: _Optional[_Union[TableConfig, _Mapping]] = ...) -> None: ...
 
 class SeatPlayerRequest(_message.Message):
-    __slots__ = ("table_id", "seat", "player_id", "stack", "wait_for_big_blind")
+    __slots__ = ("table_id", "seat", "player_id", "stack", "wait_for_big_blind", "request_id")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     STACK_FIELD_NUMBER: _ClassVar[int]
     WAIT_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat: int
     player_id: str
     stack: int
     wait_for_big_blind: bool
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., wait_for_big_blind: _Optional[bool] = ...) -> None: ...
+    request_id: str
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., wait_for_big_blind: _Optional[bool] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class SeatPlayerResponse(_message.Message):
     __slots__ = ("seat", "seat_token")

@@ -51,7 +51,15 @@ class DealerServiceStub:
     request the table's state refuses now (not your turn: the message says whose
     turn it is; an illegal amount: the message gives the legal bounds; a stale
     hand id or action number; a player still in the hand); ALREADY_EXISTS a
-    table id or seat already taken.
+    table id or seat already taken; DATA_LOSS a repeated SeatPlayer whose seat
+    token cannot be derived again (the service token changed since).
+
+    SeatPlayer (by `request_id`) and AddChips (by `idempotency_key`) are
+    carried out once: the dealer stores the answer it gave, success or refusal,
+    with the request, and answers a repeat of the request the same way without
+    acting again, however late the repeat arrives and across restarts. So the
+    lobby may send such a call again when its answer was lost: whichever copy
+    arrives first decides, and every copy gets that answer.
     """
 
     def __init__(self, channel):
@@ -163,7 +171,15 @@ class DealerServiceServicer:
     request the table's state refuses now (not your turn: the message says whose
     turn it is; an illegal amount: the message gives the legal bounds; a stale
     hand id or action number; a player still in the hand); ALREADY_EXISTS a
-    table id or seat already taken.
+    table id or seat already taken; DATA_LOSS a repeated SeatPlayer whose seat
+    token cannot be derived again (the service token changed since).
+
+    SeatPlayer (by `request_id`) and AddChips (by `idempotency_key`) are
+    carried out once: the dealer stores the answer it gave, success or refusal,
+    with the request, and answers a repeat of the request the same way without
+    acting again, however late the repeat arrives and across restarts. So the
+    lobby may send such a call again when its answer was lost: whichever copy
+    arrives first decides, and every copy gets that answer.
     """
 
     def CreateTable(self, request, context):
@@ -174,7 +190,7 @@ class DealerServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SeatPlayer(self, request, context):
-        """Seats a player with a stack and returns the seat's token. Internal.
+        """Seats a player with a stack and returns the seat's token. Internal; idempotent by request_id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -400,7 +416,15 @@ class DealerService:
     request the table's state refuses now (not your turn: the message says whose
     turn it is; an illegal amount: the message gives the legal bounds; a stale
     hand id or action number; a player still in the hand); ALREADY_EXISTS a
-    table id or seat already taken.
+    table id or seat already taken; DATA_LOSS a repeated SeatPlayer whose seat
+    token cannot be derived again (the service token changed since).
+
+    SeatPlayer (by `request_id`) and AddChips (by `idempotency_key`) are
+    carried out once: the dealer stores the answer it gave, success or refusal,
+    with the request, and answers a repeat of the request the same way without
+    acting again, however late the repeat arrives and across restarts. So the
+    lobby may send such a call again when its answer was lost: whichever copy
+    arrives first decides, and every copy gets that answer.
     """
 
     @staticmethod

@@ -7,6 +7,7 @@ or environment and are compared in constant time.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -39,6 +40,15 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def derived_token(secret: str, nonce: str) -> str:
+    """A seat token the dealer can give again: HMAC-SHA256(secret, nonce), URL-safe text like
+    `new_token`'s. The store keeps the nonce, never the token: without the secret (the
+    service token, which lives outside the store) the nonce tells nothing."""
+    digest = hmac.new(secret.encode(), b"poker.v1 seat token\0" + nonce.encode(),
+                      hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
 def token_hash(token: str) -> str:
     """What the store keeps of a token."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -63,6 +73,12 @@ class Authenticator:
         self._service = service_token or None
         self._auditor = auditor_token or None
         self._seats: dict[str, tuple[str, int]] = {}
+
+    def seat_token_for(self, nonce: str) -> str:
+        """The seat token derived from a nonce with the service token (see `derived_token`)."""
+        if self._service is None:
+            raise Unauthenticated("the dealer has no service token to derive seat tokens with")
+        return derived_token(self._service, nonce)
 
     def register_seat(self, hashed: str, table_id: str, seat: int) -> None:
         self._seats[hashed] = (table_id, seat)

@@ -2,27 +2,48 @@
 
 Plain Python over the store and the tables (no gRPC): the servicer in server.py
 translates requests into these calls.
+
+SeatPlayer with a request_id and AddChips (always keyed) are carried out once. The
+store keeps the answer with the request: a seating's answer in the transaction that
+writes its PlayerSeated event, a rebuy's in its ChipsAdded event, a refusal in a
+transaction of its own before the refusal is sent. A repeat finds it and gets the
+same answer without acting. That is what lets the lobby send a call again when the
+answer was lost: if the first copy arrives first, the repeat gets its answer; if the
+repeat arrives first, it is carried out (or refused) and the first copy, arriving
+late, gets that answer. Either way the call acts at most once and both copies agree.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from typing import Any
 
+import grpc
 import structlog
 
 from services.dealer import codec
 from services.dealer.auth import Authenticator, new_token, token_hash
 from services.dealer.engine import HandRanker, TableConfig
-from services.dealer.errors import AlreadyExists, InvalidArgument, TableNotFound
-from services.dealer.store import Store
+from services.dealer.errors import (
+    AlreadyExists,
+    DealerError,
+    InvalidArgument,
+    Remembered,
+    RequestReused,
+    TableNotFound,
+    TokenLost,
+)
+from services.dealer.store import Answer, Store
 from services.dealer.tables import Table, TableOptions, now_ms
 
 # Lazy: modules load (for --help) before poker.log configures the process.
 log = structlog.get_logger(__name__)
 
 TABLE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+#: The longest request_id or idempotency key the dealer remembers.
+MAX_REQUEST_ID = 128
 
 
 def dump_setup(config: TableConfig, options: TableOptions) -> str:
@@ -86,12 +107,88 @@ class Dealer:
         return table
 
     def seat_player(self, table_id: str, seat: int | None, player_id: str, stack: int,
-                    wait_for_big_blind: bool) -> tuple[int, str]:
-        """Seats a player; returns the seat and its token (only its hash is kept)."""
-        token = new_token()
-        given = self.table(table_id).seat_player(
-            seat, player_id, stack, wait_for_big_blind, token_hash(token))
+                    wait_for_big_blind: bool, request_id: str = "") -> tuple[int, str]:
+        """Seats a player; returns the seat and its token (only its hash is kept).
+
+        With a request_id the answer is remembered (module docstring): the token is
+        derived from the service token and a random nonce, so a repeat gets it again.
+        """
+        if not request_id:
+            token = new_token()
+            given = self.table(table_id).seat_player(
+                seat, player_id, stack, wait_for_big_blind, token_hash(token))
+            return given, token
+        _check_id("request_id", request_id)
+        request = json.dumps({"table_id": table_id, "seat": seat, "player_id": player_id,
+                              "stack": stack, "wait_for_big_blind": wait_for_big_blind},
+                             sort_keys=True)
+        done = self._recall("seat_player", "", request_id, request)
+        if done is not None:
+            return self._seated_again(request_id, done)
+        nonce = secrets.token_urlsafe(24)
+        token = self.auth.seat_token_for(nonce)
+        hashed = token_hash(token)
+
+        def record(given: int) -> None:
+            answer = {"seat": given, "nonce": nonce, "token_hash": hashed}
+            self.store.put_answer("seat_player", "", request_id,
+                                  Answer(request, json.dumps(answer, sort_keys=True)))
+
+        try:
+            given = self.table(table_id).seat_player(
+                seat, player_id, stack, wait_for_big_blind, hashed, record)
+        except DealerError as err:
+            self._remember_refusal("seat_player", "", request_id, request, err)
+            raise
         return given, token
+
+    def add_chips(self, table_id: str, seat: int, amount: int, key: str) -> int:
+        """A rebuy, once per key at a table; returns the stack after it. A success is
+        remembered in its ChipsAdded event (the table answers a repeat), a refusal here."""
+        if not key:
+            raise InvalidArgument("idempotency_key: required, so a retried rebuy adds chips once")
+        _check_id("idempotency_key", key)
+        request = json.dumps({"seat": seat, "amount": amount}, sort_keys=True)
+        self._recall("add_chips", table_id, key, request)  # a remembered refusal raises
+        try:
+            return self.table(table_id).add_chips(seat, amount, key)
+        except DealerError as err:
+            self._remember_refusal("add_chips", table_id, key, request, err)
+            raise
+
+    def _recall(self, call: str, scope: str, request_id: str,
+                request: str) -> dict[str, Any] | None:
+        """The answer once given to this request (a refusal is raised again), or None."""
+        done = self.store.answer(call, scope, request_id)
+        if done is None:
+            return None
+        if done.request != request:
+            raise RequestReused(
+                f"{_ID_FIELD[call]} {request_id!r} was used for another request "
+                f"({_describe(done.request)}); use a new one for a new request")
+        answer: dict[str, Any] = json.loads(done.answer)
+        if "code" in answer:
+            raise Remembered(grpc.StatusCode[answer["code"]], answer["message"])
+        return answer
+
+    def _remember_refusal(self, call: str, scope: str, request_id: str, request: str,
+                          err: DealerError) -> None:
+        if isinstance(err, RequestReused | Remembered):
+            return  # an answer to another request, or already remembered
+        answer = json.dumps({"code": err.code.name, "message": str(err)}, sort_keys=True)
+        with self.store.batch():
+            self.store.put_answer(call, scope, request_id, Answer(request, answer))
+        log.info("request_refused", call=call, request_id=request_id, code=err.code.name,
+                 reason=str(err))
+
+    def _seated_again(self, request_id: str, done: dict[str, Any]) -> tuple[int, str]:
+        token = self.auth.seat_token_for(done["nonce"])
+        if token_hash(token) != done["token_hash"]:
+            raise TokenLost(
+                f"request_id {request_id!r} seated its player at seat {done['seat']}, but its "
+                "seat token cannot be given again: the dealer's service token changed since. "
+                "The seat stands; unseat the player to return the stack")
+        return int(done["seat"]), token
 
     def shutdown(self) -> None:
         for table in self.tables.values():
@@ -112,3 +209,15 @@ class Dealer:
         if hashed is not None:
             self._seat_hashes[(table_id, seat)] = hashed
             self.auth.register_seat(hashed, table_id, seat)
+
+
+_ID_FIELD = {"seat_player": "request_id", "add_chips": "idempotency_key"}
+
+
+def _check_id(field: str, value: str) -> None:
+    if len(value) > MAX_REQUEST_ID:
+        raise InvalidArgument(f"{field}: at most {MAX_REQUEST_ID} characters, not {len(value)}")
+
+
+def _describe(request: str) -> str:
+    return ", ".join(f"{k} {v}" for k, v in json.loads(request).items())

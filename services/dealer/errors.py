@@ -52,6 +52,25 @@ class FailedPrecondition(DealerError):
     code = grpc.StatusCode.FAILED_PRECONDITION
 
 
+class RequestReused(InvalidArgument):
+    """A request id (or idempotency key) sent again with other fields: never remembered."""
+
+
+class TokenLost(DealerError):
+    """A repeated SeatPlayer whose seat token cannot be derived again (the service token
+    changed): not a refusal of the seating, which took place."""
+
+    code = grpc.StatusCode.DATA_LOSS
+
+
+class Remembered(DealerError):
+    """The refusal once given to a request, given again to its repeat."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def status_of(err: BaseException) -> tuple[grpc.StatusCode, str]:
     """The gRPC status for an exception raised while serving a call."""
     if isinstance(err, DealerError):

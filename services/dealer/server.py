@@ -96,16 +96,19 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
 
     @unary
     def SeatPlayer(self, request: pb.SeatPlayerRequest, context: Any) -> pb.SeatPlayerResponse:
-        self._service_table(request, context)
+        # No table lookup here: an unknown table is one of the answers a request_id keeps.
+        self.auth.require_service(_token(context))
         seat = request.seat if request.HasField("seat") else None
         given, token = self.dealer.seat_player(
-            request.table_id, seat, request.player_id, request.stack, request.wait_for_big_blind)
+            request.table_id, seat, request.player_id, request.stack, request.wait_for_big_blind,
+            request.request_id)
         return pb.SeatPlayerResponse(seat=given, seat_token=token)
 
     @unary
     def AddChips(self, request: pb.AddChipsRequest, context: Any) -> pb.AddChipsResponse:
-        table = self._service_table(request, context)
-        stack = table.add_chips(request.seat, request.amount, request.idempotency_key)
+        self.auth.require_service(_token(context))
+        stack = self.dealer.add_chips(request.table_id, request.seat, request.amount,
+                                      request.idempotency_key)
         return pb.AddChipsResponse(stack=stack)
 
     @unary

@@ -1,10 +1,12 @@
 """The dealer's durable store: every table's events, in order, in SQLite (WAL mode).
 
 Tables: `tables` (id, configuration, closed flag), `events` (table_id, sequence,
-hand_id, time, payload: the codec's JSON), `seats` (the hash of each seat token)
-and `acts` (each answered decision, so a retried Act is answered the same way
-even across a restart). A batch of writes is one transaction: a table commits an
-action's events together, before it streams or acknowledges any of them.
+hand_id, time, payload: the codec's JSON), `seats` (the hash of each seat token),
+`acts` (each answered decision, so a retried Act is answered the same way even
+across a restart) and `answers` (the answer given to each SeatPlayer request_id and
+each refused AddChips key, so a repeat is answered the same way). A batch of writes
+is one transaction: a table commits an action's events together, before it streams
+or acknowledges any of them.
 
 `synchronous=NORMAL`: a committed event survives the dealer being killed (SIGKILL);
 `durable=True` (FULL) also survives losing the machine, at a cost per commit.
@@ -66,6 +68,14 @@ CREATE TABLE IF NOT EXISTS acts (
     sequence INTEGER NOT NULL,
     PRIMARY KEY (table_id, hand_id, action_number)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS answers (
+    call TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    request TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    PRIMARY KEY (call, scope, request_id)
+) WITHOUT ROWID;
 """
 
 
@@ -87,6 +97,14 @@ class ActRecord:
     kind: str
     amount: int
     sequence: int
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer once given to a request: the request as it was (JSON) and the answer (JSON)."""
+
+    request: str
+    answer: str
 
 
 _INSERT_EVENT = ("INSERT INTO events (table_id, sequence, hand_id, time_ms, payload)"
@@ -292,6 +310,20 @@ class Store:
             (table_id, hand_id, action_number),
         ).fetchone()
         return ActRecord(*row) if row else None
+
+    def put_answer(self, call: str, scope: str, request_id: str, answer: Answer) -> None:
+        """Remembers the answer to a request (`scope`: "" or the table the id belongs to)."""
+        self._db.execute(
+            "INSERT INTO answers (call, scope, request_id, request, answer) VALUES (?, ?, ?, ?, ?)",
+            (call, scope, request_id, answer.request, answer.answer),
+        )
+
+    def answer(self, call: str, scope: str, request_id: str) -> Answer | None:
+        row = self._db.execute(
+            "SELECT request, answer FROM answers WHERE call = ? AND scope = ? AND request_id = ?",
+            (call, scope, request_id),
+        ).fetchone()
+        return Answer(*row) if row else None
 
 
 def _lock(path: str) -> int:

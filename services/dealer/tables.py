@@ -39,6 +39,7 @@ from services.dealer.errors import (
     AlreadyExists,
     FailedPrecondition,
     InvalidArgument,
+    RequestReused,
     TableNotFound,
 )
 from services.dealer.store import ActRecord, Row, Store
@@ -266,7 +267,9 @@ class Table:
     # --------------------------------------------------------- lobby's calls
 
     def seat_player(self, seat: int | None, player_id: str, stack: int,
-                    wait_for_big_blind: bool, hashed_token: str) -> int:
+                    wait_for_big_blind: bool, hashed_token: str,
+                    record: Callable[[int], None] | None = None) -> int:
+        """Seats a player; `record(seat)` writes in the same transaction as PlayerSeated."""
         self._check_open()
         if stack <= 0:
             raise InvalidArgument("stack: must be more than 0 chips (R30)")
@@ -282,6 +285,8 @@ class Table:
 
         def metadata() -> None:
             self.store.put_seat(self.table_id, seat, player_id, hashed_token)
+            if record is not None:
+                record(seat)
 
         self._commit([ev.PlayerSeated(seat, player_id, stack, wait_for_big_blind)], also=metadata)
         self._on_tokens(seat, hashed_token)
@@ -295,7 +300,7 @@ class Table:
         if key in self._chip_keys:
             done_seat, done_amount, stack = self._chip_keys[key]
             if (done_seat, done_amount) != (seat, amount):
-                raise InvalidArgument(
+                raise RequestReused(
                     f"idempotency_key {key!r} was used for {done_amount} chips to seat "
                     f"{done_seat}; use a new key for a new rebuy")
             return stack
