@@ -159,39 +159,56 @@ async def bot_play(stub: dealer_pb2_grpc.DealerServiceStub, bot: Seat, stop: asy
 async def farm_play(stub: dealer_pb2_grpc.DealerServiceStub, bots: Sequence[Seat],
                     stop: asyncio.Event, stats: Stats) -> None:
     """Every bot of this process at this dealer on one PlayMany stream: each bot still
-    decides from its own seat's events; the decisions of one response go up together."""
+    decides from its own seat's events; the decisions of everything received so far go
+    up together in one request (as clients.farm.BotFarm does)."""
     rngs = {(b.table_id, b.seat): random.Random(b.seat) for b in bots}
     sent: dict[tuple[str, int], float] = {}
     call = stub.PlayMany()
     await call.write(pb.PlayManyRequest(open=[
         pb.PlaySeat(table_id=b.table_id, seat_token=b.token) for b in bots]))
-    while not stop.is_set():
-        response = await call.read()
-        if response is grpc.aio.EOF:
-            return
-        now = time.perf_counter()
-        for answer in response.results:
-            started = sent.pop((answer.table_id, answer.seat), now)
-            stats.rtts.append((started, now - started))
-            stats.errors += answer.result.code != 0
-        actions = []
-        for batch in response.events:
-            event = my_turn(batch.events, batch.seat)
-            if event is None:
-                continue
-            turn = event.turn_started
-            key = (batch.table_id, batch.seat)
-            action, amount = choose(turn.legal_actions, rngs[key])
-            actions.append(pb.PlaySeatAction(
-                table_id=batch.table_id, seat=batch.seat, action=pb.PlayAction(
-                    hand_id=event.hand_id, action_number=turn.action_number, kind=action,
-                    amount=amount)))
-        if actions:
-            started = time.perf_counter()
-            for action in actions:
-                sent[(action.table_id, action.seat)] = started
-            await call.write(pb.PlayManyRequest(actions=actions))
-    call.cancel()
+    inbox: asyncio.Queue[Any] = asyncio.Queue()
+
+    async def pump() -> None:
+        while True:
+            response = await call.read()
+            inbox.put_nowait(response)
+            if response is grpc.aio.EOF:
+                return
+
+    reader = asyncio.create_task(pump())
+    try:
+        while not stop.is_set():
+            responses = [await inbox.get()]
+            while not inbox.empty():
+                responses.append(inbox.get_nowait())
+            now = time.perf_counter()
+            actions = []
+            for response in responses:
+                if response is grpc.aio.EOF:
+                    return
+                for answer in response.results:
+                    started = sent.pop((answer.table_id, answer.seat), now)
+                    stats.rtts.append((started, now - started))
+                    stats.errors += answer.result.code != 0
+                for batch in response.events:
+                    event = my_turn(batch.events, batch.seat)
+                    if event is None:
+                        continue
+                    turn = event.turn_started
+                    key = (batch.table_id, batch.seat)
+                    action, amount = choose(turn.legal_actions, rngs[key])
+                    actions.append(pb.PlaySeatAction(
+                        table_id=batch.table_id, seat=batch.seat, action=pb.PlayAction(
+                            hand_id=event.hand_id, action_number=turn.action_number,
+                            kind=action, amount=amount)))
+            if actions:
+                started = time.perf_counter()
+                for action in actions:
+                    sent[(action.table_id, action.seat)] = started
+                await call.write(pb.PlayManyRequest(actions=actions))
+    finally:
+        reader.cancel()
+        call.cancel()
 
 
 def new_stub(channel: grpc.aio.Channel) -> dealer_pb2_grpc.DealerServiceStub:

@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from clients.accounts import TableRules  # noqa: E402
 from clients.aio import AsyncTableClient  # noqa: E402
 from clients.events import Event, HandEnded  # noqa: E402
+from clients.farm import BotFarm  # noqa: E402
 from clients.models import (  # noqa: E402
     Action,
     Decision,
@@ -41,6 +42,7 @@ from clients.models import (  # noqa: E402
     TableView,
 )
 from clients.sdk import LobbyClient, TableClient  # noqa: E402
+from clients.session import PlayResult  # noqa: E402
 from clients.stack import LocalSuite  # noqa: E402
 from clients.transport import open_aio_channel  # noqa: E402
 
@@ -58,18 +60,19 @@ class SeatJob:
     counts_hands: bool  # one seat a table times the hands that end
 
 
-def run_seats(jobs: list[SeatJob], seconds: float, started_at: float,
+def run_seats(jobs: list[SeatJob], style: str, seconds: float, started_at: float,
               out: Any) -> None:
     """A client process: every seat of `jobs` plays on one asyncio loop."""
-    out.put(asyncio.run(_play(jobs, seconds, started_at)))
+    out.put(asyncio.run(_play(jobs, style, seconds, started_at)))
 
 
-async def _play(jobs: list[SeatJob], seconds: float, started_at: float) -> dict[str, Any]:
+async def _play(jobs: list[SeatJob], style: str, seconds: float,
+                started_at: float) -> dict[str, Any]:
+    """Plays the seats of `jobs`: style `play`, an AsyncTableClient (its own Play stream)
+    per seat; style `farm`, a BotFarm (one PlayMany stream) per dealer."""
     ended: list[float] = []
     cpu_at_start = time.process_time()
     channels = {address: open_aio_channel(address) for address in {j.dealer for j in jobs}}
-    clients = [AsyncTableClient(j.dealer, j.table_id, j.token, channel=channels[j.dealer])
-               for j in jobs]
 
     def timer(job: SeatJob) -> Any:
         def on_events(events: list[Event]) -> None:
@@ -79,12 +82,25 @@ async def _play(jobs: list[SeatJob], seconds: float, started_at: float) -> dict[
         return on_events
 
     bots = [BenchBot(seed=i) for i in range(len(jobs))]
-    left = seconds - (time.time() - started_at)
-    results = await asyncio.gather(*(
-        client.play(bot, seconds=max(1.0, left), on_events=timer(job))
-        for client, bot, job in zip(clients, bots, jobs, strict=True)))
-    for client in clients:
-        await client.close()
+    left = max(1.0, seconds - (time.time() - started_at))
+    results: list[PlayResult]
+    if style == "farm":
+        farms = {address: BotFarm(address, channel=channel)
+                 for address, channel in channels.items()}
+        clients = [farms[j.dealer].add(j.table_id, j.token, bot, on_events=timer(j))
+                   for j, bot in zip(jobs, bots, strict=True)]
+        played = await asyncio.gather(*(farm.play(seconds=left) for farm in farms.values()))
+        results = [r for by_seat in played for r in by_seat.values()]
+        for farm in farms.values():
+            await farm.close()
+    else:
+        clients = [AsyncTableClient(j.dealer, j.table_id, j.token, channel=channels[j.dealer])
+                   for j in jobs]
+        results = list(await asyncio.gather(*(
+            client.play(bot, seconds=left, on_events=timer(job))
+            for client, bot, job in zip(clients, bots, jobs, strict=True))))
+        for client in clients:
+            await client.close()
     for channel in channels.values():
         await channel.close()
     return {
@@ -142,18 +158,18 @@ def pokerkit_hands_per_s(seats: int, seconds: float) -> float:
     return hands / (time.perf_counter() - began)
 
 
-def setup(suite: LocalSuite, tables: int, seats: int) -> tuple[LobbyClient, list[SeatJob],
-                                                                list[str]]:
+def setup(suite: LocalSuite, tables: int, seats: int,
+          prefix: str) -> tuple[LobbyClient, list[SeatJob], list[str]]:
     operator = LobbyClient(suite.lobby, suite.operator_token)
     jobs, table_ids = [], []
     for t in range(tables):
         table = operator.open_table(
             TableConfig(seats=seats, levels=(Level(50, 100),), preset=Preset.STANDARD,
                         action_time_ms=10_000, pause_between_hands_ms=0),
-            TableRules(initial_stack=BUY_IN), table_id=f"bench-{t}")
+            TableRules(initial_stack=BUY_IN), table_id=f"{prefix}-{t}")
         table_ids.append(table.table_id)
         for s in range(seats):
-            player_id = f"t{t}s{s}"
+            player_id = f"{prefix}-t{t}s{s}"
             _, token = operator.create_player(player_id, player_id)
             operator.deposit(player_id, DEPOSIT)
             seating = LobbyClient(suite.lobby, token).join(table.table_id, BUY_IN)
@@ -162,9 +178,9 @@ def setup(suite: LocalSuite, tables: int, seats: int) -> tuple[LobbyClient, list
     return operator, jobs, table_ids
 
 
-def chips_conserved(suite: LocalSuite, operator: LobbyClient, table_ids: list[str],
-                    players: int) -> bool:
-    """After the run: balances + stacks == deposits, and the ledger audit holds."""
+def chips_conserved(operator: LobbyClient, table_ids: list[str], deposited: int) -> bool:
+    """After the run: balances + stacks == every deposit so far, and the ledger audit
+    holds (earlier runs' tables are closed: their stacks are balances again)."""
     on_tables = 0
     for table_id in table_ids:
         view = TableClient(operator.table(table_id).dealer_address, table_id).view()
@@ -172,7 +188,7 @@ def chips_conserved(suite: LocalSuite, operator: LobbyClient, table_ids: list[st
         if view.hand is not None:
             on_tables += sum(p.amount for p in view.hand.pots)
     audit = operator.audit()
-    return bool(audit.ok and audit.player_balances + on_tables == DEPOSIT * players)
+    return bool(audit.ok and audit.player_balances + on_tables == deposited)
 
 
 def _by_kind(used: list[tuple[str, float]]) -> dict[str, float]:
@@ -191,38 +207,74 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dealers", type=int, default=1)
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--pokerkit-seconds", type=float, default=3.0)
+    parser.add_argument("--styles", default="farm,play",
+                        help="client styles to run, each on fresh tables: farm, play")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args(argv)
 
+    runs: dict[str, dict[str, Any]] = {}
     with LocalSuite(evaluators=1, dealers=args.dealers) as suite:
-        operator, jobs, table_ids = setup(suite, args.tables, args.seats)
-        started_at = time.time()
-        total = args.warmup + args.seconds
-        services = [(p.name, p.popen.pid) for p in suite.processes]
-        cpu_before = {pid: cpu_seconds(pid) for _, pid in services}
-        context = multiprocessing.get_context("spawn")
-        queue = context.Queue()
-        procs = [context.Process(target=run_seats,
-                                 args=(jobs[i::args.procs], total, started_at, queue))
-                 for i in range(args.procs)]
-        for p in procs:
-            p.start()
-        parts = [queue.get(timeout=total + 120) for _ in procs]
-        cpu_used = [(name, cpu_seconds(pid) - cpu_before[pid]) for name, pid in services]
-        all_hands = sum(len(part["ended"]) for part in parts)
-        for p in procs:
-            p.join(30)
-        time.sleep(0.5)
-        conserved = chips_conserved(suite, operator, table_ids, len(jobs))
-        for table_id in table_ids:
-            operator.close_table(table_id, void_hand_in_progress=True)
+        deposited = 0
+        for style in args.styles.split(","):
+            if style not in STYLES:
+                parser.error(f"--styles: unknown style {style!r} ({', '.join(STYLES)})")
+            runs[style] = run_style(suite, style, args, deposited)
+            deposited += DEPOSIT * args.tables * args.seats
+            print_run(style, runs[style], args)
+    best = max(runs, key=lambda name: runs[name]["hands_per_s"])
+    figures: dict[str, Any] = {
+        "tables": args.tables, "seats": args.seats, "dealers": args.dealers,
+        "client_processes": args.procs, "seconds": args.seconds, "cores": os.cpu_count(),
+        "headline": best, **{k: runs[best][k] for k in HEADLINE}, "runs": runs,
+        "chips_conserved": all(r["chips_conserved"] for r in runs.values()),
+        "fair_deck_violations": sum(r["fair_deck_violations"] for r in runs.values()),
+    }
+    print(f"headline: {best} ({STYLES[best]})")
+    figures["pokerkit_hands_per_s"] = pokerkit_hands_per_s(args.seats, args.pokerkit_seconds)
+    figures["ratio_to_pokerkit"] = figures["hands_per_s"] / figures["pokerkit_hands_per_s"]
+    print(f"PokerKit in process: {figures['pokerkit_hands_per_s']:7.1f} hands/s "
+          f"(ratio SDK/PokerKit {figures['ratio_to_pokerkit']:.2f})")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
+    return 0 if figures["chips_conserved"] and not figures["fair_deck_violations"] else 1
 
+
+#: The client styles: how the bots of a client process reach the dealer.
+STYLES = {"farm": "clients.farm.BotFarm: one PlayMany stream per client process and dealer",
+          "play": "AsyncTableClient.play: one Play stream per seat"}
+#: The figures of the headline run repeated at the top of the JSON object.
+HEADLINE = ("hands_per_s", "action_p50_ms", "action_p99_ms")
+
+
+def run_style(suite: LocalSuite, style: str, args: argparse.Namespace,
+              deposited: int) -> dict[str, Any]:
+    """Opens fresh tables, plays them in `args.procs` client processes, checks the chips."""
+    operator, jobs, table_ids = setup(suite, args.tables, args.seats, style)
+    started_at = time.time()
+    total = args.warmup + args.seconds
+    services = [(p.name, p.popen.pid) for p in suite.processes]
+    cpu_before = {pid: cpu_seconds(pid) for _, pid in services}
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    procs = [context.Process(target=run_seats,
+                             args=(jobs[i::args.procs], style, total, started_at, queue))
+             for i in range(args.procs)]
+    for p in procs:
+        p.start()
+    parts = [queue.get(timeout=total + 120) for _ in procs]
+    cpu_used = [(name, cpu_seconds(pid) - cpu_before[pid]) for name, pid in services]
+    all_hands = sum(len(part["ended"]) for part in parts)
+    for p in procs:
+        p.join(30)
+    time.sleep(0.5)
+    conserved = chips_conserved(operator, table_ids, deposited + DEPOSIT * len(jobs))
+    for table_id in table_ids:
+        operator.close_table(table_id, void_hand_in_progress=True)
     window = [t for part in parts for t in part["ended"]
               if args.warmup <= t <= args.warmup + args.seconds]
     latencies = sorted(x for part in parts for x in part["latencies"])
-    figures = {
-        "tables": args.tables, "seats": args.seats, "dealers": args.dealers,
-        "client_processes": args.procs, "seconds": args.seconds,
+    return {
+        "style": style,
         "hands_per_s": len(window) / args.seconds,
         "actions": len(latencies),
         "action_p50_ms": 1000 * statistics.median(latencies) if latencies else float("nan"),
@@ -239,26 +291,21 @@ def main(argv: list[str] | None = None) -> int:
                _by_kind(cpu_used).items()},
             "clients": round(1000 * sum(part["cpu_s"] for part in parts) / max(1, all_hands), 2),
         },
-        "cores": os.cpu_count(),
     }
-    figures["pokerkit_hands_per_s"] = pokerkit_hands_per_s(args.seats, args.pokerkit_seconds)
-    figures["ratio_to_pokerkit"] = figures["hands_per_s"] / figures["pokerkit_hands_per_s"]
-    print(f"SDK end to end: {figures['hands_per_s']:7.1f} hands/s  ({args.tables} tables x "
-          f"{args.seats} seats, {args.dealers} dealer(s), {args.procs} client process(es), "
-          f"{args.seconds:.0f} s)")
-    print(f"  action round trip p50 {figures['action_p50_ms']:.2f} ms  "
-          f"p99 {figures['action_p99_ms']:.2f} ms  ({figures['actions']} actions)")
-    print(f"  fair deck verified on {figures['fair_deck_hands_verified']} seat-hands, "
-          f"{figures['fair_deck_violations']} violations; refused {figures['refused']}; "
-          f"chips conserved: {conserved}")
+
+
+def print_run(style: str, run: dict[str, Any], args: argparse.Namespace) -> None:
+    print(f"SDK end to end, {style}: {run['hands_per_s']:7.1f} hands/s  ({args.tables} tables "
+          f"x {args.seats} seats, {args.dealers} dealer(s), {args.procs} client process(es), "
+          f"{args.seconds:.0f} s; {STYLES[style]})")
+    print(f"  action round trip p50 {run['action_p50_ms']:.2f} ms  "
+          f"p99 {run['action_p99_ms']:.2f} ms  ({run['actions']} actions)")
+    print(f"  fair deck verified on {run['fair_deck_hands_verified']} seat-hands, "
+          f"{run['fair_deck_violations']} violations; refused {run['refused']}; "
+          f"chips conserved: {run['chips_conserved']}")
     print("  CPU per hand: " + ", ".join(
-        f"{name} {ms:.2f} ms" for name, ms in figures["cpu_ms_per_hand"].items())
-          + f" ({figures['cores']} cores)")
-    print(f"PokerKit in process: {figures['pokerkit_hands_per_s']:7.1f} hands/s "
-          f"(ratio SDK/PokerKit {figures['ratio_to_pokerkit']:.2f})")
-    if args.json:
-        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
-    return 0 if conserved and not figures["fair_deck_violations"] else 1
+        f"{name} {ms:.2f} ms" for name, ms in run["cpu_ms_per_hand"].items())
+          + f" ({os.cpu_count()} cores)", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,247 @@
+"""`BotFarm`: many bots, at many seats and tables of one dealer, over one PlayMany stream.
+
+A process that runs many bots would otherwise open one Play stream per seat, and every
+event of a table would travel once per seat it has there, each in a message of its own.
+The farm opens one stream to the dealer for all of them: the dealer sends everything
+due in one message, and the farm sends every decision of that message back in one
+request. Each bot still sees only its own seat's view: the dealer redacts each seat's
+events for that seat, and each seat has its own tracker, fair-deck check and
+`BotSession`, exactly as `AsyncTableClient.play` would.
+
+>>> async def main() -> None:                                              # doctest: +SKIP
+...     farm = BotFarm(dealer_address)
+...     for seating in seatings:
+...         farm.add(seating.table_id, seating.seat_token, CallingStation())
+...     results = await farm.play(hands=100)
+...     await farm.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from clients.aio import _TICK, AsyncTableClient, _as_rpc, _pump, _SyncBot
+from clients.calls import play_action
+from clients.errors import error_from_rpc
+from clients.events import Event
+from clients.fairdeck import Policy
+from clients.models import TableView
+from clients.session import Bot, BotSession, Follower, PlayResult, Stop
+from clients.transport import TLS, Reconnector, open_aio_channel
+from poker.v1 import dealer_pb2 as pb
+from poker.v1 import dealer_pb2_grpc
+
+__all__ = ["BotFarm", "FarmSeat"]
+
+#: A seat of the farm: (table id, seat number).
+Key = tuple[str, int]
+#: What one response brought a seat: (the seat, its new events, its action results).
+Work = tuple["FarmSeat", list[Event], list[Any]]
+
+
+@dataclass
+class FarmSeat:
+    """One bot of the farm: its table client (for unary calls and the view), its session."""
+
+    client: AsyncTableClient
+    bot: Bot
+    on_events: Callable[[list[Event]], None] | None
+    rebuy: Callable[[], bool] | None
+    session: BotSession | None = None
+    follower: Follower | None = None
+    stopped: bool = False
+
+    @property
+    def key(self) -> Key:
+        assert self.client.seat is not None
+        return (self.client.table_id, self.client.seat)
+
+
+class BotFarm:
+    """Bots at seats of one dealer, played over one PlayMany stream."""
+
+    def __init__(self, address: str, *, tls: TLS | None = None,
+                 fair_deck: Policy | str = "raise", reconnect_for: float = 30.0,
+                 channel: grpc.aio.Channel | None = None) -> None:
+        self.address, self.fair_deck, self.reconnect_for = address, fair_deck, reconnect_for
+        self._own_channel = channel is None
+        self.channel = channel or open_aio_channel(address, tls)
+        #: The generated DealerServiceStub (grpc.aio).
+        self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)  # type: ignore[no-untyped-call]
+        self.seats: list[FarmSeat] = []
+        self._stream: Any = None
+        self._dropping = False
+
+    def add(self, table_id: str, token: str, bot: Bot, *,
+            on_events: Callable[[list[Event]], None] | None = None,
+            rebuy: Callable[[], bool] | None = None) -> AsyncTableClient:
+        """Adds a bot at the seat `token` names; returns that seat's table client, whose
+        `fair_deck` and `state` follow the farm's play."""
+        client = AsyncTableClient(self.address, table_id, token, channel=self.channel,
+                                  fair_deck=self.fair_deck, reconnect_for=self.reconnect_for)
+        self.seats.append(FarmSeat(client, bot, on_events, rebuy))
+        return client
+
+    async def close(self) -> None:
+        if self._stream is not None:
+            self._stream.cancel()
+        for seat in self.seats:
+            await seat.client.close()
+        if self._own_channel:
+            await self.channel.close()
+
+    def drop_stream(self) -> None:
+        """Breaks the stream as a network failure would; it reconnects by itself."""
+        if self._stream is not None:
+            self._dropping = True
+            self._stream.cancel()
+
+    async def play(self, *, hands: int | None = None, until_hand: int | None = None,
+                   seconds: float | None = None,
+                   until: Callable[[TableView], bool] | None = None) -> dict[Key, PlayResult]:
+        """Plays every seat until its stop (as `AsyncTableClient.play`: after `hands` of its
+        own hands, the table's hand `until_hand`, `seconds`, or `until(view)`); returns
+        each seat's PlayResult by (table id, seat)."""
+        stop = Stop(hands, until_hand, seconds, until)
+        for seat in self.seats:
+            seat.follower = await seat.client._follower()
+            number = await seat.client._my_seat()
+            seat.session = BotSession(_SyncBot(seat.bot), number, stop, seat.rebuy)
+            me = seat.follower.tracker.view().me
+            if me is not None and me.sitting_out:
+                await seat.client.sit_in()
+        by_key = {seat.key: seat for seat in self.seats}
+        reconnector = Reconnector(self.reconnect_for)
+        while any(not seat.stopped for seat in self.seats):
+            stream = self._stream = self.stub.PlayMany()
+            try:
+                await stream.write(pb.PlayManyRequest(open=[
+                    pb.PlaySeat(table_id=s.client.table_id, seat_token=s.client.token or "",
+                                after_sequence=s.follower.last if s.follower else 0)
+                    for s in self.seats if not s.stopped]))
+                # Decisions awaited before this stream (or unanswered when it broke).
+                await self._send(stream, await self._steps(
+                    [(s, [], []) for s in self.seats if not s.stopped]))
+                await self._run(stream, by_key, reconnector)
+            except (grpc.RpcError, asyncio.CancelledError, asyncio.InvalidStateError) as err:
+                if isinstance(err, asyncio.CancelledError) and not self._dropping:
+                    raise
+                self._dropping = False
+                pause = reconnector.pause(_as_rpc(err).code())
+                if pause is None:
+                    raise error_from_rpc(_as_rpc(err), "PlayMany") from None
+                await asyncio.sleep(pause)
+                for seat in self.seats:
+                    if seat.session is not None:
+                        seat.session.reconnected()
+            finally:
+                stream.cancel()
+        results = {}
+        for seat in self.seats:
+            assert seat.session is not None and seat.follower is not None
+            seat.session.result.last_sequence = seat.follower.last
+            seat.session.result.view = seat.follower.tracker.view()
+            results[seat.key] = seat.session.result
+        return results
+
+    async def _run(self, stream: Any, by_key: dict[Key, FarmSeat],
+                   reconnector: Reconnector) -> None:
+        inbox: asyncio.Queue[Any] = asyncio.Queue()
+        reader = asyncio.ensure_future(_pump(stream, inbox))
+        loop = asyncio.get_running_loop()
+        timer: asyncio.TimerHandle | None = None
+        try:
+            while any(not seat.stopped for seat in self.seats):
+                left = [s.session.time_left() for s in self.seats
+                        if not s.stopped and s.session is not None]
+                due = [x for x in left if x is not None]
+                if timer is None and due:
+                    timer = loop.call_later(min(due), inbox.put_nowait, _TICK)
+                # Everything already received is answered together: one request for the
+                # decisions of several responses (under load the dealer's messages queue up).
+                items = [await inbox.get()]
+                while not inbox.empty():
+                    items.append(inbox.get_nowait())
+                news: dict[Key, Work] = {}
+                for item in items:
+                    if isinstance(item, BaseException):
+                        raise item
+                    if item is grpc.aio.EOF:
+                        raise _Ended()
+                    if item is _TICK:
+                        timer = None
+                        for seat in self.seats:
+                            if not seat.stopped:
+                                news.setdefault(seat.key, (seat, [], []))
+                    else:
+                        reconnector.ok()
+                        self._accept(item, by_key, news)
+                work = list(news.values())
+                await self._send(stream, await self._steps(work))
+        finally:
+            if timer is not None:
+                timer.cancel()
+            reader.cancel()
+
+    def _accept(self, response: pb.PlayManyResponse, by_key: dict[Key, FarmSeat],
+                news: dict[Key, Work]) -> None:
+        """Each seat's new events and results in a response, folded into its tracker and
+        added to `news`."""
+        for batch in response.events:
+            seat = by_key.get((batch.table_id, batch.seat))
+            if seat is None or seat.stopped or seat.follower is None:
+                continue
+            events = seat.follower.accept(batch.events)
+            if seat.on_events is not None and events:
+                seat.on_events(events)
+            news.setdefault(seat.key, (seat, [], []))[1].extend(events)
+        for answer in response.results:
+            seat = by_key.get((answer.table_id, answer.seat))
+            if seat is None or seat.stopped:
+                continue
+            news.setdefault(seat.key, (seat, [], []))[2].append(answer.result)
+
+    async def _steps(self, work: list[Work]
+                     ) -> list[pb.PlaySeatAction]:
+        actions = []
+        for seat, events, answers in work:
+            session, follower = seat.session, seat.follower
+            assert session is not None and follower is not None
+            view = follower.tracker.view()
+            for answer in answers:  # raises ActionRefused for a live refusal
+                session.on_result(answer.action_number, answer.code, answer.message, view)
+            if inspect.iscoroutinefunction(seat.bot.act) and view.legal is not None:
+                await _SyncBot.prepare(session, seat.bot, view)
+            step = session.step(events, view)
+            for name in step.calls:
+                await getattr(seat.client, name)()
+            if step.stop is not None:
+                seat.stopped = True
+                session.result.stopped_because = step.stop
+            elif step.send is not None:
+                hand_id, number, action = step.send
+                actions.append(pb.PlaySeatAction(
+                    table_id=seat.client.table_id, seat=session.seat,
+                    action=play_action(hand_id, number, action).action))
+        return actions
+
+    @staticmethod
+    async def _send(stream: Any, actions: list[pb.PlaySeatAction]) -> None:
+        if actions:
+            await stream.write(pb.PlayManyRequest(actions=actions))
+
+
+class _Ended(grpc.RpcError):  # type: ignore[misc]
+    """The dealer ended the stream while seats still play: reconnect."""
+
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.UNAVAILABLE
+
+    def details(self) -> str:
+        return "the dealer ended the PlayMany stream"
