@@ -315,6 +315,10 @@ class PlayManySession:
                     await self._waiter
                 finally:
                     self._waiter = None
+                # Let what is ready already run first (other tables' hand starts and time-outs,
+                # a request read meanwhile): one message then carries all of it, about half
+                # as many messages a decision, and the farm answers in fewer requests.
+                await asyncio.sleep(0)
         finally:
             for feed, _caller, _suffix in self.feeds.values():
                 feed.close()
