@@ -90,10 +90,10 @@ class GrpcDealer:
                    pb.CreateTableRequest(table_id=table_id, config=game_config(game)))
 
     def seat_player(self, address: str, table_id: str, seat: int, player_id: str, stack: int,
-                    wait_for_big_blind: bool) -> str:
+                    wait_for_big_blind: bool, request_id: str) -> str:
         reply = self._call(address, "SeatPlayer", pb.SeatPlayerRequest(
             table_id=table_id, seat=seat, player_id=player_id, stack=stack,
-            wait_for_big_blind=wait_for_big_blind))
+            wait_for_big_blind=wait_for_big_blind, request_id=request_id))
         return str(reply.seat_token)
 
     def add_chips(self, address: str, table_id: str, seat: int, amount: int, key: str) -> int:

@@ -2,8 +2,10 @@
 
 Every call names the dealer's address. A call either succeeds, is refused
 (`DealerRefused`: it certainly did not take effect) or ends without an answer
-(`DealerUnreachable`: it may or may not have taken effect; the lobby finds out
-later from the table's state and events).
+(`DealerUnreachable`: it may or may not have taken effect). SeatPlayer with a
+request_id and AddChips with its key may simply be sent again: the dealer answers
+a repeat as it answered the first copy. For the other calls the lobby finds out
+later from the table's state and events.
 """
 
 from __future__ import annotations
@@ -71,12 +73,13 @@ class Dealer(Protocol):
     def create_table(self, address: str, table_id: str, game: dict[str, Any]) -> None: ...
 
     def seat_player(self, address: str, table_id: str, seat: int, player_id: str, stack: int,
-                    wait_for_big_blind: bool) -> str:
-        """Returns the seat token."""
+                    wait_for_big_blind: bool, request_id: str) -> str:
+        """Returns the seat token. Every copy of a request_id gets the answer the first copy
+        to arrive got (the same token, or the same refusal); the dealer seats at most once."""
         ...
 
     def add_chips(self, address: str, table_id: str, seat: int, amount: int, key: str) -> int:
-        """Returns the stack after the rebuy; idempotent by key."""
+        """Returns the stack after the rebuy; every copy of a key gets the same answer."""
         ...
 
     def unseat_player(self, address: str, table_id: str, seat: int) -> SeatStack: ...

@@ -4,7 +4,8 @@ Both are recorded before the dealer is called, with the table's event number at
 that moment; if the answer is lost (the dealer or the lobby died), the dealer's
 `PlayerUnseated` or `TableClosed` event after that number tells the stack. A
 player in a hand cannot leave until it ends: the leave stays pending, the player
-is sat out so they are dealt no further hand, and the lobby retries between hands.
+is sat out so they are dealt no further hand (with their seat token, asked of the
+dealer again by the buy-in's request_id), and the lobby retries between hands.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from services.lobby import ledger, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import DealerRefused, DealerUnreachable, SeatStack
-from services.lobby.errors import FailedPrecondition, InvalidArgument
+from services.lobby.errors import FailedPrecondition, InvalidArgument, LobbyError
 from services.lobby.ledger import TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.steps import (
@@ -23,6 +24,7 @@ from services.lobby.steps import (
     find_stack,
     log,
     refusal,
+    seat_token,
     unreachable,
 )
 from services.lobby.storage import Tx
@@ -99,12 +101,13 @@ def _already_left(ctx: Ctx, op: Operation, table: tables.Table) -> int | None:
 
 
 def _sit_out(ctx: Ctx, op: Operation, table: tables.Table) -> None:
-    seat = next((s for s in table.seats if s.seat == op.seat), None)
-    if seat is None or not seat.seat_token:
+    joined = ctx.tx(lambda tx: ops.last_join(tx, op.table_id, op.player_id))
+    if joined is None or joined.seat != op.seat:
         return
     try:
-        ctx.dealer.sit_out(table.dealer, table.table_id, op.seat, seat.seat_token)
-    except (DealerRefused, DealerUnreachable) as err:
+        token = seat_token(ctx, joined)  # SitOut is the player's call: it needs their token
+        ctx.dealer.sit_out(table.dealer, table.table_id, op.seat, token)
+    except (LobbyError, DealerRefused, DealerUnreachable) as err:
         log.info("sit_out_failed", table_id=op.table_id, seat=op.seat, reason=str(err))
 
 

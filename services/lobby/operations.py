@@ -10,8 +10,14 @@ later step updates its state. States, by kind:
 - close:  requested -> done
 
 `attempts` counts dealer calls that may have taken effect without the lobby
-hearing the answer; `dealer_sequence` is the table's event number before the
-first such call, from where the dealer's events tell what happened.
+hearing the answer. A join's SeatPlayer calls all carry `dealer_request_id` (the
+operation's id), so a repeat gets the dealer's answer to the first (seating.py); a
+join sent before that column existed has it empty, and `dealer_sequence` (the
+table's event number before the first call) tells from the dealer's events what
+happened. Leaving and closing use `dealer_sequence` the same way.
+
+The seat token of a join is never stored: `Operation.seat_token` carries it in
+memory from the dealer's answer to the caller.
 """
 
 from __future__ import annotations
@@ -62,7 +68,7 @@ class Operation:
     seat: int
     amount: int
     state: OpState
-    seat_token: str = ""
+    seat_token: str = ""  # in memory only (a join's answer); never in the database
     wait_for_big_blind: bool = False
     attempts: int = 0
     dealer_sequence: int = 0
@@ -70,6 +76,7 @@ class Operation:
     result: int = 0
     error_status: str = ""
     error: str = ""
+    dealer_request_id: str = ""
 
     @property
     def final(self) -> bool:
@@ -80,9 +87,10 @@ def _op(row: dict[str, Any]) -> Operation:
     return Operation(
         row["id"], row["idempotency_key"], OpKind(row["kind"]), row["player_id"],
         row["table_id"], int(row["seat"]), int(row["amount"]), OpState(row["state"]),
-        row["seat_token"], bool(row["wait_for_big_blind"]), int(row["attempts"]),
-        int(row["dealer_sequence"]), bool(row["void_hand"]), int(row["result"]),
-        row["error_status"], row["error"],
+        wait_for_big_blind=bool(row["wait_for_big_blind"]), attempts=int(row["attempts"]),
+        dealer_sequence=int(row["dealer_sequence"]), void_hand=bool(row["void_hand"]),
+        result=int(row["result"]), error_status=row["error_status"], error=row["error"],
+        dealer_request_id=row["dealer_request_id"],
     )
 
 
@@ -125,7 +133,7 @@ def get(tx: Tx, op_id: str) -> Operation:
 
 
 def update(tx: Tx, op_id: str, **fields: Any) -> Operation:
-    """Sets fields of an operation (state, seat_token, attempts, ...)."""
+    """Sets fields of an operation (state, attempts, result, ...)."""
     values = {k: (v.value if isinstance(v, StrEnum) else v) for k, v in fields.items()}
     values["updated_at"] = time.time()
     assignments = ", ".join(f"{name} = ?" for name in values)
@@ -142,6 +150,14 @@ def pending(tx: Tx, table_id: str | None = None) -> list[Operation]:
         sql += " AND table_id = ?"
         params += (table_id,)
     return [_op(r) for r in tx.all(sql + " ORDER BY created_at", params)]
+
+
+def last_join(tx: Tx, table_id: str, player_id: str) -> Operation | None:
+    """The completed buy-in that seated a player at a table (the latest), or None."""
+    row = tx.one("SELECT * FROM operations WHERE table_id = ? AND player_id = ? AND kind = ?"
+                 " AND state = ? ORDER BY created_at DESC LIMIT 1",
+                 (table_id, player_id, OpKind.JOIN.value, OpState.DONE.value))
+    return _op(row) if row is not None else None
 
 
 def take_lease(tx: Tx, op_id: str, seconds: float, force: bool = False) -> bool:

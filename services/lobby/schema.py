@@ -3,11 +3,19 @@
 Money lives in `accounts` and moves only by rows of `transfers` (ledger.py);
 `operations` are the steps of the work that spans the lobby and a dealer
 (buy-in, rebuy, leaving, closing), so a restart can finish or undo them.
+
+Seat tokens are not kept: the dealer gives a buy-in's token again when asked with the
+buy-in's request_id (seating.py). A database of an older version, which kept them in
+plain text (`seats.seat_token`, `operations.seat_token`), is migrated at start-up: the
+columns are blanked and dropped, and the backend drops its old copies of the rows
+(`Storage.scrub`). Backups and copies made before are not touched.
 """
 
 from __future__ import annotations
 
-from services.lobby.storage import Storage
+import sqlite3
+
+from services.lobby.storage import Storage, Tx
 
 STATEMENTS: tuple[str, ...] = (
     """CREATE TABLE IF NOT EXISTS accounts (
@@ -58,7 +66,6 @@ STATEMENTS: tuple[str, ...] = (
         seat INTEGER NOT NULL,
         player_id TEXT NOT NULL REFERENCES players(id),
         state TEXT NOT NULL,
-        seat_token TEXT NOT NULL DEFAULT '',
         bought_in BIGINT NOT NULL DEFAULT 0,
         rebuys INTEGER NOT NULL DEFAULT 0,
         joined_at DOUBLE PRECISION NOT NULL,
@@ -74,7 +81,7 @@ STATEMENTS: tuple[str, ...] = (
         seat INTEGER NOT NULL DEFAULT -1,
         amount BIGINT NOT NULL DEFAULT 0,
         state TEXT NOT NULL,
-        seat_token TEXT NOT NULL DEFAULT '',
+        dealer_request_id TEXT NOT NULL DEFAULT '',
         wait_for_big_blind INTEGER NOT NULL DEFAULT 0,
         attempts INTEGER NOT NULL DEFAULT 0,
         dealer_sequence BIGINT NOT NULL DEFAULT 0,
@@ -87,9 +94,48 @@ STATEMENTS: tuple[str, ...] = (
         updated_at DOUBLE PRECISION NOT NULL
     )""",
     "CREATE INDEX IF NOT EXISTS operations_state ON operations(state)",
+    "CREATE INDEX IF NOT EXISTS operations_seat ON operations(table_id, player_id)",
 )
+
+#: Columns added since the first version: (table, column, definition).
+ADDED: tuple[tuple[str, str, str], ...] = (
+    ("operations", "dealer_request_id", "TEXT NOT NULL DEFAULT ''"),
+)
+#: Columns of older versions that held secrets in plain text: (table, column).
+DROPPED: tuple[tuple[str, str], ...] = (("seats", "seat_token"), ("operations", "seat_token"))
 
 
 def create(storage: Storage) -> None:
-    """Creates every table that is missing."""
+    """Creates every table that is missing and migrates the columns of older versions."""
     storage.ddl(STATEMENTS)
+    scrubbed = storage.transact(lambda tx: _migrate(tx, storage.dialect))
+    if scrubbed:
+        storage.scrub(scrubbed)
+
+
+def _migrate(tx: Tx, dialect: str) -> list[str]:
+    """Adds and drops columns; returns the tables a secret was taken out of."""
+    scrubbed: list[str] = []
+    if dialect == "postgresql":
+        tx.execute("SELECT pg_advisory_xact_lock(7246)")  # one lobby migrates at a time
+    for table, column, definition in ADDED:
+        if column not in columns(tx, dialect, table):
+            tx.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+    for table, column in DROPPED:
+        if column in columns(tx, dialect, table):
+            # Blanked first: PostgreSQL's DROP COLUMN only hides a column's data, and the
+            # SQLite of an old system cannot drop a column at all (before 3.35).
+            tx.execute(f"UPDATE {table} SET {column} = '' WHERE {column} <> ''")
+            if dialect != "sqlite" or sqlite3.sqlite_version_info >= (3, 35):
+                tx.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+            scrubbed.append(table)
+    return scrubbed
+
+
+def columns(tx: Tx, dialect: str, table: str) -> set[str]:
+    """The column names of one of the lobby's tables."""
+    if dialect == "sqlite":
+        return {str(r["name"]) for r in tx.all(f"PRAGMA table_info({table})")}
+    rows = tx.all("SELECT column_name FROM information_schema.columns"
+                  " WHERE table_schema = current_schema() AND table_name = ?", (table,))
+    return {str(r["column_name"]) for r in rows}

@@ -2,19 +2,40 @@
 the chips, and the lobby finishes the booking or refunds (R10, R30, and the R4 draw).
 
 The buy-in: one transaction books the seat, records the operation (`debited`) and
-moves the chips to the table's account; the dealer seats the player (`seated`,
-with the seat token); the first time a table has two players the button is drawn
-and given to the dealer; then `done`. A refusal from the dealer refunds at once.
-When the dealer does not answer, the operation stays `debited` and is resolved by
-the dealer's own record: if its events show the player seated, the lobby (which
-never got the seat token) unseats them and refunds the stack they had; if not, it
-refunds the buy-in. A rebuy is retried with its idempotency key until the
-dealer answers.
+moves the chips to the table's account; the dealer seats the player (`seated`); the
+first time a table has two players the button is drawn and given to the dealer;
+then `done`. A refusal from the dealer refunds at once.
+
+Every SeatPlayer of a buy-in carries the operation's id as its request_id, with the
+same fields, and the dealer gives every copy of a request the answer the first copy
+to arrive got, acting once (services/dealer/dealer.py). So an answer that was lost
+(the dealer died, the network failed, the lobby died) is asked for by sending the
+same request again, at once on a retried JoinTable or by the recovery pass, also
+after a lobby restart:
+
+- the seat (and token): the buy-in is completed;
+- a refusal the dealer remembers as its answer (NOT_FOUND table, seat taken, ...): refunded;
+- no answer (UNAVAILABLE, DEADLINE_EXCEEDED, ...) or a refusal of the call itself (the
+  lobby's credential): still `debited`, sent again later; never refunded on a guess.
+
+This is safe however the copies race. If the first copy reached the dealer, the
+repeat gets its answer. If the first copy is still on its way (a network delaying
+it past the recovery), the repeat is the one carried out or refused, and the first,
+arriving late, gets that same answer and changes nothing: a refunded buy-in can no
+longer seat the player afterwards. The seat token is not stored either: a retried
+JoinTable gets it by asking the dealer again.
+
+A rebuy is sent again with its idempotency key on the same terms (AddChips).
+A buy-in sent by an older lobby without a request_id (`dealer_request_id` empty) is
+resolved from the dealer's events, as that lobby did. Upgrade the dealers before the
+lobbies: a dealer older than request_id ignores the field and would take a repeat
+for a new request.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from services.lobby import ledger, players, tables
 from services.lobby import operations as ops
@@ -23,13 +44,17 @@ from services.lobby.errors import AlreadyExists, FailedPrecondition, InvalidArgu
 from services.lobby.ledger import TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.steps import (
+    ANSWERS,
     Ctx,
+    ask_seat,
     drive_leased,
     error_name,
     error_of,
     find_stack,
     log,
+    not_an_answer,
     refusal,
+    seat_token,
     unreachable,
 )
 from services.lobby.storage import Tx
@@ -38,7 +63,8 @@ from services.lobby.tables import SeatState
 
 def join(ctx: Ctx, player_id: str, table_id: str, seat: int | None, buy_in: int,
          wait_for_big_blind: bool, request_id: str) -> Operation:
-    """Buys in and seats the player; returns the finished operation (with the seat token)."""
+    """Buys in and seats the player; returns the finished operation with the seat token
+    (in memory: from the dealer's answer, or asked of the dealer again for a retry)."""
     if not request_id:
         raise InvalidArgument("request_id is required: it makes a retried buy-in move money once")
     key = f"join:{player_id}:{request_id}"
@@ -69,7 +95,8 @@ def join(ctx: Ctx, player_id: str, table_id: str, seat: int | None, buy_in: int,
         log.info("buy_in_debited", table_id=table_id, player_id=player_id, seat=op.seat,
                  amount=op.amount, op_id=op.id)
         ctx.fault("after_debit")
-    return finish(ctx, op, owned)
+    op = finish(ctx, op, owned)
+    return op if op.seat_token else replace(op, seat_token=seat_token(ctx, op))
 
 
 def finish(ctx: Ctx, op: Operation, owned: bool = False) -> Operation:
@@ -83,47 +110,54 @@ def finish(ctx: Ctx, op: Operation, owned: bool = False) -> Operation:
 
 
 def drive_join(ctx: Ctx, op: Operation) -> Operation:
-    """One pass over a join: seat at the dealer, or resolve an earlier unanswered attempt."""
+    """One pass over a join: send its SeatPlayer (again), and finish or refund on the answer."""
     table = ctx.table(op.table_id)
+    held = (f"your buy-in of {op.amount} is held and will be completed or refunded "
+            "automatically; send the same request (same request_id) again to see how it ended")
     if op.state is OpState.DEBITED:
+        legacy = op.attempts > 0 and not op.dealer_request_id
         try:
-            op = _resolve_join(ctx, op, table) if op.attempts else _seat(ctx, op, table)
+            op = _resolve_legacy_join(ctx, op, table) if legacy else _seat(ctx, op, table)
         except DealerRefused as err:
+            if op.attempts > 0 and err.status not in ANSWERS:  # a repeat
+                raise not_an_answer(table, err, held) from None
             return _refund(ctx, op, op.amount, refusal(err, "the buy-in"))
         except DealerUnreachable:
-            raise unreachable(table, f"your buy-in of {op.amount} is held and will be "
-                              "completed or refunded automatically; send the same request "
-                              "(same request_id) again to see how it ended") from None
+            raise unreachable(table, held) from None
     if op.state is OpState.SEATED:
         give_button(ctx, op.table_id)
+        token = op.seat_token
         op = ctx.tx(lambda tx: ops.update(tx, op.id, state=OpState.DONE))
+        op = replace(op, seat_token=token)
         log.info("player_joined", table_id=op.table_id, player_id=op.player_id, seat=op.seat,
                  amount=op.amount, op_id=op.id)
     return op
 
 
 def _seat(ctx: Ctx, op: Operation, table: tables.Table) -> Operation:
+    """Sends the buy-in's SeatPlayer, the first time or again (module docstring)."""
     give_button(ctx, table.table_id, joining=(op.seat, op.player_id), strict=True)
-    sequence = ctx.dealer.table(table.dealer, table.table_id).sequence
-    ctx.tx(lambda tx: ops.update(tx, op.id, attempts=1, dealer_sequence=sequence))
+    # Recorded before the call: from now on a copy may be on its way to the dealer.
+    op = ctx.tx(lambda tx: ops.update(tx, op.id, attempts=op.attempts + 1,
+                                      dealer_request_id=op.id))
     ctx.fault("before_seat")
-    token = ctx.dealer.seat_player(table.dealer, table.table_id, op.seat, op.player_id,
-                                   op.amount, op.wait_for_big_blind)
+    token = ask_seat(ctx, op, table)
     ctx.fault("after_seat")
     return _seated(ctx, op, token)
 
 
 def _seated(ctx: Ctx, op: Operation, token: str) -> Operation:
     def run(tx: Tx) -> Operation:
-        tables.update_seat(tx, op.table_id, op.seat, state=SeatState.SEATED, seat_token=token)
-        return ops.update(tx, op.id, state=OpState.SEATED, seat_token=token)
+        tables.update_seat(tx, op.table_id, op.seat, state=SeatState.SEATED)
+        return ops.update(tx, op.id, state=OpState.SEATED)
 
-    return ctx.tx(run)
+    return replace(ctx.tx(run), seat_token=token)
 
 
-def _resolve_join(ctx: Ctx, op: Operation, table: tables.Table) -> Operation:
-    # An earlier SeatPlayer went unanswered: the dealer's record says whether it took effect.
-    # A refusal now (the player is in a hand, ...) is no answer to that: try again later.
+def _resolve_legacy_join(ctx: Ctx, op: Operation, table: tables.Table) -> Operation:
+    # A SeatPlayer an older lobby sent without a request_id went unanswered: the dealer's
+    # record says whether it took effect. A refusal now (the player is in a hand, ...) is no
+    # answer to that: try again later.
     try:
         return _resolve_join_once(ctx, op, table)
     except DealerRefused as err:
@@ -248,16 +282,21 @@ def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str)
 
 
 def drive_rebuy(ctx: Ctx, op: Operation) -> Operation:
-    """Adds the chips at the dealer; its idempotency key makes every retry safe."""
+    """Adds the chips at the dealer, the first time or again with the same key: the dealer
+    gives every copy the answer the first to arrive got (as for a buy-in's SeatPlayer)."""
     table = ctx.table(op.table_id)
+    held = (f"your rebuy of {op.amount} is held and will be completed or refunded "
+            "automatically; send the same request again to see how it ended")
+    repeat = op.attempts > 0
+    op = ctx.tx(lambda tx: ops.update(tx, op.id, attempts=op.attempts + 1))
     try:
         stack = ctx.dealer.add_chips(table.dealer, op.table_id, op.seat, op.amount, op.id)
     except DealerRefused as err:
+        if repeat and err.status not in ANSWERS:
+            raise not_an_answer(table, err, held) from None
         return _refund(ctx, op, op.amount, refusal(err, "the rebuy"))
     except DealerUnreachable:
-        raise unreachable(table, f"your rebuy of {op.amount} is held and will be completed "
-                          "or refunded automatically; send the same request again to see how "
-                          "it ended") from None
+        raise unreachable(table, held) from None
     done = ctx.tx(lambda tx: ops.update(tx, op.id, state=OpState.DONE, result=stack))
     log.info("rebuy_done", table_id=op.table_id, player_id=op.player_id, amount=op.amount,
              chips=stack, op_id=op.id)

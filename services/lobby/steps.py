@@ -13,7 +13,7 @@ import structlog
 
 from services.lobby import errors, tables
 from services.lobby import operations as ops
-from services.lobby.dealers import Dealer, DealerEvent, DealerRefused, SeatStack
+from services.lobby.dealers import Dealer, DealerEvent, DealerRefused, DealerUnreachable, SeatStack
 from services.lobby.errors import (
     AlreadyExists,
     FailedPrecondition,
@@ -39,6 +39,12 @@ _BY_STATUS: dict[str, type[LobbyError]] = {
     "PERMISSION_DENIED": PermissionDenied,
     "UNAVAILABLE": Unavailable,
 }
+
+#: The refusals a dealer remembers as its answer to a SeatPlayer request_id or an AddChips
+#: key (services/dealer/dealer.py): a repeat refused so was refused for every copy. Other
+#: refusals (the lobby's credential, an unknown call) are of the call, not of the request,
+#: and say nothing of a copy sent before.
+ANSWERS = frozenset({"INVALID_ARGUMENT", "NOT_FOUND", "ALREADY_EXISTS", "FAILED_PRECONDITION"})
 
 
 @dataclass
@@ -87,6 +93,39 @@ def refusal(err: DealerRefused, what: str) -> LobbyError:
         return SeatUnavailable(f"{what} refused by the dealer: {err.message}")
     return _BY_STATUS.get(err.status, FailedPrecondition)(f"{what} refused by the dealer: "
                                                           f"{err.message}")
+
+
+def not_an_answer(table: tables.Table, err: DealerRefused, what: str) -> Unavailable:
+    """A repeat refused for a reason that is not the dealer's answer to the request."""
+    return Unavailable(
+        f"the dealer of table {table.table_id} ({table.dealer}) refused the lobby's call "
+        f"({err.status}: {err.message}); {what}")
+
+
+def ask_seat(ctx: Ctx, op: Operation, table: tables.Table) -> str:
+    """A buy-in's SeatPlayer, with the buy-in's id as request_id: the same fields every time,
+    so every copy gets the dealer's one answer. Returns the seat token."""
+    return ctx.dealer.seat_player(table.dealer, table.table_id, op.seat, op.player_id,
+                                  op.amount, op.wait_for_big_blind, op.dealer_request_id)
+
+
+def seat_token(ctx: Ctx, op: Operation) -> str:
+    """The seat token of a completed buy-in, asked of the dealer again: the buy-in's
+    SeatPlayer sent once more gets the answer it got, the same token, and changes nothing.
+    The lobby never stores a seat token."""
+    table = ctx.table(op.table_id)
+    if not op.dealer_request_id:
+        raise FailedPrecondition(
+            "this buy-in was completed by an older lobby, which cannot ask the dealer for its "
+            "seat token again; the token was in the first answer (leave and join again for "
+            "a new one)")
+    try:
+        return ask_seat(ctx, op, table)
+    except DealerUnreachable:
+        raise unreachable(table, "your buy-in is complete; send the same request again for "
+                          "the seat token") from None
+    except DealerRefused as err:
+        raise refusal(err, "asking for the seat token again") from None
 
 
 def unreachable(table: tables.Table, what: str) -> Unavailable:

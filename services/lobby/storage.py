@@ -59,6 +59,11 @@ class Storage(Protocol):
         """Creates the schema (idempotent)."""
         ...
 
+    def scrub(self, tables: Sequence[str]) -> None:
+        """After secrets were blanked or dropped from `tables`: removes the old copies the
+        backend keeps on disk (SQLite: its write-ahead log; PostgreSQL: old row versions)."""
+        ...
+
     def close(self) -> None:
         """Releases connections."""
         ...
@@ -93,6 +98,8 @@ class SqliteStorage:
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
         self._conn.execute("PRAGMA foreign_keys=ON")
+        # Deleted and overwritten content is zeroed, not left in free space in the file.
+        self._conn.execute("PRAGMA secure_delete=ON")
         self._lock = threading.Lock()
 
     def transact(self, fn: Callable[[Tx], T]) -> T:
@@ -112,6 +119,11 @@ class SqliteStorage:
                 tx.execute(sql.format(serial="INTEGER PRIMARY KEY AUTOINCREMENT"))
 
         self.transact(run)
+
+    def scrub(self, tables: Sequence[str]) -> None:
+        # The log holds earlier versions of the pages: copy it in and cut it to nothing.
+        with self._lock:
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def close(self) -> None:
         with self._lock:
@@ -206,6 +218,17 @@ class PostgresStorage:
                 tx.execute(sql.format(serial="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"))
 
         self.transact(run)
+
+    def scrub(self, tables: Sequence[str]) -> None:
+        # DROP COLUMN only hides a column and an UPDATE leaves the old row versions behind:
+        # VACUUM FULL writes each table anew (outside a transaction, locking it meanwhile).
+        with self._connection() as conn:
+            conn.autocommit = True
+            try:
+                for table in tables:
+                    conn.execute(f"VACUUM FULL {table}")
+            finally:
+                conn.autocommit = False
 
     def close(self) -> None:
         with self._lock:

@@ -44,7 +44,6 @@ class Seat:
     player_id: str
     display_name: str
     state: SeatState
-    seat_token: str
     bought_in: int
     rebuys: int
 
@@ -106,7 +105,7 @@ def _table(tx: Tx, row: dict[str, Any]) -> Table:
     config = json.loads(row["config"])
     seats = tuple(
         Seat(int(s["seat"]), s["player_id"], s["display_name"], SeatState(s["state"]),
-             s["seat_token"], int(s["bought_in"]), int(s["rebuys"]))
+             int(s["bought_in"]), int(s["rebuys"]))
         for s in tx.all(
             "SELECT s.*, p.display_name FROM seats s JOIN players p ON p.id = s.player_id"
             " WHERE s.table_id = ? ORDER BY s.seat", (row["id"],))

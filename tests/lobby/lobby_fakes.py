@@ -1,8 +1,16 @@
 """An in-memory dealer for the lobby's unit tests, with switches for the failures that matter.
 
-`down` makes every call unanswered before it acts; `lose_answers` makes the next
-calls of those names act and then go unanswered (the answer lost on the way
-back); `hand_running` holds the seats in a hand, so unseating and rebuys wait.
+`down` makes every call unanswered before it acts; `lose_requests` makes the next
+call of each name unanswered before it acts (the request lost or delayed on the way:
+a test may deliver it later by calling the method itself); `lose_answers` makes the
+next calls of those names act and then go unanswered (the answer lost on the way
+back); `refuse_calls` refuses the next call of a name before it acts, as a dealer
+refuses a call (not the request) for a bad credential; `hand_running` holds the
+seats in a hand, so unseating and rebuys wait.
+
+Like the real dealer, SeatPlayer remembers its answer for each request_id and
+AddChips for each key (success or refusal): a repeat gets the same answer and acts
+not again (services/dealer/dealer.py).
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ class FakeTable:
     hands_played: int = 0
     closed: bool = False
     chips_keys: dict[str, int] = field(default_factory=dict)
+    chips_refused: dict[str, tuple[tuple[int, int], DealerRefused]] = field(default_factory=dict)
     sat_out: set[int] = field(default_factory=set)
 
 
@@ -39,15 +48,26 @@ class FakeDealer:
     def __init__(self) -> None:
         self.tables: dict[tuple[str, str], FakeTable] = {}
         self.down: set[str] = set()
+        self.lose_requests: set[str] = set()
         self.lose_answers: set[str] = set()
         self.hand_running = False
         self.calls: list[str] = []
+        self.refuse_calls: dict[str, DealerRefused] = {}
+        #: (address, request_id) -> (the request's fields, its token or its refusal)
+        self.seat_answers: dict[tuple[str, str], tuple[tuple[Any, ...], str | DealerRefused]] = {}
+        self.chips_sent: list[str] = []  # every AddChips key, in order
 
     # switches -------------------------------------------------------------------------
     def _enter(self, address: str, name: str) -> None:
         self.calls.append(name)
         if address in self.down:
             raise DealerUnreachable(f"{address} is down")
+        if name in self.lose_requests:
+            self.lose_requests.discard(name)
+            raise DealerUnreachable(f"the request {name} is delayed on the way")
+        refused = self.refuse_calls.pop(name, None)
+        if refused is not None:
+            raise refused
 
     def _leave(self, name: str) -> None:
         if name in self.lose_answers:
@@ -76,23 +96,55 @@ class FakeDealer:
         self._leave("create_table")
 
     def seat_player(self, address: str, table_id: str, seat: int, player_id: str, stack: int,
-                    wait_for_big_blind: bool) -> str:
+                    wait_for_big_blind: bool, request_id: str) -> str:
         self._enter(address, "seat_player")
+        asked = (table_id, seat, player_id, stack, wait_for_big_blind)
+        done = self.seat_answers.get((address, request_id)) if request_id else None
+        if done is not None:
+            if done[0] != asked:
+                raise DealerRefused("INVALID_ARGUMENT", f"request_id {request_id!r} was used "
+                                    "for another request")
+            if isinstance(done[1], DealerRefused):
+                raise done[1]
+            self._leave("seat_player")
+            return done[1]
+        try:
+            token = self._seat(address, table_id, seat, player_id, stack)
+        except DealerRefused as err:
+            if request_id:
+                self.seat_answers[(address, request_id)] = (asked, err)
+            raise
+        if request_id:
+            self.seat_answers[(address, request_id)] = (asked, token)
+        self._leave("seat_player")
+        return token
+
+    def _seat(self, address: str, table_id: str, seat: int, player_id: str, stack: int) -> str:
         table = self._table(address, table_id)
         if seat in table.seats:
             raise DealerRefused("ALREADY_EXISTS", f"seat {seat} is taken")
+        if any(s[0] == player_id for s in table.seats.values()):
+            raise DealerRefused("ALREADY_EXISTS", f"player {player_id} is already seated")
         token = secrets.token_hex(8)
         table.seats[seat] = [player_id, stack, token]
         self._event(table, "seated", SeatStack(seat, player_id, stack))
-        self._leave("seat_player")
         return token
 
     def add_chips(self, address: str, table_id: str, seat: int, amount: int, key: str) -> int:
         self._enter(address, "add_chips")
+        self.chips_sent.append(key)
         table = self._table(address, table_id)
+        refused = table.chips_refused.get(key)
+        if refused is not None:
+            if refused[0] != (seat, amount):
+                raise DealerRefused("INVALID_ARGUMENT", f"key {key!r} was used for another rebuy")
+            raise refused[1]
         if key not in table.chips_keys:
-            if self.hand_running:
-                raise DealerRefused("FAILED_PRECONDITION", "a hand is in progress")
+            if self.hand_running or seat not in table.seats:
+                err = DealerRefused("FAILED_PRECONDITION", "a hand is in progress"
+                                    if self.hand_running else f"seat {seat} is empty")
+                table.chips_refused[key] = ((seat, amount), err)
+                raise err
             table.seats[seat][1] += amount
             table.chips_keys[key] = table.seats[seat][1]
             self._event(table, "chips_added", SeatStack(seat, table.seats[seat][0], amount))

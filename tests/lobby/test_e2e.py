@@ -2,7 +2,8 @@
 funded, sit down, the button draw is recorded and correct (R4), hands are played, a player
 busts and rebuys (R30), players leave (R31), tables close, and every chip is accounted for.
 Then the crash cases: the lobby or the dealer dies between the steps of a buy-in, and after
-a restart the transfer is completed or refunded.
+a restart the transfer is completed or refunded; and a buy-in's SeatPlayer delivered to the
+dealer late, after the recovery settled it, changes nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from poker.procs import ServiceProcess, start_service
 from poker.v1 import dealer_pb2 as dpb
 from poker.v1 import dealer_pb2_grpc, lobby_pb2_grpc
 from poker.v1 import lobby_pb2 as pb
+from services.lobby.storage import Row, open_storage
 
 OPERATOR, SERVICE = "e2e-operator", "e2e-service"
 pytestmark = pytest.mark.slow
@@ -276,13 +278,15 @@ def test_lobby_killed_between_buy_in_steps_completes_or_refunds_after_restart(
     wait_for(settled, 30, "the recovery pass")
     balance = op.GetPlayer(pb.GetPlayerRequest(player_id="ann")).player.balance
     at_dealer = _seated_at_dealer(suite, dealer, "t1")
-    if step == "after_debit":  # the dealer never heard of it: the lobby completes it
-        assert (balance, at_dealer) == (700, {"ann": 300})
-        again = op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann", buy_in=300,
-                                                 request_id="j1"))
-        assert again.seat_token and again.player.balance == 700
-    else:  # seated, but the seat token was lost with the lobby: unseated and refunded
-        assert (balance, at_dealer) == (1000, {})
+    # after_debit: the dealer never heard of it; after_seat: the dealer's answer died with
+    # the lobby. Either way the buy-in's SeatPlayer sent again completes it.
+    assert (balance, at_dealer) == (700, {"ann": 300})
+    again = op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann", buy_in=300,
+                                             request_id="j1"))
+    assert again.seat_token and again.player.balance == 700
+    mine = suite.dealer_stub(dealer, again.seat_token).GetTable(dpb.GetTableRequest(
+        table_id="t1")).table  # the token the lobby asked for again is the seat's own
+    assert [s.player_id for s in mine.seats] == ["ann"]
     assert op.AuditLedger(pb.AuditLedgerRequest()).ok
 
 
@@ -318,3 +322,109 @@ def test_dealer_killed_during_a_buy_in_is_completed_when_it_is_back(
     assert reply.seat_token and reply.player.balance == 700
     assert _seated_at_dealer(suite, first.address, "t1") == {"ann": 300}
     assert op.AuditLedger(pb.AuditLedgerRequest()).ok
+
+
+def buy_in_row(backend: list[str], player_id: str, request_id: str) -> Row:
+    """A JoinTable's operation, read from the lobby's database directly."""
+    flag, where = backend
+    storage = open_storage(where if flag == "--dsn" else None, where if flag == "--db" else None)
+    try:
+        row = storage.transact(lambda tx: tx.one(
+            "SELECT * FROM operations WHERE idempotency_key = ?",
+            (f"join:{player_id}:{request_id}",)))
+    finally:
+        storage.close()
+    assert row is not None and row["dealer_request_id"] == row["id"]
+    return row
+
+
+def late_copy(row: Row) -> dpb.SeatPlayerRequest:
+    """The buy-in's SeatPlayer exactly as the lobby sent it."""
+    return dpb.SeatPlayerRequest(
+        table_id=row["table_id"], seat=int(row["seat"]), player_id=row["player_id"],
+        stack=int(row["amount"]), wait_for_big_blind=bool(row["wait_for_big_blind"]),
+        request_id=row["dealer_request_id"])
+
+
+def chips_everywhere(suite: Suite, op: Any, dealer: str, players: list[str]) -> int:
+    """Balances plus every stack at the dealer's table: what the players own."""
+    balances = sum(op.GetPlayer(pb.GetPlayerRequest(player_id=p)).player.balance
+                   for p in players)
+    return balances + sum(_seated_at_dealer(suite, dealer, "t1").values())
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_seat_player_answered_to_a_dead_lobby_and_delivered_again_late_seats_once(
+    suite: Suite, request: pytest.FixtureRequest, tmp_path: Path, backend: str
+) -> None:
+    dealer = suite.dealer(None, "dealer.sqlite").address
+    args = backend_args(backend, request, tmp_path)
+    first = suite.lobby([dealer], args, fault="after_seat")  # the answer dies with the lobby
+    op = suite.lobby_stub(first.address)
+    new_player(op, "ann", 1000)
+    open_table(op, "t1")
+    with pytest.raises(grpc.RpcError):
+        op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann", buy_in=300,
+                                         request_id="j1"))
+    assert first.popen.wait(10) == 17
+    op = suite.lobby_stub(suite.lobby([dealer], args).address)  # its recovery asks again
+
+    def completed() -> Any:
+        try:
+            return op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann",
+                                                    buy_in=300, request_id="j1"))
+        except grpc.RpcError as err:
+            assert err.code() == grpc.StatusCode.UNAVAILABLE, err.details()
+            return None
+
+    joined = wait_for(completed, 30, "the recovery to complete the buy-in")
+    assert joined.player.balance == 700
+    row = buy_in_row(args, "ann", "j1")
+    # The network delivers the original request once more, late: the dealer's first answer.
+    late = suite.dealer_stub(dealer).SeatPlayer(late_copy(row))
+    assert (late.seat, late.seat_token) == (joined.seat, joined.seat_token)
+    seated = table_events(suite.dealer_stub(dealer), "t1",
+                          lambda e: e.WhichOneof("event") == "player_seated")
+    view = suite.dealer_stub(dealer).GetTable(dpb.GetTableRequest(table_id="t1")).table
+    assert sum(e.HasField("player_seated") for e in seated) == 1
+    assert [(s.player_id, s.stack) for s in view.seats] == [("ann", 300)]
+    assert chips_everywhere(suite, op, dealer, ["ann"]) == 1000  # deposits - withdrawals
+    audit = op.AuditLedger(pb.AuditLedgerRequest())
+    assert audit.ok and audit.total == 0 and audit.table_chips == 300
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_seat_player_delayed_past_its_refund_cannot_seat_the_player(
+    suite: Suite, request: pytest.FixtureRequest, tmp_path: Path, backend: str
+) -> None:
+    dealer = suite.dealer(None, "dealer.sqlite").address
+    args = backend_args(backend, request, tmp_path)
+    first = suite.lobby([dealer], args, fault="before_seat")  # the request is on its way
+    op = suite.lobby_stub(first.address)
+    new_player(op, "ann", 1000)
+    open_table(op, "t1")
+    with pytest.raises(grpc.RpcError):
+        op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann", seat=0, buy_in=300,
+                                         request_id="j1"))
+    assert first.popen.wait(10) == 17
+    row = buy_in_row(args, "ann", "j1")
+    service = suite.dealer_stub(dealer)
+    service.SeatPlayer(dpb.SeatPlayerRequest(table_id="t1", seat=0, player_id="intruder",
+                                             stack=50, request_id="someone-else"))
+    op = suite.lobby_stub(suite.lobby([dealer], args).address)
+
+    def refunded() -> bool:
+        ann = op.GetPlayer(pb.GetPlayerRequest(player_id="ann")).player
+        return ann.balance == 1000 and not op.GetLobbyTable(
+            pb.GetLobbyTableRequest(table_id="t1")).table.seats
+
+    wait_for(refunded, 30, "the recovery to refund the refused buy-in")
+    service.UnseatPlayer(dpb.UnseatPlayerRequest(table_id="t1", seat=0))  # seat 0 free again
+    with pytest.raises(grpc.RpcError) as late:  # the original request arrives now
+        service.SeatPlayer(late_copy(row))
+    assert late.value.code() == grpc.StatusCode.ALREADY_EXISTS
+    assert "seat 0 is taken" in (late.value.details() or "")
+    assert _seated_at_dealer(suite, dealer, "t1") == {}  # no chips made
+    assert chips_everywhere(suite, op, dealer, ["ann"]) == 1000
+    audit = op.AuditLedger(pb.AuditLedgerRequest())
+    assert audit.ok and audit.total == 0 and audit.table_chips == 0
