@@ -36,10 +36,13 @@ class Feed:
     """
 
     def __init__(self, table: Table, viewer: views.Viewer, after: int, linger: float,
-                 on_due: Callable[[], None] | None = None) -> None:
+                 on_due: Callable[[], None] | None = None,
+                 on_news: Callable[[], None] | None = None) -> None:
         self.table, self.viewer, self.after, self.linger = table, viewer, after, linger
         self._waiter: asyncio.Future[None] | None = None  # set while the stream waits
-        self._on_due = on_due  # a shared stream's wake-up (PlayMany); None: own waiter
+        # A shared stream (PlayMany): its wake-up, and its one linger clock for all its
+        # feeds (a clock per feed would be set and cancelled on nearly every decision).
+        self._on_due, self._on_news = on_due, on_news
         self._due = True
         self.closed = False
         self._timer: asyncio.TimerHandle | None = None
@@ -57,6 +60,8 @@ class Feed:
             return
         if called is None or self.linger <= 0 or self.viewer.seat in called:
             self._flush()
+        elif self._on_news is not None:
+            self._on_news()
         elif self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(self.linger, self._flush)
 
@@ -83,18 +88,27 @@ class Feed:
         """Events after the cursor, due or not."""
         return self.table.last_sequence > self.after
 
-    def take(self) -> tuple[bytes, bool] | None:
+    def take(self, batch: Sequence[Stored] | None = None,
+             shared: tuple[list[bytes | None], bytes | None] | None = None
+             ) -> tuple[bytes, bool] | None:
         """The next batch after the cursor, serialized for the viewer, and whether the
-        viewer's stream ends with it; None when there is nothing after the cursor."""
+        viewer's stream ends with it; None when there is nothing after the cursor.
+
+        `batch` and `shared` (views.shared_frames of it): that batch, already read for
+        other viewers at the same cursor."""
         self._due = False
         self._cancel()
-        batch = self.table.events_after(self.after, BATCH)
+        if batch is None:
+            batch = self.table.events_after(self.after, BATCH)
         if not batch:
             return None
         self.after = batch[-1].sequence
         if len(batch) == BATCH:
             self._due = True  # the rest of a backlog follows at once
-        return views.events_for(batch, self.viewer, self.table)
+        if shared is not None and shared[1] is not None:
+            return shared[1], False
+        return views.events_for(batch, self.viewer, self.table,
+                                shared[0] if shared is not None else None)
 
     async def batches(self, urgent: Callable[[], bool] = lambda: False
                       ) -> AsyncIterator[tuple[bytes, bool]]:
@@ -219,6 +233,17 @@ class PlayManySession:
         self.done = False
         self._waiter: asyncio.Future[None] | None = None
         self._woken = False
+        self._linger: asyncio.TimerHandle | None = None
+
+    def _on_news(self) -> None:
+        """A feed has events that may wait: the stream's clock sends them within `linger`
+        unless a message goes out before (and takes them along)."""
+        if self._linger is None:
+            self._linger = asyncio.get_running_loop().call_later(self.linger, self._linger_out)
+
+    def _linger_out(self) -> None:
+        self._linger = None
+        self.wake()
 
     def wake(self) -> None:
         self._woken = True
@@ -233,7 +258,7 @@ class PlayManySession:
         if key in self.feeds:
             raise FailedPrecondition(
                 f"seat {caller.seat} of table {table.table_id!r} is open on this stream already")
-        feed = Feed(table, viewer, seat.after_sequence, self.linger, self.wake)
+        feed = Feed(table, viewer, seat.after_sequence, self.linger, self.wake, self._on_news)
         # The SeatEvents fields after `events`: table_id (2) and seat (3), built once.
         suffix = (views.length_delimited(b"\x12", table.table_id.encode())
                   + b"\x18" + views.varint(caller.seat))
@@ -275,11 +300,22 @@ class PlayManySession:
         return feed, result.result.sequence, frame
 
     def _message(self) -> bytes:
+        if self._linger is not None:  # whatever lingers goes now
+            self._linger.cancel()
+            self._linger = None
         parts: list[bytes] = []
+        # The seats of a table at the same cursor read one batch; its frames are built
+        # once and, when no event in it is private, joined once for all of them.
+        batches: dict[tuple[int, int], tuple[Sequence[Stored], Any]] = {}
         for key, (feed, _caller, suffix) in list(self.feeds.items()):
             if not (feed.due or feed.has_news()):
                 continue
-            taken = feed.take()
+            at = (id(feed.table), feed.after)
+            read = batches.get(at)
+            if read is None:
+                batch = feed.table.events_after(feed.after, BATCH)
+                read = batches[at] = (batch, views.shared_frames(batch, feed.table))
+            taken = feed.take(*read)
             if taken is None:
                 continue
             data, leaving = taken
@@ -320,6 +356,8 @@ class PlayManySession:
                 # as many messages a decision, and the farm answers in fewer requests.
                 await asyncio.sleep(0)
         finally:
+            if self._linger is not None:
+                self._linger.cancel()
             for feed, _caller, _suffix in self.feeds.values():
                 feed.close()
 

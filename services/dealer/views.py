@@ -384,14 +384,37 @@ def result_frame(result: pb.PlayActionResult) -> bytes:
     return _frame(_RESULT_FIELD, result.SerializeToString())
 
 
+def shared_frames(batch: Sequence[Stored], table: Table | None = None
+                  ) -> tuple[list[bytes | None], bytes | None]:
+    """Each event's frame where every viewer sees it alike (None where it is redacted for
+    some), and the whole batch joined when every event is alike and none unseats anyone:
+    then that one string of bytes is what every viewer of the batch gets (PlayMany
+    builds each of a table's seats' batches from it instead of event by event)."""
+    spectator = Viewer(SPECTATOR)
+    frames: list[bytes | None] = []
+    alike = True
+    for s in batch:
+        frame = s.views.get("public")
+        if frame is None:
+            event_frame(s, spectator, table)  # caches the public frame if there is one
+            frame = s.views.get("public")
+            alike = alike and frame is not None and type(s.event) is not ev.PlayerUnseated
+        frames.append(frame)
+    return frames, (b"".join(frames) if alike else None)  # type: ignore[arg-type]
+
+
 def events_for(batch: Sequence[Stored], viewer: Viewer,
-               table: Table | None = None) -> tuple[bytes, bool]:
+               table: Table | None = None,
+               shared: list[bytes | None] | None = None) -> tuple[bytes, bool]:
     """A batch as a viewer sees it, serialized (the `events` of a WatchTableResponse or
     PlayResponse), and whether the viewer's stream ends here (its seat was vacated:
     later events of that seat are another player's)."""
     seat = viewer.seat
     if seat is None:
         return b"".join([event_frame(s, viewer, table) for s in batch]), False
+    if shared is not None and not any(type(s.event) is ev.PlayerUnseated for s in batch):
+        return b"".join([f if f is not None else event_frame(s, viewer, table)
+                         for s, f in zip(batch, shared, strict=True)]), False
     out = []
     for s in batch:
         out.append(event_frame(s, viewer, table))
