@@ -15,20 +15,25 @@ rotation and failover, whose answer the showdown then reads from a cache. Only a
 showdown that comes before its prefetch answered (an all-in run-out, or a slow
 evaluator) makes the blocking call, and it passes over an address whose prefetch
 is overdue.
+
+Calls are EvaluateBatch (packed card indices in, packed ranks out): the dealer needs
+ranks only, not Showdown's best five and descriptions, and the prefetches of every
+table that completes a board in the same turn of the loop go in one call.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import sys
 import time
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
 import grpc
 import structlog
 
-from poker.cards import card_text
 from poker.v1 import evaluator_pb2, evaluator_pb2_grpc
 
 # Lazy: modules load (for --help) before poker.log configures the process.
@@ -76,6 +81,7 @@ class RemoteRanker:
         self.prefetched = 0  # showdowns answered from a prefetch, for operators/tests
         self._cache: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
         self._pending: dict[asyncio.Task[None], tuple[int, float]] = {}  # -> (address, since)
+        self._queued: list[tuple[tuple[int, ...], tuple[int, ...]]] = []  # for the next call
         self._aio_stubs: list[Any] | None = None
         self._aio_channels: list[grpc.aio.Channel] = []
 
@@ -97,10 +103,10 @@ class RemoteRanker:
         if None not in cached:
             self.prefetched += 1
             return cached  # type: ignore[return-value]
-        request = _request(board, holdings)
+        request = _request([(tuple(board), tuple(h)) for h in holdings])
         for index in self._order():
             try:
-                reply = self._stubs[index].Showdown(request, timeout=self._timeout)
+                reply = self._stubs[index].EvaluateBatch(request, timeout=self._timeout)
             except grpc.RpcError as err:
                 code = err.code()
                 if code not in RETRYABLE:
@@ -109,23 +115,31 @@ class RemoteRanker:
                 log.warning("evaluator_failed", address=self.addresses[index], code=code.name)
                 continue
             self.calls[index] += 1
-            return [r.rank for r in reply.results]
+            return _ranks(reply)
         self.fallbacks += 1
         log.error("evaluators_unavailable", addresses=self.addresses, fallback="in_process")
         return local_ranks(board, holdings)
 
     def prefetch(self, board: Sequence[int], holdings: Sequence[Sequence[int]]) -> None:
-        """Asks for these ranks now, without waiting, for a showdown to read later
-        (call on the event loop)."""
+        """Asks for these ranks soon, without waiting, for a showdown to read later
+        (call on the event loop). Every prefetch of this turn of the loop goes in one call."""
         key = tuple(board)
-        wanted = [tuple(h) for h in holdings if (key, tuple(h)) not in self._cache]
+        wanted = [(key, tuple(h)) for h in holdings if (key, tuple(h)) not in self._cache]
         if not wanted:
             return
-        task = asyncio.get_running_loop().create_task(self._fetch(key, wanted))
+        if not self._queued:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._queued.extend(wanted)
+
+    def _flush(self) -> None:
+        hands, self._queued = self._queued, []
+        if not hands:
+            return
+        task = asyncio.get_running_loop().create_task(self._fetch(hands))
         self._pending[task] = (-1, time.monotonic())
         task.add_done_callback(self._pending.pop)
 
-    async def _fetch(self, board: tuple[int, ...], holdings: list[tuple[int, ...]]) -> None:
+    async def _fetch(self, hands: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> None:
         if self._aio_stubs is None:
             self._aio_channels = [
                 grpc.aio.secure_channel(a, self._credentials, options=CHANNEL_OPTIONS)
@@ -134,12 +148,13 @@ class RemoteRanker:
             self._aio_stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c)  # type: ignore[no-untyped-call]
                                for c in self._aio_channels]
         task = asyncio.current_task()
-        request = _request(board, holdings)
+        request = _request(hands)
         for index in self._order():
             if task in self._pending:
                 self._pending[task] = (index, time.monotonic())
             try:
-                reply = await self._aio_stubs[index].Showdown(request, timeout=self._timeout)
+                reply = await self._aio_stubs[index].EvaluateBatch(request,
+                                                                   timeout=self._timeout)
             except grpc.aio.AioRpcError as err:
                 if err.code() not in RETRYABLE:
                     log.warning("evaluator_prefetch_failed", address=self.addresses[index],
@@ -152,8 +167,8 @@ class RemoteRanker:
             self.calls[index] += 1
             if len(self._cache) > CACHE_SIZE:
                 self._cache.clear()
-            for holding, result in zip(holdings, reply.results, strict=True):
-                self._cache[(board, holding)] = result.rank
+            for hand, rank in zip(hands, _ranks(reply), strict=True):
+                self._cache[hand] = rank
             return
         # Every evaluator failed: the showdown's own call falls back in process.
 
@@ -169,9 +184,16 @@ class RemoteRanker:
         return sorted(order, key=lambda i: self._down_until[i] > now or i in overdue)
 
 
-def _request(board: Sequence[int], holdings: Sequence[Sequence[int]]
-             ) -> evaluator_pb2.ShowdownRequest:
-    return evaluator_pb2.ShowdownRequest(
-        board=[card_text(c) for c in board],
-        holdings=[evaluator_pb2.Holding(cards=[card_text(c) for c in h]) for h in holdings],
-    )
+def _request(hands: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]
+             ) -> evaluator_pb2.EvaluateBatchRequest:
+    """(board, holding) pairs as one EvaluateBatch: every hand board + holding, packed."""
+    size = len(hands[0][0]) + len(hands[0][1])
+    if any(len(board) + len(hole) != size for board, hole in hands):
+        raise ValueError("every hand of a batch must have the same number of cards")
+    return evaluator_pb2.EvaluateBatchRequest(
+        cards_per_hand=size, hands=b"".join(bytes(board + hole) for board, hole in hands))
+
+
+def _ranks(reply: evaluator_pb2.EvaluateBatchResponse) -> list[int]:
+    return list(array("H", reply.ranks)) if sys.byteorder == "little" else [
+        int.from_bytes(reply.ranks[i:i + 2], "little") for i in range(0, len(reply.ranks), 2)]

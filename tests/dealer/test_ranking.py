@@ -12,7 +12,6 @@ from concurrent import futures
 import grpc
 import pytest
 
-from poker.cards import parse_card
 from poker.v1 import evaluator_pb2, evaluator_pb2_grpc
 from services.dealer import ranking
 from services.dealer.ranking import RemoteRanker, local_ranks
@@ -22,22 +21,25 @@ HOLDINGS = [(13, 17), (50, 45), (1, 2)]
 
 
 class FakeEvaluator(evaluator_pb2_grpc.EvaluatorServiceServicer):
-    """Showdown only; `hang` holds every call until released."""
+    """EvaluateBatch only (what the dealer calls); `hang` holds every call until released."""
 
     def __init__(self) -> None:
         self.calls = 0
+        self.hands = 0
         self.hang = threading.Event()
         self.release = threading.Event()
 
-    def Showdown(self, request: evaluator_pb2.ShowdownRequest,
-                 context: grpc.ServicerContext) -> evaluator_pb2.ShowdownResponse:
+    def EvaluateBatch(self, request: evaluator_pb2.EvaluateBatchRequest,
+                      context: grpc.ServicerContext) -> evaluator_pb2.EvaluateBatchResponse:
         self.calls += 1
         if self.hang.is_set():
             self.release.wait(5)
-        board = [parse_card(c) for c in request.board]
-        ranks = local_ranks(board, [[parse_card(c) for c in h.cards] for h in request.holdings])
-        return evaluator_pb2.ShowdownResponse(
-            results=[evaluator_pb2.ShowdownResult(rank=r) for r in ranks])
+        size, packed = request.cards_per_hand, request.hands
+        hands = [list(packed[i:i + size]) for i in range(0, len(packed), size)]
+        self.hands += len(hands)
+        ranks = [local_ranks(hand[:5], [hand[5:]])[0] for hand in hands]
+        return evaluator_pb2.EvaluateBatchResponse(
+            ranks=b"".join(r.to_bytes(2, "little") for r in ranks))
 
 
 @pytest.fixture
@@ -100,3 +102,30 @@ def test_a_hung_evaluator_stalls_no_showdown(
         ranker.close()
     assert ranks == local_ranks(BOARD, HOLDINGS)
     assert healthy.calls == 1 and waited < 0.5
+
+
+def test_prefetches_of_one_turn_of_the_loop_share_one_call(
+        evaluators: list[tuple[FakeEvaluator, str]]) -> None:
+    ranker = RemoteRanker([address for _, address in evaluators], timeout_s=2.0)
+    other_board = [5, 9, 13, 26, 40]
+    other_holdings = [(0, 1), (2, 3)]
+
+    async def scenario() -> tuple[list[int], list[int]]:
+        ranker.prefetch(BOARD, HOLDINGS)  # two tables complete a board in the same turn
+        ranker.prefetch(other_board, other_holdings)
+        for _ in range(200):
+            if sum(ranker.calls):
+                break
+            await asyncio.sleep(0.01)
+        return (ranker.rank_holdings(BOARD, HOLDINGS),
+                ranker.rank_holdings(other_board, other_holdings))
+
+    try:
+        first, second = asyncio.run(scenario())
+    finally:
+        ranker.close()
+    assert first == local_ranks(BOARD, HOLDINGS)
+    assert second == local_ranks(other_board, other_holdings)
+    assert sum(fake.calls for fake, _ in evaluators) == 1
+    assert sum(fake.hands for fake, _ in evaluators) == len(HOLDINGS) + len(other_holdings)
+    assert ranker.prefetched == 2
