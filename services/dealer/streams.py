@@ -320,7 +320,9 @@ class PlayManySession:
                 continue
             data, leaving = taken
             parts.append(views.length_delimited(_EVENTS_FIELD, data + suffix))
-            if leaving:  # the seat was vacated: later events are another player's
+            # A seat vacated (later events of it are another player's), or its table closed
+            # and all said: the seat's part of the stream ends.
+            if leaving or (feed.table.closed and feed.after >= feed.table.last_sequence):
                 feed.close()
                 del self.feeds[key]
         # A result goes out with (or after) the events its action caused; only a backlog

@@ -11,7 +11,7 @@ import grpc
 import pytest
 
 from poker.v1 import dealer_pb2 as pb
-from tests.dealer.helpers import AUDITOR_TOKEN, Client, Watcher, auth, count
+from tests.dealer.helpers import AUDITOR_TOKEN, SVC, Client, Watcher, auth, count
 
 #: The default stream lingering, so that lingering seats ride along on others' messages.
 DEALER_ARGS = ("--stream-linger-ms", "10")
@@ -179,3 +179,27 @@ def test_play_many_resumes_each_seat_from_its_own_sequence(client: Client) -> No
             break
     farm.close()
     assert firsts == {0: last, 1: 1}
+
+
+def test_play_many_goes_on_after_one_of_its_tables_closes(client: Client) -> None:
+    first = client.create(seats=2, test_mode=True, deck_seed=46)
+    second = client.create(seats=2, test_mode=True, deck_seed=47)
+    tokens = {first: client.seat(first, [1000, 1000]), second: client.seat(second, [1000, 1000])}
+    farm = Farm(client, [pb.PlaySeat(table_id=t, seat_token=tokens[t][0])
+                         for t in (first, second)])
+    closed: list[str] = []
+    for response in farm.call:
+        for batch in response.events:
+            if any(e.HasField("table_closed") for e in batch.events):
+                closed.append(batch.table_id)
+        if not closed and any(b.table_id == first for b in response.events):
+            client.stub.CloseTable(pb.CloseTableRequest(
+                table_id=first, void_hand_in_progress=True), metadata=SVC, timeout=10)
+        if closed == [first]:
+            client.stub.CloseTable(pb.CloseTableRequest(
+                table_id=second, void_hand_in_progress=True), metadata=SVC, timeout=10)
+            closed.append("asked")
+        if closed[-1:] == [second]:
+            break
+    farm.close()
+    assert closed == [first, "asked", second]
