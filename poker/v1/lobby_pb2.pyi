@@ -319,6 +319,20 @@ class ButtonDraw(_message.Message):
     button: int
     def __init__(self, cards: _Optional[_Iterable[_Union[DrawnCard, _Mapping]]] = ..., button: _Optional[int] = ...) -> None: ...
 
+class SetTableLevelRequest(_message.Message):
+    __slots__ = ("table_id", "level_index")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_INDEX_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    level_index: int
+    def __init__(self, table_id: _Optional[str] = ..., level_index: _Optional[int] = ...) -> None: ...
+
+class SetTableLevelResponse(_message.Message):
+    __slots__ = ("level",)
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    level: _dealer_pb2.Level
+    def __init__(self, level: _Optional[_Union[_dealer_pb2.Level, _Mapping]] = ...) -> None: ...
+
 class JoinTableRequest(_message.Message):
     __slots__ = ("table_id", "seat", "player_id", "buy_in", "wait_for_big_blind", "request_id")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]

@@ -112,6 +112,11 @@ class LobbyServiceStub:
                 request_serializer=poker_dot_v1_dot_lobby__pb2.CloseLobbyTableRequest.SerializeToString,
                 response_deserializer=poker_dot_v1_dot_lobby__pb2.CloseLobbyTableResponse.FromString,
                 _registered_method=True)
+        self.SetTableLevel = channel.unary_unary(
+                '/poker.v1.LobbyService/SetTableLevel',
+                request_serializer=poker_dot_v1_dot_lobby__pb2.SetTableLevelRequest.SerializeToString,
+                response_deserializer=poker_dot_v1_dot_lobby__pb2.SetTableLevelResponse.FromString,
+                _registered_method=True)
         self.JoinTable = channel.unary_unary(
                 '/poker.v1.LobbyService/JoinTable',
                 request_serializer=poker_dot_v1_dot_lobby__pb2.JoinTableRequest.SerializeToString,
@@ -240,6 +245,18 @@ class LobbyServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetTableLevel(self, request, context):
+        """Forces a table's blind level (R9): the next hand plays the level at
+        `level_index` of the table's schedule, and the schedule rises from there
+        (its count of hands and minutes starts again). Operator only. NOT_FOUND an
+        unknown table; INVALID_ARGUMENT an index outside the schedule (the message
+        gives the range); FAILED_PRECONDITION a table not open; UNAVAILABLE its
+        dealer out of reach (nothing changed: send it again).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def JoinTable(self, request, context):
         """Sits a player down with a buy-in from their balance and returns the seat
         token for the dealer. The first time a table has two players the lobby
@@ -329,6 +346,11 @@ def add_LobbyServiceServicer_to_server(servicer, server):
                     servicer.CloseLobbyTable,
                     request_deserializer=poker_dot_v1_dot_lobby__pb2.CloseLobbyTableRequest.FromString,
                     response_serializer=poker_dot_v1_dot_lobby__pb2.CloseLobbyTableResponse.SerializeToString,
+            ),
+            'SetTableLevel': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetTableLevel,
+                    request_deserializer=poker_dot_v1_dot_lobby__pb2.SetTableLevelRequest.FromString,
+                    response_serializer=poker_dot_v1_dot_lobby__pb2.SetTableLevelResponse.SerializeToString,
             ),
             'JoinTable': grpc.unary_unary_rpc_method_handler(
                     servicer.JoinTable,
@@ -654,6 +676,33 @@ class LobbyService:
             '/poker.v1.LobbyService/CloseLobbyTable',
             poker_dot_v1_dot_lobby__pb2.CloseLobbyTableRequest.SerializeToString,
             poker_dot_v1_dot_lobby__pb2.CloseLobbyTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetTableLevel(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/poker.v1.LobbyService/SetTableLevel',
+            poker_dot_v1_dot_lobby__pb2.SetTableLevelRequest.SerializeToString,
+            poker_dot_v1_dot_lobby__pb2.SetTableLevelResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -22,6 +22,7 @@ from services.lobby.dealers import (
     DealerSeat,
     DealerTable,
     DealerUnreachable,
+    Level,
     SeatStack,
 )
 
@@ -112,6 +113,11 @@ class GrpcDealer:
 
     def set_button(self, address: str, table_id: str, seat: int) -> None:
         self._call(address, "SetButton", pb.SetButtonRequest(table_id=table_id, seat=seat))
+
+    def set_level(self, address: str, table_id: str, level_index: int) -> Level:
+        level = self._call(address, "SetLevel", pb.SetLevelRequest(
+            table_id=table_id, level_index=level_index)).level
+        return Level(level.small_blind, level.big_blind, level.ante)
 
     def close_table(self, address: str, table_id: str, void_hand: bool) -> list[SeatStack]:
         reply = self._call(address, "CloseTable", pb.CloseTableRequest(

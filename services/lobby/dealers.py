@@ -37,6 +37,15 @@ class SeatStack:
 
 
 @dataclass(frozen=True, slots=True)
+class Level:
+    """A level of a table's blind schedule (R9), in chips."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class DealerSeat:
     """A seat as the dealer sees it now."""
 
@@ -89,6 +98,10 @@ class Dealer(Protocol):
         ...
 
     def set_button(self, address: str, table_id: str, seat: int) -> None: ...
+
+    def set_level(self, address: str, table_id: str, level_index: int) -> Level:
+        """R9: the next hand plays this level of the table's schedule; returns the level."""
+        ...
 
     def close_table(self, address: str, table_id: str, void_hand: bool) -> list[SeatStack]: ...
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from services.lobby import leaving, ledger, players, schema, seating, tables
 from services.lobby import operations as ops
-from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable
+from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable, Level
 from services.lobby.draw import ButtonDraw
 from services.lobby.errors import AlreadyExists, InvalidArgument, LobbyError, NotFound
 from services.lobby.ledger import Audit, Transfer, TransferKind
@@ -146,6 +146,21 @@ class Lobby:
 
     def close_table(self, table_id: str, void_hand: bool, request_id: str) -> Operation:
         return leaving.close(self.ctx, table_id, void_hand, request_id)
+
+    def set_table_level(self, table_id: str, level_index: int) -> Level:
+        """R9: the operator forces the level the table's next hand plays; the dealer checks
+        the index against the table's schedule (its own defaults included)."""
+        table = self.table(table_id)
+        tables.require_open(table)
+        try:
+            level = self.ctx.dealer.set_level(table.dealer, table_id, level_index)
+        except DealerRefused as err:
+            raise refusal(err, "setting the level") from None
+        except DealerUnreachable:
+            raise unreachable(table, "the level was not set; send the request again") from None
+        log.info("table_level_set", table_id=table_id, level_index=level_index,
+                 small_blind=level.small_blind, big_blind=level.big_blind, ante=level.ante)
+        return level
 
     # Seats -----------------------------------------------------------------------------
 

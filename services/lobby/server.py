@@ -21,8 +21,8 @@ import structlog
 from poker import tls
 from poker.cards import card_text
 from poker.serving import Service, serve_forever
+from poker.v1 import dealer_pb2, lobby_pb2_grpc
 from poker.v1 import lobby_pb2 as pb
-from poker.v1 import lobby_pb2_grpc
 from services.lobby import errors
 from services.lobby.dealer_client import GrpcDealer, game_config, game_json
 from services.lobby.draw import ButtonDraw
@@ -203,6 +203,14 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                                     request.request_id)
         return pb.CloseLobbyTableResponse(table=table_pb(self.lobby.table(request.table_id)),
                                           chips_returned=op.result)
+
+    @rpc
+    def SetTableLevel(self, request: Any, context: Any,
+                      caller: Caller) -> pb.SetTableLevelResponse:
+        self.operator_only(caller, "setting a table's level")
+        level = self.lobby.set_table_level(request.table_id, request.level_index)
+        return pb.SetTableLevelResponse(level=dealer_pb2.Level(
+            small_blind=level.small_blind, big_blind=level.big_blind, ante=level.ante))
 
     @rpc
     def GetButtonDraw(self, request: Any, context: Any,

@@ -25,6 +25,7 @@ from services.lobby.dealers import (
     DealerSeat,
     DealerTable,
     DealerUnreachable,
+    Level,
     SeatStack,
 )
 
@@ -35,6 +36,7 @@ class FakeTable:
     seats: dict[int, list[Any]] = field(default_factory=dict)  # seat -> [player, stack, token]
     events: list[DealerEvent] = field(default_factory=list)
     button: int | None = None
+    level_index: int = 0
     hands_played: int = 0
     closed: bool = False
     chips_keys: dict[str, int] = field(default_factory=dict)
@@ -178,6 +180,18 @@ class FakeDealer:
             raise DealerRefused("FAILED_PRECONDITION", "the button is set for the first hand only")
         table.button = seat  # an empty seat is fine: the next seat dealt in gets it
         self._leave("set_button")
+
+    def set_level(self, address: str, table_id: str, level_index: int) -> Level:
+        self._enter(address, "set_level")
+        table = self._table(address, table_id)
+        levels = table.game.get("levels") or [{"small_blind": 50, "big_blind": 100}]
+        if level_index >= len(levels):
+            raise DealerRefused("INVALID_ARGUMENT", f"level_index: {level_index} is not a level "
+                                f"of this table (0..{len(levels) - 1})")
+        table.level_index = level_index
+        self._leave("set_level")
+        level = levels[level_index]
+        return Level(int(level["small_blind"]), int(level["big_blind"]), int(level.get("ante", 0)))
 
     def close_table(self, address: str, table_id: str, void_hand: bool) -> list[SeatStack]:
         self._enter(address, "close_table")

@@ -428,3 +428,31 @@ def test_a_seat_player_delayed_past_its_refund_cannot_seat_the_player(
     assert chips_everywhere(suite, op, dealer, ["ann"]) == 1000
     audit = op.AuditLedger(pb.AuditLedgerRequest())
     assert audit.ok and audit.total == 0 and audit.table_chips == 0
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_R9_set_table_level_through_the_lobby_is_the_next_hands_level(
+    suite: Suite, request: pytest.FixtureRequest, tmp_path: Path, backend: str
+) -> None:
+    dealer = suite.dealer(None, "dealer.sqlite").address
+    op = suite.lobby_stub(suite.lobby([dealer], backend_args(backend, request, tmp_path)).address)
+    levels = [dpb.Level(small_blind=5, big_blind=10),
+              dpb.Level(small_blind=25, big_blind=50, ante=5)]
+    op.OpenTable(pb.OpenTableRequest(
+        table_id="t1", name="t1", request_id="open-t1",
+        config=dpb.TableConfig(seats=2, levels=levels, action_time_ms=5000),
+        rules=pb.TableRules(min_buy_in=100, max_buy_in=500)))
+    with pytest.raises(grpc.RpcError) as wrong:  # the dealer's own check of the schedule
+        op.SetTableLevel(pb.SetTableLevelRequest(table_id="t1", level_index=2))
+    assert wrong.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "0..1" in (wrong.value.details() or "")
+    level = op.SetTableLevel(pb.SetTableLevelRequest(table_id="t1", level_index=1)).level
+    assert (level.small_blind, level.big_blind, level.ante) == (25, 50, 5)
+    for name in ("ann", "bob"):
+        new_player(op, name, 1000)
+        op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id=name, buy_in=300,
+                                         request_id="j1"))
+    started = table_events(suite.dealer_stub(dealer), "t1",
+                           lambda e: e.WhichOneof("event") == "hand_started")
+    first = next(e.hand_started for e in started if e.HasField("hand_started"))
+    assert (first.level.small_blind, first.level.big_blind, first.level.ante) == (25, 50, 5)

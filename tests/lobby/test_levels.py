@@ -1,0 +1,109 @@
+"""SetTableLevel over gRPC (in process, the in-memory dealer, SQLite and PostgreSQL): the operator
+forces a table's blind level (R9); every wrong request gets its own status code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import pytest
+from lobby_fakes import FakeDealer
+
+from poker.serving import Service, start
+from poker.v1 import dealer_pb2, lobby_pb2_grpc
+from poker.v1 import lobby_pb2 as pb
+from services.lobby.lobby import Lobby
+from services.lobby.server import SERVICE_NAME, LobbyServicer
+from services.lobby.storage import Storage
+
+OPERATOR = "operator-secret"
+D1 = "d1:1"
+
+
+class Client:
+    """A stub that sends one token (or none)."""
+
+    def __init__(self, channel: grpc.Channel, token: str | None) -> None:
+        self._stub = lobby_pb2_grpc.LobbyServiceStub(channel)
+        self._metadata = [("authorization", f"Bearer {token}")] if token else []
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._stub, name)
+        return lambda request: method(request, metadata=self._metadata, timeout=10)
+
+
+@dataclass
+class Room:
+    channel: grpc.Channel
+    dealer: FakeDealer
+    op: Client
+
+
+@pytest.fixture
+def room(storage: Storage) -> Iterator[Room]:
+    dealer = FakeDealer()
+    lobby = Lobby(storage, dealer, [D1])
+    servicer = LobbyServicer(lobby, OPERATOR)
+    running = start([Service([SERVICE_NAME], lambda s: lobby_pb2_grpc
+                             .add_LobbyServiceServicer_to_server(servicer, s))], "127.0.0.1", 0)
+    with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+        op = Client(channel, OPERATOR)
+        levels = [dealer_pb2.Level(small_blind=5, big_blind=10),
+                  dealer_pb2.Level(small_blind=10, big_blind=20),
+                  dealer_pb2.Level(small_blind=25, big_blind=50, ante=5)]
+        op.OpenTable(pb.OpenTableRequest(
+            table_id="t1", request_id="open-t1", config=dealer_pb2.TableConfig(levels=levels),
+            rules=pb.TableRules(min_buy_in=100, max_buy_in=500)))
+        yield Room(channel, dealer, op)
+    running.stop(0)
+    lobby.stop()
+
+
+def code_of(call: Any) -> tuple[grpc.StatusCode, str]:
+    with pytest.raises(grpc.RpcError) as info:
+        call()
+    return info.value.code(), info.value.details()
+
+
+def level_at_dealer(room: Room) -> int:
+    return room.dealer.tables[(D1, "t1")].level_index
+
+
+def test_R9_operator_sets_a_tables_level(room: Room) -> None:
+    reply = room.op.SetTableLevel(pb.SetTableLevelRequest(table_id="t1", level_index=2))
+    assert (reply.level.small_blind, reply.level.big_blind, reply.level.ante) == (25, 50, 5)
+    assert level_at_dealer(room) == 2
+    back = room.op.SetTableLevel(pb.SetTableLevelRequest(table_id="t1", level_index=0))
+    assert back.level.big_blind == 10 and level_at_dealer(room) == 0
+
+
+def test_R9_set_table_level_refusals_and_their_codes(room: Room) -> None:
+    room.op.SetTableLevel(pb.SetTableLevelRequest(table_id="t1", level_index=1))
+    code, message = code_of(lambda: room.op.SetTableLevel(
+        pb.SetTableLevelRequest(table_id="nope", level_index=0)))
+    assert code == grpc.StatusCode.NOT_FOUND and "nope" in message
+    code, message = code_of(lambda: room.op.SetTableLevel(
+        pb.SetTableLevelRequest(table_id="t1", level_index=3)))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "0..2" in message
+    player = room.op.CreatePlayer(pb.CreatePlayerRequest(player_id="ann",
+                                                         display_name="Ann")).token
+    code, message = code_of(lambda: Client(room.channel, player).SetTableLevel(
+        pb.SetTableLevelRequest(table_id="t1", level_index=0)))
+    assert code == grpc.StatusCode.PERMISSION_DENIED and "operator" in message
+    code, _ = code_of(lambda: Client(room.channel, None).SetTableLevel(
+        pb.SetTableLevelRequest(table_id="t1", level_index=0)))
+    assert code == grpc.StatusCode.UNAUTHENTICATED
+    assert level_at_dealer(room) == 1  # none of them changed the level
+    room.dealer.down.add(D1)
+    code, message = code_of(lambda: room.op.SetTableLevel(
+        pb.SetTableLevelRequest(table_id="t1", level_index=0)))
+    assert code == grpc.StatusCode.UNAVAILABLE and "not set" in message
+    room.dealer.down.clear()
+    room.op.CloseLobbyTable(pb.CloseLobbyTableRequest(table_id="t1", request_id="c1"))
+    code, message = code_of(lambda: room.op.SetTableLevel(
+        pb.SetTableLevelRequest(table_id="t1", level_index=0)))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "closed" in message
+    assert level_at_dealer(room) == 1
