@@ -36,7 +36,7 @@ from clients.accounts import (
 from clients.errors import ActionRefused, ServiceError, error_from_rpc
 from clients.events import Event
 from clients.fairdeck import FairDeckChecker, Policy
-from clients.models import Action, TableConfig, TableView
+from clients.models import Action, Level, TableConfig, TableView
 from clients.session import Bot, BotSession, Follower, PlayResult, Stop
 from clients.tracker import TableTracker
 from clients.transport import (
@@ -116,6 +116,9 @@ class AsyncLobbyClient:
     async def close_table(self, table_id: str, void_hand_in_progress: bool = False,
                           request_id: str | None = None) -> tuple[LobbyTable, int]:
         return await self._do(c.close_table(table_id, void_hand_in_progress, request_id))
+
+    async def set_table_level(self, table_id: str, level_index: int) -> Level:
+        return await self._do(c.set_table_level(table_id, level_index))
 
     async def join(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
                    player_id: str = "", wait_for_big_blind: bool = False,

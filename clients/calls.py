@@ -27,7 +27,7 @@ from clients.accounts import (
     Transfer,
 )
 from clients.convert import from_proto
-from clients.models import Action, TableConfig, TableView
+from clients.models import Action, Level, TableConfig, TableView
 from poker.v1 import dealer_pb2, lobby_pb2
 
 T = TypeVar("T")
@@ -110,6 +110,13 @@ def close_table(table_id: str, void_hand_in_progress: bool,
         table_id=table_id, void_hand_in_progress=void_hand_in_progress,
         request_id=request_id or new_request_id()),
         lambda r: (from_proto(LobbyTable, r.table), int(r.chips_returned)))
+
+
+def set_table_level(table_id: str, level_index: int) -> Call[Level]:
+    # Not retried: a repeat sets the level again, restarting the schedule's count (R9).
+    return Call("SetTableLevel", lobby_pb2.SetTableLevelRequest(
+        table_id=table_id, level_index=level_index),
+        lambda r: from_proto(Level, r.level), retry=False)
 
 
 def join(table_id: str, buy_in: int, seat: int | None, player_id: str,

@@ -37,7 +37,7 @@ from clients.accounts import (
 from clients.errors import ActionRefused, ServiceError, error_from_rpc
 from clients.events import Event
 from clients.fairdeck import FairDeckChecker, Policy
-from clients.models import Action, TableConfig, TableView
+from clients.models import Action, Level, TableConfig, TableView
 from clients.session import Bot, BotSession, Follower, PlayResult, Step, Stop
 from clients.tracker import TableTracker
 from clients.transport import (
@@ -136,6 +136,11 @@ class LobbyClient:
                     request_id: str | None = None) -> tuple[LobbyTable, int]:
         """Closes a table; every stack goes back to its owner. Returns (table, chips returned)."""
         return self._do(c.close_table(table_id, void_hand_in_progress, request_id))
+
+    def set_table_level(self, table_id: str, level_index: int) -> Level:
+        """Operator: the table's next hand plays this level of its schedule (R9); the
+        schedule counts on from there. Returns that level."""
+        return self._do(c.set_table_level(table_id, level_index))
 
     def join(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
              player_id: str = "", wait_for_big_blind: bool = False,
