@@ -108,6 +108,26 @@ def play_all(players: list[Player], bots: list[Bot], table_id: str,
     return players
 
 
+def stacks_between_hands(operator: LobbyClient, table_id: str) -> dict[str, int]:
+    """Each player's stack at the table, once no hand holds chips in the middle."""
+    with TableClient(operator.table(table_id).dealer_address, table_id) as table:
+        wait_until(lambda: table.view().hand is None)
+        return {s.player_id: s.stack for s in table.view().seats}
+
+
+def conserved(operator: LobbyClient, players: list[Player], table_ids: list[str]) -> None:
+    """Balances + stacks at `table_ids` == deposits (nothing withdrawn), and the ledger's
+    invariants hold."""
+    stacks: dict[str, int] = {}
+    for table_id in table_ids:
+        stacks.update(stacks_between_hands(operator, table_id))
+    total = sum(operator.player(p.player_id).balance + stacks.get(p.player_id, 0)
+                for p in players)
+    assert total == DEPOSIT * len(players)
+    audit = operator.audit()
+    assert audit.ok and audit.total == 0, audit.problems
+
+
 def contiguous(sequences: list[int]) -> bool:
     return sequences == list(range(sequences[0], sequences[0] + len(sequences)))
 

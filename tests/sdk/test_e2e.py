@@ -31,6 +31,7 @@ from clients.tracker import TableTracker
 from tests.sdk.conftest import (
     DEPOSIT,
     Player,
+    conserved,
     contiguous,
     funded,
     open_table,
@@ -43,17 +44,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _conserved(operator: LobbyClient, players: list[Player], table_id: str) -> None:
-    """Balances + stacks == deposits (nothing withdrawn), and the ledger's invariants hold."""
-    table = TableClient(operator.table(table_id).dealer_address, table_id)
-    wait_until(lambda: table.view().hand is None)  # no chips in the middle
-    view = table.view()
-    table.close()
-    stacks = {s.player_id: s.stack for s in view.seats}
-    total = sum(operator.player(p.player_id).balance + stacks.get(p.player_id, 0)
-                for p in players)
-    assert total == DEPOSIT * len(players)
-    audit = operator.audit()
-    assert audit.ok and audit.total == 0, audit.problems
+    conserved(operator, players, [table_id])
 
 
 def test_a_bot_match_conserves_chips_and_proves_every_deck(
