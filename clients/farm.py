@@ -169,11 +169,11 @@ class BotFarm:
                 while not inbox.empty():
                     items.append(inbox.get_nowait())
                 news: dict[Key, Work] = {}
+                broken: BaseException | None = None
                 for item in items:
-                    if isinstance(item, BaseException):
-                        raise item
-                    if item is grpc.aio.EOF:
-                        raise _Ended()
+                    if isinstance(item, BaseException) or item is grpc.aio.EOF:
+                        broken = item if isinstance(item, BaseException) else _Ended()
+                        break
                     if item is _TICK:
                         timer = None
                         for seat in self.seats:
@@ -183,6 +183,12 @@ class BotFarm:
                         reconnector.ok()
                         self._accept(item, by_key, news)
                 work = list(news.values())
+                if broken is not None:
+                    # The responses before the break are in the trackers already: their seats'
+                    # sessions must see them too (hands counted, decks proven); decisions
+                    # go out again on the next stream.
+                    await self._steps(work)
+                    raise broken
                 await self._send(stream, await self._steps(work))
         finally:
             if timer is not None:
