@@ -112,7 +112,7 @@ class BotFarm:
         for seat in self.seats:
             seat.follower = await seat.client._follower()
             number = await seat.client._my_seat()
-            seat.session = BotSession(_SyncBot(seat.bot), number, stop, seat.rebuy)
+            seat.session = BotSession(_SyncBot(seat.bot), number, stop, seat.rebuy, "PlayMany")
             me = seat.follower.tracker.view().me
             if me is not None and me.sitting_out:
                 await seat.client.sit_in()

@@ -116,8 +116,9 @@ class BotSession:
     """
 
     def __init__(self, bot: Bot, seat: int, stop: Stop,
-                 rebuy: Callable[[], bool] | None = None) -> None:
+                 rebuy: Callable[[], bool] | None = None, method: str = "Play") -> None:
         self.bot, self.seat, self.stop = bot, seat, stop
+        self.method = method  # the RPC whose results it reads, named in refusals
         self.rebuy = rebuy
         self.result = PlayResult()
         self.started = time.monotonic()
@@ -243,7 +244,7 @@ class BotSession:
             self.result.latencies.append(time.monotonic() - sent)
         if code == 0:
             return
-        refused = ActionRefused(message, _STATUS.get(code, grpc.StatusCode.UNKNOWN), "Play")
+        refused = ActionRefused(message, _STATUS.get(code, grpc.StatusCode.UNKNOWN), self.method)
         self.result.refused.append(refused)
         hand = view.hand
         if hand is not None and hand.action_number == action_number and view.legal is not None:
