@@ -7,6 +7,7 @@ received just before a break still reach the bots' sessions."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -36,7 +37,7 @@ from clients.session import Bot, Follower, PlayResult
 from clients.stack import LocalSuite
 from clients.tracker import TableTracker
 from poker.v1 import dealer_pb2 as pb
-from tests.sdk.conftest import Player, conserved, contiguous, funded, open_table
+from tests.sdk.conftest import Player, conserved, contiguous, funded, open_table, wait_until
 
 Key = tuple[str, int]
 
@@ -313,3 +314,31 @@ def test_events_that_arrive_just_before_a_break_reach_the_bots_session() -> None
 
     result = asyncio.run(main())
     assert result.hands == 1 and result.reconnects == 1 and result.stopped_because == "until"
+
+
+def test_the_farm_reconnects_every_seat_when_the_dealer_restarts(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    """SIGKILL the dealer mid-hand and start it again on its port: every seat of the farm
+    resumes from its last event, with no gap, and its hands end with the chips conserved."""
+    port = suite.dealer.rsplit(":", 1)[1]
+    table_ids, farmers = seat_farmers(suite, operator, (2, 2))
+    restarted = threading.Event()
+
+    def crash_and_restart() -> None:
+        wait_until(lambda: len(farmers[0].events) > 40)
+        suite.process("dealer").kill()
+        suite.start_dealer(["--port", port])
+        restarted.set()
+
+    threading.Thread(target=crash_and_restart, daemon=True).start()
+    results = play_farm(farmers, [CallingStation() for _ in farmers], hands=12)
+    assert restarted.is_set()
+    for farmer in farmers:
+        result = results[farmer.key]
+        assert result.reconnects >= 1 and result.hands >= 12, result
+        assert contiguous([e.sequence for e in farmer.events])
+        assert farmer.client is not None and farmer.client.fair_deck is not None
+        assert not farmer.client.fair_deck.violations
+    conserved(operator, [f.player for f in farmers], table_ids)
+    for table_id in table_ids:
+        operator.close_table(table_id, void_hand_in_progress=True)
