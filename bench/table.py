@@ -256,8 +256,14 @@ def run_style(suite: LocalSuite, style: str, args: argparse.Namespace,
     cpu_before = {pid: cpu_seconds(pid) for _, pid in services}
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
+    # Each client process plays whole tables (every seat of a table in one process), as a
+    # bot farm plays the tables it sits at: a table's events then reach one process, not
+    # each of its seats' processes.
+    by_table = sorted({j.table_id for j in jobs})
     procs = [context.Process(target=run_seats,
-                             args=(jobs[i::args.procs], style, total, started_at, queue))
+                             args=([j for j in jobs
+                                    if by_table.index(j.table_id) % args.procs == i],
+                                   style, total, started_at, queue))
              for i in range(args.procs)]
     for p in procs:
         p.start()
