@@ -375,6 +375,10 @@ async def serve(args: argparse.Namespace) -> int:
     # only what serving made (tens of milliseconds less of a pause).
     gc.collect()
     gc.freeze()
+    # A decision allocates a few hundred short-lived objects (events, messages) and
+    # almost no cycles: the youngest generation is collected every 20,000 allocations
+    # instead of every 700, which took about 2.5 % of a busy dealer's CPU.
+    gc.set_threshold(20_000, 10, 10)
     server = grpc.aio.server(options=SERVER_OPTIONS)
     add_servicer(DealerServicer(dealer, args.stream_linger_ms / 1000), server)
     health_servicer = health.aio.HealthServicer()
