@@ -198,10 +198,8 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
             first = await anext(request_iterator)
             if not first.HasField("start"):
                 raise InvalidArgument("start: the first message of a Play stream must be start")
-            table = self.dealer.table(first.start.table_id)
-            caller = self.auth.require_seat(_token(context), table.table_id, None)
-            viewer = views.viewer_for(caller, table)
-            _check_after(table, first.start.after_sequence)
+            table, caller, viewer = self._seat_stream(
+                first.start.table_id, _token(context), first.start.after_sequence)
         except StopAsyncIteration:
             return
         except Exception as err:  # noqa: BLE001
@@ -212,18 +210,24 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         async for response in streams.play(session, request_iterator):
             yield response
 
+    def _seat_stream(self, table_id: str, token: str | None,
+                     after: int) -> tuple[Table, Caller, views.Viewer]:
+        """A seat's stream (Play, or one seat of PlayMany): its table, its caller and its
+        viewer, from the seat token, starting after `after`."""
+        table = self.dealer.table(table_id)
+        caller = self.auth.require_seat(token, table.table_id, None)
+        _check_after(table, after)
+        return table, caller, views.viewer_for(caller, table)
+
     def _open_seat(self, seat: pb.PlaySeat) -> tuple[Table, Caller, views.Viewer]:
-        """A PlayMany seat: its table, its caller (from the seat token in the request) and
-        its viewer. A refusal names the seat, since one stream opens many."""
+        """A PlayMany seat, from the seat token in the request. A refusal names the seat,
+        since one stream opens many."""
         try:
             if not seat.seat_token:
                 raise InvalidArgument("open.seat_token: every seat opened needs its seat token")
-            table = self.dealer.table(seat.table_id)
-            caller = self.auth.require_seat(seat.seat_token, table.table_id, None)
-            _check_after(table, seat.after_sequence)
+            return self._seat_stream(seat.table_id, seat.seat_token, seat.after_sequence)
         except DealerError as err:
             raise type(err)(f"open table {seat.table_id!r}: {err}") from err
-        return table, caller, views.viewer_for(caller, table)
 
     async def PlayMany(self, request_iterator: AsyncIterator[pb.PlayManyRequest],
                        context: Any) -> AsyncIterator[bytes]:

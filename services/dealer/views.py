@@ -337,7 +337,7 @@ def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
         message = _header(s)
         if shown is not None:
             _fill(message, _engine_event(shown, s.hand_id))
-    frame: bytes = _frame(_EVENTS_FIELD, message.SerializeToString())
+    frame: bytes = length_delimited(_EVENTS_FIELD, message.SerializeToString())
     frames[key] = frame
     return frame
 
@@ -376,12 +376,10 @@ def length_delimited(tag: bytes, body: bytes) -> bytes:
     return tag + varint(size) + body
 
 
-_frame = length_delimited
-
 
 def result_frame(result: pb.PlayActionResult) -> bytes:
     """A PlayActionResult as the `action_result` field of a serialized PlayResponse."""
-    return _frame(_RESULT_FIELD, result.SerializeToString())
+    return length_delimited(_RESULT_FIELD, result.SerializeToString())
 
 
 def shared_frames(batch: Sequence[Stored], table: Table | None = None
