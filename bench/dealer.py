@@ -45,6 +45,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import poker  # noqa: E402, F401, I001 - before grpc: it picks gRPC's I/O engine
 import grpc  # noqa: E402
 
 from poker.procs import ServiceProcess, start_service  # noqa: E402

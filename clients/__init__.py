@@ -7,6 +7,7 @@
 The asyncio clients live in `clients.aio` (`AsyncLobbyClient`, `AsyncTableClient`).
 """
 
+import poker  # noqa: F401, I001 - first: it picks gRPC's I/O engine (poker/grpc_engine.py)
 from clients.accounts import LobbyTable, Player, Seating, TableRules
 from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.cards import Card, cards
