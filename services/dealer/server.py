@@ -325,9 +325,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--on-crash", choices=("resume", "void"), default="resume",
                         help="a hand found in progress at start: resume it, or void it "
                              "returning every committed chip")
-    parser.add_argument("--stream-linger-ms", type=float, default=10.0,
+    parser.add_argument("--stream-linger-ms", type=float,
+                        default=float(env("POKER_STREAM_LINGER_MS", "10")),
                         help="how long events a viewer need not act on may wait to share a "
-                             "message with later ones (0: send every event at once)")
+                             "message with later ones (0: send every event at once; env "
+                             "POKER_STREAM_LINGER_MS)")
     tls.add_arguments(parser)
     parser.add_argument("--event-loop", choices=("uvloop", "asyncio"),
                         default=env("POKER_EVENT_LOOP", "uvloop"),

@@ -125,6 +125,7 @@ class Table:
         self._listeners: list[Listener] = []
         self._turn_timer: asyncio.TimerHandle | None = None
         self._start_timer: asyncio.TimerHandle | None = None
+        self._starting_next = False  # a hand starting from the end of the one before
 
     # ----------------------------------------------------------------- the log
 
@@ -541,6 +542,19 @@ class Table:
     def _hand_over(self, hand: Hand) -> None:
         self.hand = None
         self.log.debug("hand_ended", hand_id=hand.hand_id)
+        if self.options.pause_ms == 0 and not self._starting_next:
+            # No pause between hands (bots' tables, tests): the next hand starts now, in
+            # the same write as this one's end when the decision is part of a group (one
+            # commit, one message for both), instead of one turn of the event loop later.
+            # A hand that ends as it starts (every player all in on the blinds) schedules
+            # the one after it instead: no recursion, and the loop runs in between.
+            self._starting_next = True
+            try:
+                self._start_hand_safely()
+            finally:
+                self._starting_next = False
+            if self.hand is not None:
+                return
         self._schedule_hand()
 
     def _void_event(self, reason: str) -> ev.HandVoided:
