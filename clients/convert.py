@@ -19,6 +19,7 @@ TurnTimedOut(sequence=7, time_unix_ms=0, hand_id='t-1', seat=1, action_number=4)
 from __future__ import annotations
 
 import dataclasses
+import keyword
 import re
 import types
 import typing
@@ -36,6 +37,8 @@ T = TypeVar("T")
 _CARDS: dict[str, Card] = {text: Card(text) for text in CARD_TEXT}
 Decoder = Callable[[Any], Any]
 _PLANS: dict[type[Any], list[tuple[str, str, bool, Decoder | None]]] = {}
+_DECODERS: dict[type[Any], Any] = {}  # from_proto's, by dataclass
+_EVENT_DECODERS: dict[str, Any] = {}  # event_from_proto's, by TableEvent oneof name
 
 
 def _card(text: str) -> Card:
@@ -64,7 +67,8 @@ def _scalar_decoder(hint: Any, descriptor: Any) -> Decoder:
     if isinstance(hint, type) and issubclass(hint, Enum):
         return _enum_decoder(hint, descriptor)
     if dataclasses.is_dataclass(hint):
-        return lambda message: from_proto(hint, message)  # type: ignore[arg-type]
+        decoder: Decoder = _decoder(hint, descriptor.message_type)
+        return decoder
     if hint in (int, bool, str, float, bytes):
         return _AS_IS  # protobuf already gives these types
     raise TypeError(f"no decoder for {hint!r}")
@@ -79,7 +83,16 @@ _AS_IS: Decoder = _as_is
 
 def _each(element: Decoder) -> Decoder:
     """A repeated field's decoder: `element` on every value, as a tuple."""
+    if element is _card:
+        return _cards
     return lambda values: tuple(map(element, values))
+
+
+def _cards(texts: Any) -> tuple[Card, ...]:
+    try:
+        return tuple(map(_CARDS.__getitem__, texts))  # a whole deck at C speed
+    except KeyError:
+        return tuple(map(_card, texts))  # raises CardError naming the text
 
 
 def _unwrap_optional(hint: Any) -> tuple[Any, bool]:
@@ -113,39 +126,57 @@ def _plan(cls: type[Any], message_descriptor: Any) -> list[tuple[str, str, bool,
     return plan
 
 
+def _compile(cls: type[Any], message_descriptor: Any, event: bool = False) -> Any:
+    """`decode(message, envelope=None)`: the plan of `cls` as one function that builds `cls`
+    in one call, with the TableEvent `envelope`'s sequence, time and hand for an event.
+
+    Generated as dataclasses generates `__init__`: a stream converts tens of events a hand,
+    and one expression is about 1.5 times as fast as walking the plan field by field.
+    """
+    env: dict[str, Any] = {"cls": cls}
+    args = (["sequence=envelope.sequence", "time_unix_ms=envelope.time_unix_ms",
+             "hand_id=envelope.hand_id"] if event else [])
+    for i, (name, proto_name, presence, decoder) in enumerate(_plan(cls, message_descriptor)):
+        value = (f"getattr(message, {proto_name!r})" if keyword.iskeyword(proto_name)
+                 else f"message.{proto_name}")
+        if decoder is not None:
+            env[f"decode_{i}"] = decoder
+            value = f"decode_{i}({value})"
+        if presence:
+            value = f"({value} if message.HasField({proto_name!r}) else None)"
+        args.append(f"{name}={value}")
+    source = f"def decode(message, envelope=None):\n    return cls({', '.join(args)})\n"
+    exec(source, env)  # noqa: S102 - the source is built from field names only
+    decode: Any = env["decode"]
+    return decode
+
+
+def _decoder(cls: Any, message_descriptor: Any) -> Any:
+    decode = _DECODERS.get(cls)
+    if decode is None:
+        decode = _DECODERS[cls] = _compile(cls, message_descriptor)
+    return decode
+
+
 def from_proto(cls: type[T], message: Any) -> T:
     """The dataclass `cls` built from `message`, field by field."""
-    values: dict[str, Any] = {}
-    for name, proto_name, presence, decoder in _plan(cls, message.DESCRIPTOR):
-        if presence and not message.HasField(proto_name):
-            values[name] = None
-        elif decoder is None:
-            values[name] = getattr(message, proto_name)
-        else:
-            values[name] = decoder(getattr(message, proto_name))
-    return cls(**values)
+    decoded: T = _decoder(cls, message.DESCRIPTOR)(message)
+    return decoded
 
 
 def event_from_proto(message: Any) -> Event:
     """The SDK event of a `poker.v1.TableEvent` (`Hidden` when it has no payload)."""
     kind = message.WhichOneof("event")
-    base = {"sequence": message.sequence, "time_unix_ms": message.time_unix_ms,
-            "hand_id": message.hand_id}
-    if kind is None:
-        return Hidden(**base)
-    cls = EVENT_TYPES.get(kind)
-    if cls is None:  # a newer server's event: seen as hidden rather than failing the stream
-        return Hidden(**base)
-    body = getattr(message, kind)
-    values: dict[str, Any] = base
-    for name, proto_name, presence, decoder in _plan(cls, body.DESCRIPTOR):
-        if presence and not body.HasField(proto_name):
-            values[name] = None
-        elif decoder is None:
-            values[name] = getattr(body, proto_name)
-        else:
-            values[name] = decoder(getattr(body, proto_name))
-    return cls(**values)
+    decode = _EVENT_DECODERS.get(kind)
+    if decode is None:
+        cls = EVENT_TYPES.get(kind) if kind is not None else None
+        if cls is None:  # no payload, or a newer server's event: hidden rather than failing
+            return Hidden(sequence=message.sequence, time_unix_ms=message.time_unix_ms,
+                          hand_id=message.hand_id)
+        decode = _EVENT_DECODERS[kind] = _compile(cls, getattr(message, kind).DESCRIPTOR,
+                                                  event=True)
+    event: Event = decode(getattr(message, kind), message)
+    return event
 
 
 def to_proto(value: Any, message_cls: type[T]) -> T:
