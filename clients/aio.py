@@ -376,6 +376,7 @@ class AsyncTableClient:
         loop = asyncio.get_running_loop()
         left = session.time_left()
         timer = None if left is None else loop.call_later(left, inbox.put_nowait, _TICK)
+        awaits_act = inspect.iscoroutinefunction(bot.act)
         try:
             while True:
                 item = await inbox.get()
@@ -390,10 +391,10 @@ class AsyncTableClient:
                     if on_events is not None and events:
                         on_events(events)
                     result = item.action_result if item.HasField("action_result") else None
-                view = follower.tracker.view()
-                if inspect.iscoroutinefunction(bot.act) and view.legal is not None:
-                    await _SyncBot.prepare(session, bot, view)
-                step = session.step(events, view, result)
+                tracker = follower.tracker  # the session builds a view only when it needs one
+                if awaits_act and session.decision_due(tracker):
+                    await _SyncBot.prepare(session, bot, tracker.view())
+                step = session.step(events, tracker, result)
                 for name in step.calls:
                     await getattr(self, name)()
                 if step.stop is not None:

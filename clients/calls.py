@@ -27,7 +27,7 @@ from clients.accounts import (
     Transfer,
 )
 from clients.convert import from_proto
-from clients.models import Action, Level, TableConfig, TableView
+from clients.models import Action, ActionKind, Level, TableConfig, TableView
 from poker.v1 import dealer_pb2, lobby_pb2
 
 T = TypeVar("T")
@@ -184,8 +184,11 @@ def hand_history(table_id: str, hand_id: str) -> Call[str]:
 
 def action_kind(action: Action) -> dealer_pb2.ActionKind:
     """The proto ActionKind of an action."""
-    kind: dealer_pb2.ActionKind = dealer_pb2.ActionKind.Value("ACTION_KIND_" + action.kind.name)
-    return kind
+    return _ACTION_KINDS[action.kind]
+
+
+_ACTION_KINDS: dict[ActionKind, dealer_pb2.ActionKind] = {
+    kind: dealer_pb2.ActionKind.Value("ACTION_KIND_" + kind.name) for kind in ActionKind}
 
 
 def watch(table_id: str, after: int) -> dealer_pb2.WatchTableRequest:
@@ -198,6 +201,16 @@ def play_start(table_id: str, after: int) -> dealer_pb2.PlayRequest:
 
 
 def play_action(hand_id: str, action_number: int, action: Action) -> dealer_pb2.PlayRequest:
-    return dealer_pb2.PlayRequest(action=dealer_pb2.PlayAction(
-        hand_id=hand_id, action_number=action_number, kind=action_kind(action),
-        amount=action.amount))
+    return dealer_pb2.PlayRequest(action=_action(hand_id, action_number, action))
+
+
+def seat_action(table_id: str, seat: int, hand_id: str, action_number: int,
+                action: Action) -> dealer_pb2.PlaySeatAction:
+    """One decision of a PlayMany request."""
+    return dealer_pb2.PlaySeatAction(table_id=table_id, seat=seat,
+                                     action=_action(hand_id, action_number, action))
+
+
+def _action(hand_id: str, action_number: int, action: Action) -> dealer_pb2.PlayAction:
+    return dealer_pb2.PlayAction(hand_id=hand_id, action_number=action_number,
+                                 kind=_ACTION_KINDS[action.kind], amount=action.amount)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from clients.cards import Card
 from clients.errors import FairDeckViolation
@@ -133,34 +133,47 @@ class FairDeckChecker:
 
     def feed(self, event: Event) -> None:
         """Takes one event; raises (or flags) FairDeckViolation when a proof fails."""
-        hand = self._hands.get(event.hand_id)
-        if isinstance(event, HandStarted):
-            for other_id, other in list(self._hands.items()):
-                if other.ended:
-                    del self._hands[other_id]
-                    self._violate(FairDeckViolation(other_id, "the hand ended and its deck "
-                                                              "was never revealed (R3)"))
-            self._hands[event.hand_id] = _Hand(
-                event.commitment, dealing_order([p.seat for p in event.players], event.button))
-        elif hand is None:
+        if type(event) is HandStarted:
+            self._started(event)
             return
-        elif isinstance(event, HoleCardsDealt | CardsShown | CardsMucked) and event.cards:
+        handler = _FEEDS.get(type(event))  # most events (turns, actions) prove nothing
+        if handler is None:
+            return
+        hand = self._hands.get(event.hand_id)
+        if hand is not None:
+            handler(self, hand, event)
+
+    def _started(self, event: HandStarted) -> None:
+        for other_id, other in list(self._hands.items()):
+            if other.ended:
+                del self._hands[other_id]
+                self._violate(FairDeckViolation(other_id, "the hand ended and its deck "
+                                                          "was never revealed (R3)"))
+        self._hands[event.hand_id] = _Hand(
+            event.commitment, dealing_order([p.seat for p in event.players], event.button))
+
+    def _cards(self, hand: _Hand, event: HoleCardsDealt | CardsShown | CardsMucked) -> None:
+        if event.cards:
             hand.hole[event.seat] = event.cards
-        elif isinstance(event, BoardDealt):
-            hand.board[event.street] = event.cards
-        elif isinstance(event, HandEnded):
-            hand.ended = True
-        elif isinstance(event, HandVoided):
-            del self._hands[event.hand_id]  # a voided hand deals no more; nothing to prove
-        elif isinstance(event, DeckRevealed):
-            del self._hands[event.hand_id]
-            try:
-                verify_reveal(event.hand_id, hand.commitment, event, hand.order, hand.hole,
-                              hand.board)
-            except FairDeckViolation as violation:
-                self._violate(violation)
-            else:
-                self.verified += 1
+
+    def _board(self, hand: _Hand, event: BoardDealt) -> None:
+        hand.board[event.street] = event.cards
+
+    def _ended(self, hand: _Hand, event: HandEnded) -> None:
+        hand.ended = True
+
+    def _voided(self, hand: _Hand, event: HandVoided) -> None:
+        del self._hands[event.hand_id]  # a voided hand deals no more; nothing to prove
+
+    def _revealed(self, hand: _Hand, event: DeckRevealed) -> None:
+        del self._hands[event.hand_id]
+        try:
+            verify_reveal(event.hand_id, hand.commitment, event, hand.order, hand.hole,
+                          hand.board)
+        except FairDeckViolation as violation:
+            self._violate(violation)
+        else:
+            self.verified += 1
 
     def _violate(self, violation: FairDeckViolation) -> None:
         self.violations.append(violation)
@@ -168,3 +181,15 @@ class FairDeckChecker:
             self.on_violation(violation)
         if self.policy == "raise":
             raise violation
+
+
+#: What each event of a started hand that concerns its proof does to it.
+_FEEDS: dict[type[Event], Any] = {
+    HoleCardsDealt: FairDeckChecker._cards,
+    CardsShown: FairDeckChecker._cards,
+    CardsMucked: FairDeckChecker._cards,
+    BoardDealt: FairDeckChecker._board,
+    HandEnded: FairDeckChecker._ended,
+    HandVoided: FairDeckChecker._voided,
+    DeckRevealed: FairDeckChecker._revealed,
+}

@@ -27,7 +27,8 @@ from typing import Any
 import grpc
 
 from clients.aio import _TICK, AsyncTableClient, _as_rpc, _pump, _SyncBot
-from clients.calls import play_action
+from clients.calls import seat_action
+from clients.convert import event_from_proto
 from clients.errors import error_from_rpc
 from clients.events import Event
 from clients.fairdeck import Policy
@@ -56,11 +57,8 @@ class FarmSeat:
     session: BotSession | None = None
     follower: Follower | None = None
     stopped: bool = False
-
-    @property
-    def key(self) -> Key:
-        assert self.client.seat is not None
-        return (self.client.table_id, self.client.seat)
+    key: Key = ("", 0)  # (table id, seat), known once the farm plays
+    awaits_act: bool = False  # the bot's act is a coroutine
 
 
 class BotFarm:
@@ -113,6 +111,8 @@ class BotFarm:
             seat.follower = await seat.client._follower()
             number = await seat.client._my_seat()
             seat.session = BotSession(_SyncBot(seat.bot), number, stop, seat.rebuy, "PlayMany")
+            seat.key = (seat.client.table_id, number)
+            seat.awaits_act = inspect.iscoroutinefunction(seat.bot.act)
             me = seat.follower.tracker.view().me
             if me is not None and me.sitting_out:
                 await seat.client.sit_in()
@@ -158,11 +158,12 @@ class BotFarm:
         timer: asyncio.TimerHandle | None = None
         try:
             while any(not seat.stopped for seat in self.seats):
-                left = [s.session.time_left() for s in self.seats
-                        if not s.stopped and s.session is not None]
-                due = [x for x in left if x is not None]
-                if timer is None and due:
-                    timer = loop.call_later(min(due), inbox.put_nowait, _TICK)
+                if timer is None:
+                    left = [s.session.time_left() for s in self.seats
+                            if not s.stopped and s.session is not None]
+                    due = [x for x in left if x is not None]
+                    if due:
+                        timer = loop.call_later(min(due), inbox.put_nowait, _TICK)
                 # Everything already received is answered together: one request for the
                 # decisions of several responses (under load the dealer's messages queue up).
                 items = [await inbox.get()]
@@ -199,11 +200,15 @@ class BotFarm:
                 news: dict[Key, Work]) -> None:
         """Each seat's new events and results in a response, folded into its tracker and
         added to `news`."""
+        # The seats of a table receive the same events, each its own copy (with only its own
+        # hole cards), in the same response: each event is converted once, and the (frozen)
+        # Event is shared by the seats whose copy is equal.
+        shared: dict[tuple[str, int], tuple[Any, Event]] = {}
         for batch in response.events:
             seat = by_key.get((batch.table_id, batch.seat))
             if seat is None or seat.stopped or seat.follower is None:
                 continue
-            events = seat.follower.accept(batch.events)
+            events = seat.follower.accept(batch.events, _converter(shared, batch.table_id))
             if seat.on_events is not None and events:
                 seat.on_events(events)
             news.setdefault(seat.key, (seat, [], []))[1].extend(events)
@@ -219,28 +224,40 @@ class BotFarm:
         for seat, events, answers in work:
             session, follower = seat.session, seat.follower
             assert session is not None and follower is not None
-            view = follower.tracker.view()
+            # The session builds the seat's view from its tracker only when it needs one.
+            tracker = follower.tracker
             for answer in answers:  # raises ActionRefused for a live refusal
-                session.on_result(answer.action_number, answer.code, answer.message, view)
-            if inspect.iscoroutinefunction(seat.bot.act) and view.legal is not None:
-                await _SyncBot.prepare(session, seat.bot, view)
-            step = session.step(events, view)
+                session.on_result(answer.action_number, answer.code, answer.message, tracker)
+            if seat.awaits_act and session.decision_due(tracker):
+                await _SyncBot.prepare(session, seat.bot, tracker.view())
+            step = session.step(events, tracker)
             for name in step.calls:
                 await getattr(seat.client, name)()
             if step.stop is not None:
                 seat.stopped = True
                 session.result.stopped_because = step.stop
             elif step.send is not None:
-                hand_id, number, action = step.send
-                actions.append(pb.PlaySeatAction(
-                    table_id=seat.client.table_id, seat=session.seat,
-                    action=play_action(hand_id, number, action).action))
+                actions.append(seat_action(seat.client.table_id, session.seat, *step.send))
         return actions
 
     @staticmethod
     async def _send(stream: Any, actions: list[pb.PlaySeatAction]) -> None:
         if actions:
             await stream.write(pb.PlayManyRequest(actions=actions))
+
+
+def _converter(shared: dict[tuple[str, int], tuple[Any, Event]],
+               table_id: str) -> Callable[[Any], Event]:
+    """`event_from_proto` for the events of `table_id`, converted once for its seats."""
+    def convert(message: Any) -> Event:
+        key = (table_id, message.sequence)
+        seen = shared.get(key)
+        if seen is not None and seen[0] == message:
+            return seen[1]
+        event = event_from_proto(message)
+        shared[key] = (message, event)
+        return event
+    return convert
 
 
 class _Ended(grpc.RpcError):  # type: ignore[misc]

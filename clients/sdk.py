@@ -442,7 +442,7 @@ class TableClient:
             if on_events is not None and events:
                 on_events(events)
             result = response.action_result if response.HasField("action_result") else None
-            why = self._apply(session.step(events, follower.tracker.view(), result), outbox)
+            why = self._apply(session.step(events, follower.tracker, result), outbox)
             if why is not None:
                 return why
         return "stream ended"

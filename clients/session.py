@@ -36,6 +36,17 @@ from clients.tracker import TableTracker
 __all__ = ["Bot", "BotSession", "Follower", "PlayResult", "Step", "Stop"]
 
 
+#: What a session reads the table from: a TableView, or the TableTracker that builds one.
+#: Given the tracker, the session builds the view only when it needs one (its seat must
+#: decide, it winds down, a refusal, an `until`), so a driver of many seats does not build a
+#: view for every seat after every response.
+Table = TableView | TableTracker
+
+
+def _view(table: Table) -> TableView:
+    return table.view() if isinstance(table, TableTracker) else table
+
+
 class Bot(Protocol):
     """A bot: one method, called with the table as the bot's seat sees it when it must act."""
 
@@ -51,9 +62,13 @@ class Follower:
         if checker is not None and tracker.hand is not None:
             checker.expect(tracker.hand.hand_id, tracker.hand.commitment)
 
-    def accept(self, messages: Iterable[Any]) -> list[Event]:
-        """The new events among `messages` (poker.v1.TableEvent), in order."""
+    def accept(self, messages: Iterable[Any],
+               convert: Callable[[Any], Event] = event_from_proto) -> list[Event]:
+        """The new events among `messages` (poker.v1.TableEvent), in order; `convert` turns
+        one message into its Event (a bot farm passes one that shares a table's events
+        among its seats there)."""
         out: list[Event] = []
+        apply, checker = self.tracker.apply, self.checker
         for message in messages:
             sequence = message.sequence
             if sequence <= self.last:
@@ -61,11 +76,11 @@ class Follower:
             if sequence != self.last + 1:
                 raise StreamGap(f"event {sequence} follows {self.last}: "
                                 f"events {self.last + 1}..{sequence - 1} are missing")
-            event = event_from_proto(message)
+            event = convert(message)
             self.last = sequence
-            self.tracker.apply(event)
-            if self.checker is not None:
-                self.checker.feed(event)
+            apply(event)
+            if checker is not None:
+                checker.feed(event)
             out.append(event)
         return out
 
@@ -128,26 +143,31 @@ class BotSession:
         self.winding_down: str | None = None  # why the bot stops once it can
         self.unproven: set[str] = set()  # hands this seat played, deck not yet revealed
 
-    def step(self, events: list[Event], view: TableView, result: Any = None) -> Step:
-        """The driver's next moves after a response: its new `events`, the view after them,
-        and its PlayActionResult (None when it has none)."""
+    def step(self, events: list[Event], table: Table, result: Any = None) -> Step:
+        """The driver's next moves after a response: its new `events`, the table after them
+        (its view or its tracker), and its PlayActionResult (None when it has none)."""
         if result is not None:
-            self.on_result(result.action_number, result.code, result.message, view)
+            self.on_result(result.action_number, result.code, result.message, table)
         calls: list[str] = []
-        for command, why in self.on_events(events, view):
+        for command, why in self.on_events(events, table):
             if command == "stop":
                 return Step(tuple(calls), stop=str(why))
             calls.append(command)
-        if self.stop.until is not None and self.stop.until(view):
+        if self.stop.until is not None and self.stop.until(_view(table)):
             return Step(tuple(calls), stop="until")
-        return Step(tuple(calls), send=self.decision(view))
+        send = self.decision(table)
+        if send is None and not calls:
+            return _IDLE  # the common case, once per seat and response: no new object
+        return Step(tuple(calls), send=send)
 
     # ------------------------------------------------------------------ events
 
-    def on_events(self, events: list[Event], view: TableView) -> list[tuple[str, Any]]:
+    def on_events(self, events: list[Event], table: Table) -> list[tuple[str, Any]]:
         """Commands after a batch: ("sit_out", None), ("sit_in", None), ("stop", why)."""
         commands: list[tuple[str, Any]] = []
         for e in events:
+            if type(e) not in _SESSION_EVENTS:
+                continue  # most events (turns, actions, cards) change nothing here
             if isinstance(e, HandStarted):
                 if any(p.seat == self.seat for p in e.players):
                     self.result.hands += 1
@@ -172,7 +192,7 @@ class BotSession:
                 return [*commands, ("stop", "table closed")]
         if self.winding_down is None and self._out_of_time():
             commands += self._wind_down("time is up")
-        if self.winding_down is not None and self._can_stop(view):
+        if self.winding_down is not None and self._can_stop(_view(table)):
             commands.append(("stop", self.winding_down))
         return commands
 
@@ -207,36 +227,42 @@ class BotSession:
 
     # ------------------------------------------------------------------ turns
 
-    def decision(self, view: TableView) -> tuple[str, int, Action] | None:
+    def decision(self, table: Table) -> tuple[str, int, Action] | None:
         """(hand_id, action_number, action) when the seat must answer now, else None.
 
         Each decision is sent once per stream. After a reconnect it is sent again with
         the same answer (the server applies an exact retry once), never recomputed.
         """
-        hand, legal = view.hand, view.legal
-        if hand is None or legal is None or legal.seat != self.seat:
-            return None
-        key = (hand.hand_id, hand.action_number)
-        if key in self.sent_keys:
+        key = self.decision_due(table)
+        if key is None or key in self.sent_keys:
             return None
         action = self.answers.get(key)
         if action is None:
-            action = self.bot.act(view)
+            action = self.bot.act(_view(table))
             if not isinstance(action, Action):
                 raise TypeError(f"{type(self.bot).__name__}.act returned {action!r}, "
                                 "not an Action")
             self.answers = {key: action}  # only the current decision needs remembering
             self.result.actions += 1
         self.sent_keys.add(key)
-        self.sent_at[hand.action_number] = time.monotonic()
-        return hand.hand_id, hand.action_number, action
+        self.sent_at[key[1]] = time.monotonic()
+        return key[0], key[1], action
+
+    def decision_due(self, table: Table) -> tuple[str, int] | None:
+        """(hand_id, action_number) when the dealer awaits this seat's decision, else None."""
+        # view.legal for this seat, read from the view or the tracker alike (no view built)
+        hand = table.hand
+        if (hand is None or hand.legal is None or hand.legal.seat != self.seat
+                or table.your_seat != self.seat):
+            return None
+        return hand.hand_id, hand.action_number
 
     def reconnected(self) -> None:
         """A new stream: unanswered decisions are sent again."""
         self.sent_keys.clear()
         self.result.reconnects += 1
 
-    def on_result(self, action_number: int, code: int, message: str, view: TableView) -> None:
+    def on_result(self, action_number: int, code: int, message: str, table: Table) -> None:
         """A PlayActionResult: records latency; raises ActionRefused for a live refusal
         (a stale one, overtaken by a time-out, is only recorded)."""
         sent = self.sent_at.pop(action_number, None)
@@ -246,9 +272,14 @@ class BotSession:
             return
         refused = ActionRefused(message, _STATUS.get(code, grpc.StatusCode.UNKNOWN), self.method)
         self.result.refused.append(refused)
+        view = _view(table)
         hand = view.hand
         if hand is not None and hand.action_number == action_number and view.legal is not None:
             raise refused  # the bot chose an illegal action: its author must know
 
 
 _STATUS = {c.value[0]: c for c in grpc.StatusCode}
+_IDLE = Step()
+#: The events `on_events` acts on.
+_SESSION_EVENTS = frozenset({HandStarted, DeckRevealed, HandVoided, HandEnded, PlayerSatOut,
+                             PlayerUnseated, TableClosed})
