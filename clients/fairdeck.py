@@ -65,6 +65,9 @@ def dealing_order(seats: list[int], button: int) -> list[int]:
     return [s for s in ordered if s > button] + [s for s in ordered if s <= button]
 
 
+_ALL_CARDS = frozenset(range(52))
+
+
 @dataclass
 class _Hand:
     commitment: str
@@ -83,7 +86,7 @@ def verify_reveal(hand_id: str, commitment: str, reveal: DeckRevealed,
         raise FairDeckViolation(hand_id, f"the reveal names commitment {reveal.commitment!r}, "
                                          f"but the hand started with {commitment!r}")
     indexes = [c.index for c in reveal.deck]
-    if sorted(indexes) != list(range(52)):
+    if len(indexes) != 52 or set(indexes) != _ALL_CARDS:
         raise FairDeckViolation(hand_id, "the revealed deck is not the 52 cards, each once")
     digest = hashlib.sha256(reveal.salt + bytes(indexes)).hexdigest()
     if digest != commitment:

@@ -203,20 +203,24 @@ class BotFarm:
         # The seats of a table receive the same events, each its own copy (with only its own
         # hole cards), in the same response: each event is converted once, and the (frozen)
         # Event is shared by the seats whose copy is equal.
-        shared: dict[tuple[str, int], tuple[Any, Event]] = {}
+        shared: dict[str, dict[int, tuple[Any, Event]]] = {}  # by table id, then sequence
         for batch in response.events:
-            seat = by_key.get((batch.table_id, batch.seat))
+            table_id = batch.table_id
+            seat = by_key.get((table_id, batch.seat))
             if seat is None or seat.stopped or seat.follower is None:
                 continue
-            events = seat.follower.accept(batch.events, _converter(shared, batch.table_id))
+            seen = shared.get(table_id)
+            if seen is None:
+                seen = shared[table_id] = {}
+            events = seat.follower.accept(batch.events, _converter(seen))
             if seat.on_events is not None and events:
                 seat.on_events(events)
-            news.setdefault(seat.key, (seat, [], []))[1].extend(events)
+            _work(news, seat)[1].extend(events)
         for answer in response.results:
             seat = by_key.get((answer.table_id, answer.seat))
             if seat is None or seat.stopped:
                 continue
-            news.setdefault(seat.key, (seat, [], []))[2].append(answer.result)
+            _work(news, seat)[2].append(answer.result)
 
     async def _steps(self, work: list[Work]
                      ) -> list[pb.PlaySeatAction]:
@@ -246,18 +250,25 @@ class BotFarm:
             await stream.write(pb.PlayManyRequest(actions=actions))
 
 
-def _converter(shared: dict[tuple[str, int], tuple[Any, Event]],
-               table_id: str) -> Callable[[Any], Event]:
-    """`event_from_proto` for the events of `table_id`, converted once for its seats."""
+def _converter(seen: dict[int, tuple[Any, Event]]) -> Callable[[Any], Event]:
+    """`event_from_proto` for the events of one table, each converted once for its seats:
+    `seen` holds each sequence's message and event."""
     def convert(message: Any) -> Event:
-        key = (table_id, message.sequence)
-        seen = shared.get(key)
-        if seen is not None and seen[0] == message:
-            return seen[1]
+        sequence = message.sequence
+        first = seen.get(sequence)
+        if first is not None and first[0] == message:
+            return first[1]
         event = event_from_proto(message)
-        shared[key] = (message, event)
+        seen[sequence] = (message, event)
         return event
     return convert
+
+
+def _work(news: dict[Key, Work], seat: FarmSeat) -> Work:
+    work = news.get(seat.key)
+    if work is None:
+        work = news[seat.key] = (seat, [], [])
+    return work
 
 
 class _Ended(grpc.RpcError):  # type: ignore[misc]

@@ -220,7 +220,8 @@ class TableTracker:
             if self.hand is not None:
                 self.hand.eligible.discard(e.seat)
         else:
-            self._put_in(e.seat, e.added, e.to)
+            s.stack -= e.added
+            s.bet = e.to
         self._turn_over()
 
     def _turn_over(self) -> None:
