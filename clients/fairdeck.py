@@ -121,6 +121,11 @@ class FairDeckChecker:
     `on_violation` is called with each violation before the policy applies.
     """
 
+    #: The event types `feed` reads (it ignores any other).
+    reads: frozenset[type[Event]] = frozenset({
+        HandStarted, HoleCardsDealt, CardsShown, CardsMucked, BoardDealt, HandEnded,
+        HandVoided, DeckRevealed})
+
     def __init__(self, policy: Policy = "raise",
                  on_violation: Callable[[FairDeckViolation], None] | None = None) -> None:
         self.policy = policy
@@ -187,7 +192,7 @@ class FairDeckChecker:
 
 
 #: What each event of a started hand that concerns its proof does to it.
-_FEEDS: dict[type[Event], Any] = {
+_FEEDS: dict[type[Event], Any] = {  # with HandStarted, FairDeckChecker.reads
     HoleCardsDealt: FairDeckChecker._cards,
     CardsShown: FairDeckChecker._cards,
     CardsMucked: FairDeckChecker._cards,
@@ -196,3 +201,4 @@ _FEEDS: dict[type[Event], Any] = {
     HandVoided: FairDeckChecker._voided,
     DeckRevealed: FairDeckChecker._revealed,
 }
+assert FairDeckChecker.reads == {HandStarted, *_FEEDS}, "feed would skip an event it reads"
