@@ -25,6 +25,7 @@ from clients.events import (
     HandEnded,
     HandStarted,
     HandVoided,
+    PlayerSatIn,
     PlayerSatOut,
     PlayerUnseated,
     TableClosed,
@@ -105,7 +106,10 @@ class PlayResult:
 class Stop:
     """When a bot stops: after `hands` of its own hands, after the table's hand number
     `until_hand`, after `seconds`, or when `until(view)` says so (checked after each batch).
-    Before its last hand the seat sits out, so the table deals on without it."""
+    Before its last hand the seat sits out, so the table deals on without it.
+
+    Whatever the stop, a bot that has played also stops when the table will not deal it
+    again: no hand is on and every other seat sat out by choice (or is empty)."""
 
     hands: int | None = None
     until_hand: int | None = None
@@ -143,6 +147,10 @@ class BotSession:
         self.sent_at: dict[int, float] = {}
         self.winding_down: str | None = None  # why the bot stops once it can
         self.unproven: set[str] = set()  # hands this seat played, deck not yet revealed
+        # Other seats that sat out by choice (a seat R32 sat out after a time-out is
+        # expected back): when every other seat is among them and no hand is on, the
+        # table will not deal this seat another hand (None: not looked at the table yet).
+        self.away: set[int] | None = None
 
     def step(self, events: list[Event], table: Table, result: Any = None) -> Step:
         """The driver's next moves after a response: its new `events`, the table after them
@@ -166,9 +174,17 @@ class BotSession:
     def on_events(self, events: list[Event], table: Table) -> list[tuple[str, Any]]:
         """Commands after a batch: ("sit_out", None), ("sit_in", None), ("stop", why)."""
         commands: list[tuple[str, Any]] = []
+        if self.away is None:  # those sitting out already when the bot began
+            self.away = {s.seat for s in _view(table).seats
+                         if s.sitting_out and s.seat != self.seat}
+        seats_changed = hand_ended = False
         for e in events:
             if type(e) not in _SESSION_EVENTS:
                 continue  # most events (turns, actions, cards) change nothing here
+            if type(e) in _SEAT_EVENTS and _seat_of(e) != self.seat:
+                seats_changed = True
+                self._note_away(e)
+                continue
             if isinstance(e, HandStarted):
                 if any(p.seat == self.seat for p in e.players):
                     self.result.hands += 1
@@ -180,10 +196,13 @@ class BotSession:
             elif isinstance(e, DeckRevealed | HandVoided):
                 self.unproven.discard(e.hand_id)
             if isinstance(e, HandEnded | HandVoided):
+                hand_ended = True
                 mine = next((s for s in e.stacks if s.seat == self.seat), None)
                 if (mine is not None and mine.stack == 0 and self.winding_down is None
                         and not (self.rebuy and self.rebuy())):
-                    return [*commands, ("stop", "busted")]
+                    # Sitting out says "gone" to the others: a seat with no chips may
+                    # still be waiting for its rebuy, and they would wait for it.
+                    return [*commands, ("sit_out", None), ("stop", "busted")]
             elif isinstance(e, PlayerSatOut) and e.seat == self.seat and (
                     e.reason is SitOutReason.TIMED_OUT and self.winding_down is None):
                 commands.append(("sit_in", None))  # R32 sat us out after a slow answer
@@ -193,9 +212,27 @@ class BotSession:
                 return [*commands, ("stop", "table closed")]
         if self.winding_down is None and self._out_of_time():
             commands += self._wind_down("time is up")
+        if (self.winding_down is None and self.result.hands
+                and (seats_changed or (hand_ended and self.away))
+                and self._no_one_left(_view(table))):
+            commands += self._wind_down("no one else at the table plays")
         if self.winding_down is not None and self._can_stop(_view(table)):
             commands.append(("stop", self.winding_down))
         return commands
+
+    def _note_away(self, e: Event) -> None:
+        assert self.away is not None
+        if isinstance(e, PlayerSatOut) and e.reason is not SitOutReason.TIMED_OUT:
+            self.away.add(e.seat)
+        else:  # back in, timed out (and expected back), or gone from the table
+            self.away.discard(_seat_of(e))
+
+    def _no_one_left(self, view: TableView) -> bool:
+        """No hand is on and every other seat sat out by choice (or is empty): the table
+        will not deal this seat another hand, and a `hands=` count would wait forever."""
+        away = self.away or set()
+        return view.hand is None and all(s.seat in away for s in view.seats
+                                         if s.seat != self.seat)
 
     def _wind_down(self, why: str) -> list[tuple[str, Any]]:
         if self.winding_down is not None:
@@ -283,4 +320,11 @@ _STATUS = {c.value[0]: c for c in grpc.StatusCode}
 _IDLE = Step()
 #: The events `on_events` acts on.
 _SESSION_EVENTS = frozenset({HandStarted, DeckRevealed, HandVoided, HandEnded, PlayerSatOut,
-                             PlayerUnseated, TableClosed})
+                             PlayerSatIn, PlayerUnseated, TableClosed})
+#: Events that change who is at the table and in.
+_SEAT_EVENTS = frozenset({PlayerSatOut, PlayerSatIn, PlayerUnseated})
+
+
+def _seat_of(e: Any) -> int:
+    """The seat a PlayerSatOut, PlayerSatIn or PlayerUnseated is about."""
+    return int(e.stack.seat) if isinstance(e, PlayerUnseated) else int(e.seat)

@@ -353,3 +353,23 @@ def test_a_time_limit_stops_a_bot_even_at_a_table_that_never_deals(
 
     assert asyncio.run(main()) == "time is up"
     operator.close_table(table.table_id)
+
+
+def test_a_bot_whose_last_opponent_busted_stops_instead_of_waiting(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    """Heads-up, no rebuys: the busted bot sits out and stops, and the winner, far from its
+    `hands=` count, sees that the table will not deal again and stops too."""
+    from clients.accounts import TableRules
+    from clients.models import Level, TableConfig
+
+    table = operator.open_table(
+        TableConfig(seats=2, levels=(Level(100, 200),), pause_between_hands_ms=0,
+                    action_time_ms=10_000),
+        TableRules(initial_stack=1000, max_rebuys=0))
+    players = seated(suite, operator, table, 2, buy_in=1000)
+    play_all(players, [RandomBot(seed=5, aggression=0.7), RandomBot(seed=6, aggression=0.7)],
+             table.table_id, hands=100_000)
+    why = sorted(p.result.stopped_because for p in players if p.result is not None)
+    assert why == ["busted", "no one else at the table plays"]
+    assert all(p.result is not None and 0 < p.result.hands < 100_000 for p in players)
+    _conserved(operator, players, table.table_id)

@@ -26,6 +26,7 @@ from clients.events import (
     HandPlayer,
     HandStarted,
     HoleCardsDealt,
+    PlayerSatIn,
     PlayerSatOut,
 )
 from clients.fairdeck import FairDeckChecker, dealing_order
@@ -322,3 +323,55 @@ def test_a_seat_timed_out_sits_in_again_and_a_stale_refusal_does_not_raise() -> 
                           "raise to 5 is below the minimum 20", _turn_view(4))
     assert len(session.result.refused) == 2
     assert Action(ActionKind.ALL_IN).kind.value == "all_in"
+
+
+def _seats(*sitting_out: int) -> TableView:
+    from clients.models import SeatView
+
+    return TableView(table_id="t", your_seat=0, seats=tuple(
+        SeatView(seat=n, player_id=f"p{n}", stack=500, sitting_out=n in sitting_out)
+        for n in range(3)))
+
+
+def test_a_bot_stops_when_every_other_seat_sits_out_by_choice() -> None:
+    """A `hands=` count short of its end would wait forever at a table that no longer
+    deals: everyone else sat out (their own stops, or busted and gone)."""
+    session = BotSession(_Counting(), 0, Stop(hands=50))
+    session.on_events([], _seats())  # the bot begins with everyone in
+    session.result.hands = 7
+    out = SitOutReason.REQUESTED
+    assert session.on_events([PlayerSatOut(sequence=20, seat=1, reason=out)],
+                             _seats(1)) == []  # seat 2 still plays
+    steps = session.on_events([PlayerSatOut(sequence=21, seat=2, reason=out)], _seats(1, 2))
+    assert steps == [("sit_out", None)]
+    assert session.winding_down == "no one else at the table plays"
+
+
+def test_a_seat_timed_out_is_expected_back_and_a_sat_in_one_plays_again() -> None:
+    session = BotSession(_Counting(), 0, Stop(hands=50))
+    session.on_events([], _seats())
+    session.result.hands = 7
+    steps = session.on_events([
+        PlayerSatOut(sequence=20, seat=1, reason=SitOutReason.REQUESTED),
+        PlayerSatOut(sequence=21, seat=2, reason=SitOutReason.TIMED_OUT)], _seats(1, 2))
+    assert steps == [] and session.winding_down is None  # R32: seat 2 comes back
+    steps = session.on_events([PlayerSatIn(sequence=22, seat=1)], _seats(2))
+    assert steps == [] and session.winding_down is None
+
+
+def test_a_bot_that_has_not_played_yet_waits_for_the_table() -> None:
+    session = BotSession(_Counting(), 0, Stop(hands=50))
+    assert session.on_events([PlayerSatOut(sequence=3, seat=1, reason=SitOutReason.REQUESTED),
+                              PlayerSatOut(sequence=4, seat=2, reason=SitOutReason.REQUESTED)],
+                             _seats(1, 2)) == []
+
+
+def test_a_busted_bot_sits_out_before_it_stops() -> None:
+    """So that the others see it gone (a seat with no chips may still be rebuying)."""
+    from clients.models import SeatStack
+
+    session = BotSession(_Counting(), 0, Stop(hands=50))
+    ended = HandEnded(sequence=30, hand_id="t-4", stacks=(
+        SeatStack(seat=0, player_id="p0", stack=0), SeatStack(seat=1, player_id="p1",
+                                                              stack=1500)))
+    assert session.on_events([ended], _seats()) == [("sit_out", None), ("stop", "busted")]
