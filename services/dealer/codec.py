@@ -43,14 +43,7 @@ def encode(obj: Any) -> Any:
         return [[encode(k), encode(v)] for k, v in obj.items()]
     if dataclasses.is_dataclass(obj):
         if type(obj).__name__ in _IMMUTABLE:  # the same table config in every HandStarted
-            hit = _memo.get(id(obj))
-            if hit is not None and hit[0] is obj:
-                return hit[1]
-            if len(_memo) > 4096:
-                _memo.clear()
-            encoded = _fields(obj)
-            _memo[id(obj)] = (obj, encoded)
-            return encoded
+            return _by_identity(_memo, obj, _fields)
         return _fields(obj)
     raise TypeError(f"cannot encode {type(obj).__name__}")
 
@@ -67,6 +60,19 @@ _PLAIN = frozenset({int, str, bool, float, type(None)})
 #: Frozen values shared by many events, encoded once (keyed by identity).
 _IMMUTABLE = frozenset({"TableConfig", "Level"})
 _memo: dict[int, tuple[Any, Any]] = {}
+
+
+def _by_identity(cache: dict[int, tuple[Any, Any]], obj: Any,
+                 make: Callable[[Any], Any]) -> Any:
+    """`make(obj)`, kept by the identity of `obj` (a frozen value many events share)."""
+    hit = cache.get(id(obj))
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    if len(cache) > 4096:
+        cache.clear()
+    made = make(obj)
+    cache[id(obj)] = (obj, made)
+    return made
 
 
 def dumps(event: Any) -> str:
@@ -96,13 +102,7 @@ def _value_text(value: Any) -> str:
     if type(value) in _PLAIN:
         return _json(value)
     if type(value).__name__ in _IMMUTABLE:
-        hit = _text_memo.get(id(value))
-        if hit is not None and hit[0] is value:
-            return hit[1]
-        if len(_text_memo) > 4096:
-            _text_memo.clear()
-        text = _json(encode(value))
-        _text_memo[id(value)] = (value, text)
+        text: str = _by_identity(_text_memo, value, lambda v: _json(encode(v)))
         return text
     return _json(encode(value))
 
