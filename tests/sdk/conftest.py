@@ -45,6 +45,9 @@ class Player:
     error: BaseException | None = None
     rebuys: int = 0
     events: list[int] = field(default_factory=list)
+    # Called on the player's own thread with each batch of events, after they are recorded:
+    # a test's hook that must happen at a known point of the game (a crash mid-game).
+    watch: Callable[[list[object]], None] | None = None
 
 
 def open_table(operator: LobbyClient, seats: int, **config: object) -> LobbyTable:
@@ -89,6 +92,8 @@ def play_all(players: list[Player], bots: list[Bot], table_id: str,
 
         def record(events: list[object]) -> None:
             p.events.extend(e.sequence for e in events)  # type: ignore[attr-defined]
+            if p.watch is not None:
+                p.watch(events)
 
         assert p.table is not None
         try:
