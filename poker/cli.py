@@ -65,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     log.configure(getattr(args, "log_format", None))
     code: int = importlib.import_module(args._module).run(args)
+    if args.command == "serve":
+        from poker.serving import exit_process
+
+        exit_process(code)
     return code
 
 

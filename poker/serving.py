@@ -2,19 +2,23 @@
 
 Health checking (`grpc.health.v1`) and server reflection are added to every
 server; SIGTERM and SIGINT stop it gracefully (in-flight calls get a grace
-period); the bound port is logged and printed as `listening on HOST:PORT`, so a
-test that asked for port 0 can read the port it got from the first line of stdout.
+period) and within a deadline (`arm_stop_deadline`); the bound port is logged and
+printed as `listening on HOST:PORT`, so a test that asked for port 0 can read the
+port it got from the first line of stdout.
 Given a `poker.tls.ServerTLS`, the port speaks TLS only.
 """
 
 from __future__ import annotations
 
+import faulthandler
+import os
 import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -52,12 +56,44 @@ class Running:
     health: health.HealthServicer
     services: Sequence[Service]
 
-    def stop(self, grace: float = 5.0) -> None:
+    def stop(self, grace: float = 5.0) -> bool:
+        """Refuses new calls, gives those in flight `grace` seconds, then stops the
+        services. False when gRPC did not report the server stopped soon after the grace
+        (its calls were cancelled): the services are stopped all the same."""
         for name in [*(n for s in self.services for n in s.names), ""]:
             self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
-        self.server.stop(grace).wait()
+        stopped: bool = self.server.stop(grace).wait(grace + STOP_MARGIN_S)
+        if not stopped:
+            log.warning("server_stop_incomplete", grace_s=grace,
+                        hint="gRPC did not finish its calls after cancelling them")
         for service in self.services:
             service.on_stop()
+        return stopped
+
+
+#: How long after the grace period a server waits for gRPC to report it stopped.
+STOP_MARGIN_S = 2.0
+#: From SIGTERM/SIGINT, how long a server process may take to be gone.
+STOP_DEADLINE_S = 20.0
+
+
+def arm_stop_deadline(seconds: float = STOP_DEADLINE_S) -> None:
+    """Gives this process `seconds` to exit. Past them, every thread's stack goes to
+    stderr and the process ends with exit code 1, so that an orchestrator's SIGTERM is
+    never left hanging and the log says where it hung. faulthandler's watchdog runs on a
+    C thread of its own: it works even when Python's threads are stuck."""
+    faulthandler.dump_traceback_later(seconds, exit=True)
+
+
+def exit_process(code: int) -> NoReturn:
+    """Ends a server process once it has stopped: its port is closed, its stores are
+    closed and its last line is logged. The interpreter's own teardown is skipped, since
+    gRPC's threads (the server's poller, the channels' callbacks) can hold a process
+    there after everything that matters is done; CI once saw an evaluator that had been
+    sent SIGTERM still running 15 s later."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def start(services: Sequence[Service], host: str, port: int, max_workers: int = 16,
@@ -82,8 +118,10 @@ def start(services: Sequence[Service], host: str, port: int, max_workers: int = 
 
 
 def serve_forever(services: Sequence[Service], host: str, port: int, name: str,
-                  tls: tls_options.ServerTLS | None = None) -> int:
-    """Starts the server, prints its address, and blocks until SIGTERM/SIGINT."""
+                  tls: tls_options.ServerTLS | None = None,
+                  stop_deadline: float = STOP_DEADLINE_S) -> int:
+    """Starts the server, prints its address, and blocks until SIGTERM/SIGINT; then
+    stops it, with `stop_deadline` seconds for the process to be gone."""
     running = start(services, host, port, tls=tls)
     log.info("server_started", service=name, host=host, port=running.port,
              tls=tls.mode if tls else "off")
@@ -91,13 +129,15 @@ def serve_forever(services: Sequence[Service], host: str, port: int, name: str,
     stopping = threading.Event()
 
     def _stop(signum: int, _frame: object) -> None:
-        log.info("server_stopping", service=name, signal=signal.Signals(signum).name)
+        if not stopping.is_set():
+            arm_stop_deadline(stop_deadline)
+            log.info("server_stopping", service=name, signal=signal.Signals(signum).name)
         stopping.set()
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     stopping.wait()
-    running.stop()
-    log.info("server_stopped", service=name)
+    clean = running.stop()
+    log.info("server_stopped", service=name, clean=clean)
     sys.stdout.flush()
     return 0

@@ -29,7 +29,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from poker import tls
+from poker import serving, tls
 from poker.serving import SERVER_OPTIONS
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
@@ -44,6 +44,8 @@ from services.dealer.tables import Table
 # Lazy: modules load (for --help) before poker.log configures the process.
 log = structlog.get_logger(__name__)
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DealerService"].full_name
+#: On SIGTERM/SIGINT, how long calls in flight (streams included) may go on.
+STOP_GRACE_S = 2.0
 R = TypeVar("R")
 
 
@@ -400,25 +402,38 @@ async def serve(args: argparse.Namespace) -> int:
              tls=server_tls.mode if server_tls else "off", evaluator_tls=upstream is not None,
              event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0])
     tls.announce(args.host, port, server_tls)
-    await _until_signal()
+    sig = await _until_signal()
+    serving.arm_stop_deadline()
+    log.info("server_stopping", service="dealer", signal=sig.name)
     for name in (SERVICE_NAME, ""):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
     dealer.shutdown()
-    await server.stop(2.0)
+    clean = True
+    try:
+        await asyncio.wait_for(server.stop(STOP_GRACE_S), STOP_GRACE_S + serving.STOP_MARGIN_S)
+    except TimeoutError:
+        clean = False
+        log.warning("server_stop_incomplete", grace_s=STOP_GRACE_S,
+                    hint="gRPC did not finish its calls after cancelling them")
     store.close()
     if ranker is not None:
         await ranker.aclose()
-    log.info("server_stopped", service="dealer")
+    log.info("server_stopped", service="dealer", clean=clean)
     sys.stdout.flush()
     return 0
 
 
-async def _until_signal() -> None:
-    stopping = asyncio.Event()
+async def _until_signal() -> signal.Signals:
     loop = asyncio.get_running_loop()
+    received: asyncio.Future[signal.Signals] = loop.create_future()
+
+    def _receive(sig: signal.Signals) -> None:
+        if not received.done():
+            received.set_result(sig)
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stopping.set)
-    await stopping.wait()
+        loop.add_signal_handler(sig, _receive, sig)
+    return await received
 
 
 __all__ = ["AUDITOR", "DealerServicer", "add_arguments", "run", "serve"]
