@@ -7,7 +7,6 @@ received just before a break still reach the bots' sessions."""
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -37,7 +36,7 @@ from clients.session import Bot, Follower, PlayResult
 from clients.stack import LocalSuite
 from clients.tracker import TableTracker
 from poker.v1 import dealer_pb2 as pb
-from tests.sdk.conftest import Player, conserved, contiguous, funded, open_table, wait_until
+from tests.sdk.conftest import Player, conserved, contiguous, funded, open_table
 
 Key = tuple[str, int]
 
@@ -52,6 +51,14 @@ class Farmer:
     client: AsyncTableClient | None = None
     events: list[Event] = field(default_factory=list)
     rebuys: int = 0
+    # Called with each batch of the seat's events once they are recorded, on the farm's
+    # event loop: a test's hook that must happen at a known point of the game.
+    watch: Callable[[list[Event]], None] | None = None
+
+    def record(self, events: list[Event]) -> None:
+        self.events.extend(events)
+        if self.watch is not None:
+            self.watch(events)
 
     @property
     def key(self) -> Key:
@@ -89,7 +96,7 @@ def play_farm(farmers: list[Farmer], bots: list[Bot],
         farm = BotFarm(address)
         for farmer, bot in zip(farmers, bots, strict=True):
             farmer.client = farm.add(farmer.table_id, farmer.seating.seat_token, bot,
-                                     on_events=farmer.events.extend, rebuy=farmer.rebuy)
+                                     on_events=farmer.record, rebuy=farmer.rebuy)
         ready(farm)
         try:
             return await asyncio.wait_for(farm.play(hands=hands), 60)
@@ -322,17 +329,19 @@ def test_the_farm_reconnects_every_seat_when_the_dealer_restarts(
     resumes from its last event, with no gap, and its hands end with the chips conserved."""
     port = suite.dealer.rsplit(":", 1)[1]
     table_ids, farmers = seat_farmers(suite, operator, (2, 2))
-    restarted = threading.Event()
+    restarted: list[int] = []
 
-    def crash_and_restart() -> None:
-        wait_until(lambda: len(farmers[0].events) > 40)
-        suite.process("dealer").kill()
-        suite.start_dealer(["--port", port])
-        restarted.set()
+    def crash_and_restart(_events: list[Event]) -> None:
+        # On the farm's own event loop (it stalls while the dealer restarts), so the crash
+        # comes mid-game however fast the hands go: a watcher thread once lost that race.
+        if len(farmers[0].events) > 40 and not restarted:
+            suite.process("dealer").kill()
+            suite.start_dealer(["--port", port])
+            restarted.append(len(farmers[0].events))
 
-    threading.Thread(target=crash_and_restart, daemon=True).start()
+    farmers[0].watch = crash_and_restart
     results = play_farm(farmers, [CallingStation() for _ in farmers], hands=12)
-    assert restarted.is_set()
+    assert restarted, "the dealer was never restarted"
     for farmer in farmers:
         result = results[farmer.key]
         assert result.reconnects >= 1 and result.hands >= 12, result
