@@ -50,7 +50,7 @@ def test_each_server_stops_on_sigterm_with_exit_code_0_even_with_a_stream_open(
         with LobbyClient(suite.lobby, suite.operator_token) as operator:
             table = operator.open_table(TableConfig(seats=2, levels=(Level(5, 10),)),
                                         TableRules(initial_stack=1000))
-        ended: list[grpc.StatusCode | None] = []
+        ended: list[tuple[grpc.StatusCode, str] | None] = []
         with grpc.insecure_channel(suite.dealer) as channel:
             stream = dealer_pb2_grpc.DealerServiceStub(channel).WatchTable(  # type: ignore[no-untyped-call]
                 dealer_pb2.WatchTableRequest(table_id=table.table_id, after_sequence=0))
@@ -61,7 +61,7 @@ def test_each_server_stops_on_sigterm_with_exit_code_0_even_with_a_stream_open(
                         pass
                     ended.append(None)
                 except grpc.RpcError as err:
-                    ended.append(err.code())
+                    ended.append((err.code(), err.details()))
 
             watcher = threading.Thread(target=watch, daemon=True)
             watcher.start()
@@ -71,9 +71,13 @@ def test_each_server_stops_on_sigterm_with_exit_code_0_even_with_a_stream_open(
                     for name in ("lobby", "dealer", "evaluator")}
             watcher.join(10)
             assert ended, "the dealer's stream outlived the dealer"
-            # ended with a status on which the SDK opens the stream again (a restart)
-            assert ended[0] in RECONNECT_CODES, ended
-    # in-flight calls get their grace period (the dealer's is 2 s), not more
+    # the dealer ended its stream itself, at once, with a status on which the SDK opens
+    # the stream again, rather than leaving it to be cut when its grace period ran out
+    assert ended[0] is not None, "the stream ended as if the table had closed"
+    code, details = ended[0]
+    assert code is grpc.StatusCode.UNAVAILABLE and code in RECONNECT_CODES, ended
+    assert "the dealer is stopping" in details and table.table_id in details, details
+    # in-flight calls get their grace period (5 s, the dealer's 2 s), and a margin, not more
     assert all(seconds < 10 for seconds in took.values()), took
 
 

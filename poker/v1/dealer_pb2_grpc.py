@@ -267,7 +267,9 @@ class DealerServiceServicer:
         is missed and nothing is sent twice. Events a viewer must act on (its own
         TurnStarted) are sent at once; others may wait a few milliseconds (the
         dealer's --stream-linger-ms, default 10) to share a message. The stream
-        ends when the table closes, or for a seat when its player leaves.
+        ends when the table closes, or for a seat when its player leaves. A dealer
+        that is stopping ends every stream (this one, Play, PlayMany) at once with
+        UNAVAILABLE: reconnect, to it restarted or to another, and resume.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

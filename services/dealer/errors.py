@@ -63,6 +63,13 @@ class TokenLost(DealerError):
     code = grpc.StatusCode.DATA_LOSS
 
 
+class Stopping(DealerError):
+    """The dealer is stopping (a restart, an upgrade): its streams end with this, at once
+    rather than when its grace period runs out, and their clients reconnect."""
+
+    code = grpc.StatusCode.UNAVAILABLE
+
+
 class Remembered(DealerError):
     """The refusal once given to a request, given again to its repeat."""
 

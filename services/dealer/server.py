@@ -191,8 +191,12 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         except Exception as err:  # noqa: BLE001
             await _abort(context, err)
             return
-        async for response in streams.watch(table, viewer, request.after_sequence, self.linger):
-            yield response
+        try:
+            async for response in streams.watch(table, viewer, request.after_sequence,
+                                                self.linger):
+                yield response
+        except DealerError as err:  # the dealer is stopping
+            await _abort(context, err)
 
     async def Play(self, request_iterator: AsyncIterator[pb.PlayRequest],
                    context: Any) -> AsyncIterator[bytes]:
@@ -209,8 +213,11 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
             return
         session = streams.PlaySession(table, caller, viewer, first.start.after_sequence,
                                       self.linger)
-        async for response in streams.play(session, request_iterator):
-            yield response
+        try:
+            async for response in streams.play(session, request_iterator):
+                yield response
+        except DealerError as err:  # the dealer is stopping
+            await _abort(context, err)
 
     def _seat_stream(self, table_id: str, token: str | None,
                      after: int) -> tuple[Table, Caller, views.Viewer]:

@@ -125,6 +125,7 @@ class Feed:
                 continue
             if self.table.closed and self.after >= self.table.last_sequence:
                 return
+            self.table.check_running()
             self._waiter = asyncio.get_running_loop().create_future()
             try:
                 await self._waiter
@@ -348,6 +349,8 @@ class PlayManySession:
                     return
                 if self._woken or any(feed.due for feed, _c, _s in self.feeds.values()):
                     continue
+                for feed, _caller, _suffix in self.feeds.values():
+                    feed.table.check_running()
                 self._waiter = asyncio.get_running_loop().create_future()
                 try:
                     await self._waiter

@@ -40,6 +40,7 @@ from services.dealer.errors import (
     FailedPrecondition,
     InvalidArgument,
     RequestReused,
+    Stopping,
     TableNotFound,
 )
 from services.dealer.store import ActRecord, Row, Store
@@ -111,6 +112,7 @@ class Table:
         self.hands_played = 0
         self.level_base = (0, 0, 0)  # (level index, hands_played, time_ms) the schedule counts from
         self.closed = False
+        self.stopping = False  # the dealer is stopping: streams end, clients reconnect
         self.last_sequence = 0
         self.hand: Hand | None = None
         self.hand_number = 0
@@ -611,9 +613,18 @@ class Table:
         self._turn_timer = self._start_timer = None
 
     def shutdown(self) -> None:
-        """Stops the clocks (the dealer is stopping); the log stays as it is."""
+        """Stops the clocks and ends the streams (the dealer is stopping); the log stays
+        as it is."""
         self._cancel_timers()
+        self.stopping = True
         self._wake()
+
+    def check_running(self) -> None:
+        """Raises Stopping, naming the table, once the dealer is stopping."""
+        if self.stopping:
+            raise Stopping(f"the dealer is stopping (a restart or an upgrade): table "
+                           f"{self.table_id}'s stream ends here; reconnect and resume after "
+                           f"your last sequence number")
 
     # ---------------------------------------------------------------- helpers
 

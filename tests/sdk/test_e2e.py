@@ -310,8 +310,11 @@ def test_the_asyncio_client_plays_resumes_and_awaits_async_bots(
     operator.close_table(table.table_id)
 
 
+@pytest.mark.parametrize("stop", ["SIGKILL", "SIGTERM"])
 def test_the_client_reconnects_by_itself_when_the_dealer_restarts(
-        suite: LocalSuite, operator: LobbyClient) -> None:
+        suite: LocalSuite, operator: LobbyClient, stop: str) -> None:
+    """A crash (SIGKILL) or a stop (SIGTERM: the dealer ends its streams at once) mid-hand,
+    and the dealer started again on its port: every client resumes with no gap."""
     port = suite.dealer.rsplit(":", 1)[1]
     table = open_table(operator, 3)
     players = seated(suite, operator, table, 3, buy_in=1000)
@@ -321,7 +324,10 @@ def test_the_client_reconnects_by_itself_when_the_dealer_restarts(
         # On player 0's own thread, so the crash comes mid-game (about hand 4 of 12) however
         # fast the hands go; the others find the dealer gone while this thread restarts it.
         if len(players[0].events) > 60 and not restarted:
-            suite.process("dealer").kill()  # SIGKILL mid-hand
+            if stop == "SIGKILL":
+                suite.process("dealer").kill()
+            else:
+                assert suite.process("dealer").stop(timeout=15) == 0
             suite.start_dealer(["--port", port])
             restarted.append(len(players[0].events))
 

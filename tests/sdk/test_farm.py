@@ -323,10 +323,12 @@ def test_events_that_arrive_just_before_a_break_reach_the_bots_session() -> None
     assert result.hands == 1 and result.reconnects == 1 and result.stopped_because == "until"
 
 
+@pytest.mark.parametrize("stop", ["SIGKILL", "SIGTERM"])
 def test_the_farm_reconnects_every_seat_when_the_dealer_restarts(
-        suite: LocalSuite, operator: LobbyClient) -> None:
-    """SIGKILL the dealer mid-hand and start it again on its port: every seat of the farm
-    resumes from its last event, with no gap, and its hands end with the chips conserved."""
+        suite: LocalSuite, operator: LobbyClient, stop: str) -> None:
+    """SIGKILL (a crash) or SIGTERM (a stop: the dealer ends its streams at once) the dealer
+    mid-hand and start it again on its port: every seat of the farm resumes from its last
+    event, with no gap, and its hands end with the chips conserved."""
     port = suite.dealer.rsplit(":", 1)[1]
     table_ids, farmers = seat_farmers(suite, operator, (2, 2))
     restarted: list[int] = []
@@ -335,7 +337,10 @@ def test_the_farm_reconnects_every_seat_when_the_dealer_restarts(
         # On the farm's own event loop (it stalls while the dealer restarts), so the crash
         # comes mid-game however fast the hands go: a watcher thread once lost that race.
         if len(farmers[0].events) > 40 and not restarted:
-            suite.process("dealer").kill()
+            if stop == "SIGKILL":
+                suite.process("dealer").kill()
+            else:
+                assert suite.process("dealer").stop(timeout=15) == 0
             suite.start_dealer(["--port", port])
             restarted.append(len(farmers[0].events))
 
