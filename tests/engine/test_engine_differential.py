@@ -1,7 +1,9 @@
 """Differential test: thousands of random hands through the engine and PokerKit side by side.
 
 Random tables (2-9 players, no limit and fixed limit, deep and short stacks, stacks
-below the blinds, antes per player and big-blind antes) under the standard preset;
+below the blinds, antes per player and big-blind antes) under the standard preset,
+and the same tables in pot limit (R16's pot-sized raise, against PokerKit's own
+pot-limit betting on Texas hold'em);
 the driver's policy is heavy in min-raises and all-ins. At every decision both
 must offer the same bounds, and every hand must end with the same stacks.
 
@@ -62,7 +64,7 @@ def engine_hand(spec: Spec, deck: list[int]) -> Hand:
     n = len(spec.stacks)
     config = TableConfig(
         seats=max(n, 2),
-        structure=Structure.NO_LIMIT if spec.structure == "no_limit" else Structure.FIXED_LIMIT,
+        structure=Structure(spec.structure),
         preset=Preset.STANDARD,
         levels=(Level(spec.small_blind, spec.big_blind, spec.ante),),
         ante_form=AnteForm.BIG_BLIND if spec.big_blind_ante else AnteForm.EACH_PLAYER,
@@ -136,10 +138,11 @@ def pokerkit_split(hand: Hand) -> list[int]:
     return [final[seat] for seat in sorted(final)]
 
 
-def play_both(seed: int, stats: Counter[str]) -> Hand | None:
-    """Play one random hand through both; the engine's hand when compared to the end."""
+def play_both(seed: int, stats: Counter[str], structure: str | None = None) -> Hand | None:
+    """Play one random hand through both (no or fixed limit, or `structure`); the engine's
+    hand when compared to the end."""
     rng = random.Random(seed)
-    spec = random_spec(rng)
+    spec = random_spec(rng, structure)
     deck = list(range(52))
     rng.shuffle(deck)
     theirs = PokerKitHand(spec, deck)
@@ -197,3 +200,15 @@ def test_engine_and_pokerkit_agree_on_bounds_and_stacks() -> None:
     print(dict(stats))
     assert stats["hands compared to the end"] >= 0.75 * HANDS, stats
     assert stats["decisions compared"] > 5 * HANDS, stats
+
+
+def test_engine_and_pokerkit_agree_on_pot_limit_bounds_and_stacks() -> None:
+    # R16 in pot limit: a raise reaches at most the current bet, plus the pot, plus
+    # every bet in front, plus the call first; the policy raises to that often.
+    stats: Counter[str] = Counter()
+    hands = HANDS // 2
+    for seed in range(SEED, SEED + hands):
+        play_both(seed, stats, "pot_limit")
+    print(dict(stats))
+    assert stats["hands compared to the end"] >= 0.75 * hands, stats
+    assert stats["decisions compared"] > 5 * hands, stats
