@@ -261,12 +261,25 @@ def test_all_in_is_the_call_or_raise_that_takes_the_whole_stack() -> None:
 
 
 def test_spec_and_deck_are_checked() -> None:
-    with pytest.raises(ValueError, match="structure 'pot_limit'"):
-        Spec("pot_limit", (10, 10), 1, 2)
+    with pytest.raises(ValueError, match="structure 'spread_limit'"):
+        Spec("spread_limit", (10, 10), 1, 2)
     with pytest.raises(ValueError, match="R29"):
         Spec("no_limit", (10, 0), 1, 2)
     with pytest.raises(ValueError, match="deck"):
         PokerKitHand(Spec("no_limit", (10, 10), 1, 2), [0] * 52)
+
+
+def test_pot_limit_caps_a_raise_at_the_pot_after_the_call() -> None:
+    # R16 at 5/10, the button first to act: its call of 10 would make the pot 25, so it
+    # may raise to 10 + 25 = 35. The small blind folds; the big blind's call of 25 would
+    # make the pot 5 + 35 + 35 = 75, so it may raise to 35 + 75 = 110 (at least to 60).
+    hand = PokerKitHand(Spec("pot_limit", (1000, 1000, 1000), 5, 10), list(range(52)))
+    first = hand.bounds()
+    assert (first.player, first.min_to, first.max_to) == (2, 20, 35)
+    hand.bet_raise_to(35)
+    hand.fold()
+    facing = hand.bounds()
+    assert (facing.player, facing.call_amount, facing.min_to, facing.max_to) == (1, 25, 60, 110)
 
 
 # ---------------------------------------------------------------- random hands
