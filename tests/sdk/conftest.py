@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sized
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -131,6 +132,28 @@ def conserved(operator: LobbyClient, players: list[Player], table_ids: list[str]
     assert total == DEPOSIT * len(players)
     audit = operator.audit()
     assert audit.ok and audit.total == 0, audit.problems
+
+
+def restart_dealer_after(suite: LocalSuite, events: Sized, count: int,
+                         stop: str) -> tuple[Callable[[list[Any]], None], list[int]]:
+    """A hook for one seat's batches of events (`Player.watch`, `Farmer.watch`): once
+    `events` holds more than `count`, it crashes ("SIGKILL") or stops ("SIGTERM") the
+    dealer and starts it again on its port. It runs on the seat's own thread or event
+    loop, so the restart comes mid-game however fast the hands go (a watcher thread once
+    lost that race). The list it returns holds `len(events)` at the restart."""
+    port = suite.dealer.rsplit(":", 1)[1]
+    restarted: list[int] = []
+
+    def hook(_batch: list[Any]) -> None:
+        if len(events) > count and not restarted:
+            if stop == "SIGKILL":
+                suite.process("dealer").kill()
+            else:
+                assert suite.process("dealer").stop(timeout=15) == 0
+            suite.start_dealer(["--port", port])
+            restarted.append(len(events))
+
+    return hook, restarted
 
 
 def contiguous(sequences: list[int]) -> bool:

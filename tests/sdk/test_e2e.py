@@ -36,6 +36,7 @@ from tests.sdk.conftest import (
     funded,
     open_table,
     play_all,
+    restart_dealer_after,
     seated,
     wait_until,
 )
@@ -315,23 +316,10 @@ def test_the_client_reconnects_by_itself_when_the_dealer_restarts(
         suite: LocalSuite, operator: LobbyClient, stop: str) -> None:
     """A crash (SIGKILL) or a stop (SIGTERM: the dealer ends its streams at once) mid-hand,
     and the dealer started again on its port: every client resumes with no gap."""
-    port = suite.dealer.rsplit(":", 1)[1]
     table = open_table(operator, 3)
     players = seated(suite, operator, table, 3, buy_in=1000)
-    restarted: list[int] = []
-
-    def crash_and_restart(_events: list[object]) -> None:
-        # On player 0's own thread, so the crash comes mid-game (about hand 4 of 12) however
-        # fast the hands go; the others find the dealer gone while this thread restarts it.
-        if len(players[0].events) > 60 and not restarted:
-            if stop == "SIGKILL":
-                suite.process("dealer").kill()
-            else:
-                assert suite.process("dealer").stop(timeout=15) == 0
-            suite.start_dealer(["--port", port])
-            restarted.append(len(players[0].events))
-
-    players[0].watch = crash_and_restart
+    # about hand 4 of 12, on player 0's thread: the others find the dealer gone meanwhile
+    players[0].watch, restarted = restart_dealer_after(suite, players[0].events, 60, stop)
     play_all(players, [CallingStation(), RandomBot(seed=5), CallingStation()], table.table_id,
              until_hand=12)
     assert restarted, "the dealer was never restarted"

@@ -36,7 +36,14 @@ from clients.session import Bot, Follower, PlayResult
 from clients.stack import LocalSuite
 from clients.tracker import TableTracker
 from poker.v1 import dealer_pb2 as pb
-from tests.sdk.conftest import Player, conserved, contiguous, funded, open_table
+from tests.sdk.conftest import (
+    Player,
+    conserved,
+    contiguous,
+    funded,
+    open_table,
+    restart_dealer_after,
+)
 
 Key = tuple[str, int]
 
@@ -329,22 +336,9 @@ def test_the_farm_reconnects_every_seat_when_the_dealer_restarts(
     """SIGKILL (a crash) or SIGTERM (a stop: the dealer ends its streams at once) the dealer
     mid-hand and start it again on its port: every seat of the farm resumes from its last
     event, with no gap, and its hands end with the chips conserved."""
-    port = suite.dealer.rsplit(":", 1)[1]
     table_ids, farmers = seat_farmers(suite, operator, (2, 2))
-    restarted: list[int] = []
-
-    def crash_and_restart(_events: list[Event]) -> None:
-        # On the farm's own event loop (it stalls while the dealer restarts), so the crash
-        # comes mid-game however fast the hands go: a watcher thread once lost that race.
-        if len(farmers[0].events) > 40 and not restarted:
-            if stop == "SIGKILL":
-                suite.process("dealer").kill()
-            else:
-                assert suite.process("dealer").stop(timeout=15) == 0
-            suite.start_dealer(["--port", port])
-            restarted.append(len(farmers[0].events))
-
-    farmers[0].watch = crash_and_restart
+    # on the farm's own event loop, which stalls while the dealer restarts
+    farmers[0].watch, restarted = restart_dealer_after(suite, farmers[0].events, 40, stop)
     results = play_farm(farmers, [CallingStation() for _ in farmers], hands=12)
     assert restarted, "the dealer was never restarted"
     for farmer in farmers:
