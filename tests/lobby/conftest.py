@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from lobby_fakes import FakeDealer
 from lobby_pg import fresh_pg_dsn
 
 from services.lobby.storage import PostgresStorage, SqliteStorage, Storage
@@ -91,3 +92,9 @@ def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]
         yield db
     finally:
         db.close()
+
+
+@pytest.fixture
+def dealer() -> FakeDealer:
+    """The in-memory dealer (lobby_fakes.py), fresh for each test."""
+    return FakeDealer()

@@ -28,6 +28,8 @@ from services.lobby.dealers import (
     Level,
     SeatStack,
 )
+from services.lobby.lobby import Lobby
+from services.lobby.rules import TableRules
 
 
 @dataclass
@@ -232,3 +234,12 @@ class FakeDealer:
 
     def stacks(self, address: str, table_id: str) -> dict[int, int]:
         return {s: v[1] for s, v in self.tables[(address, table_id)].seats.items()}
+
+
+def ann_and_bob_at_t1(lobby: Lobby, rules: TableRules) -> Lobby:
+    """`lobby` with players ann and bob, 1000 deposited each, and table t1 open with `rules`."""
+    for name in ("ann", "bob"):
+        lobby.create_player(name, name.title())
+        lobby.deposit(name, 1000, f"fund-{name}")
+    lobby.open_table("T", rules, {}, "o1", table_id="t1")
+    return lobby

@@ -309,16 +309,7 @@ def test_dealer_killed_during_a_buy_in_is_completed_when_it_is_back(
     audit = op.AuditLedger(pb.AuditLedgerRequest())
     assert audit.ok and audit.table_chips == 300  # not lost: on the table's account
     suite.dealer(None, "dealer.sqlite", port=port)  # back, on the same address and store
-
-    def joined() -> Any:
-        try:
-            return op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann",
-                                                    buy_in=300, request_id="j1"))
-        except grpc.RpcError as err:
-            assert err.code() == grpc.StatusCode.UNAVAILABLE, err.details()
-            return None
-
-    reply = wait_for(joined, 30, "the buy-in to complete")
+    reply = _ann_joins_at_last(op, "the buy-in to complete")
     assert reply.seat_token and reply.player.balance == 700
     assert _seated_at_dealer(suite, first.address, "t1") == {"ann": 300}
     assert op.AuditLedger(pb.AuditLedgerRequest()).ok
@@ -353,23 +344,11 @@ def chips_everywhere(suite: Suite, op: Any, dealer: str, players: list[str]) -> 
     return balances + sum(_seated_at_dealer(suite, dealer, "t1").values())
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_a_seat_player_answered_to_a_dead_lobby_and_delivered_again_late_seats_once(
-    suite: Suite, request: pytest.FixtureRequest, tmp_path: Path, backend: str
-) -> None:
-    dealer = suite.dealer(None, "dealer.sqlite").address
-    args = backend_args(backend, request, tmp_path)
-    first = suite.lobby([dealer], args, fault="after_seat")  # the answer dies with the lobby
-    op = suite.lobby_stub(first.address)
-    new_player(op, "ann", 1000)
-    open_table(op, "t1")
-    with pytest.raises(grpc.RpcError):
-        op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann", buy_in=300,
-                                         request_id="j1"))
-    assert first.popen.wait(10) == 17
-    op = suite.lobby_stub(suite.lobby([dealer], args).address)  # its recovery asks again
+def _ann_joins_at_last(op: Any, what: str) -> Any:
+    """ann's JoinTable j1 (a buy-in of 300 at t1), repeated while it is UNAVAILABLE (held
+    pending) until it answers; `what` names the wait in the failure."""
 
-    def completed() -> Any:
+    def joined() -> Any:
         try:
             return op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann",
                                                     buy_in=300, request_id="j1"))
@@ -377,7 +356,34 @@ def test_a_seat_player_answered_to_a_dead_lobby_and_delivered_again_late_seats_o
             assert err.code() == grpc.StatusCode.UNAVAILABLE, err.details()
             return None
 
-    joined = wait_for(completed, 30, "the recovery to complete the buy-in")
+    return wait_for(joined, 30, what)
+
+
+def _a_lobby_dies_during_a_join(suite: Suite, args: list[str], fault: str,
+                                **join: Any) -> str:
+    """A dealer, and a lobby that exits (code 17) at `fault` while ann's buy-in of 300 at
+    t1 (JoinTable j1) is under way; the dealer's address, for the next lobby."""
+    dealer: str = suite.dealer(None, "dealer.sqlite").address
+    first = suite.lobby([dealer], args, fault=fault)
+    op = suite.lobby_stub(first.address)
+    new_player(op, "ann", 1000)
+    open_table(op, "t1")
+    with pytest.raises(grpc.RpcError):
+        op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann", buy_in=300,
+                                         request_id="j1", **join))
+    assert first.popen.wait(10) == 17
+    return dealer
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_seat_player_answered_to_a_dead_lobby_and_delivered_again_late_seats_once(
+    suite: Suite, request: pytest.FixtureRequest, tmp_path: Path, backend: str
+) -> None:
+    args = backend_args(backend, request, tmp_path)
+    # the dealer seats ann; its answer dies with the lobby
+    dealer = _a_lobby_dies_during_a_join(suite, args, "after_seat")
+    op = suite.lobby_stub(suite.lobby([dealer], args).address)  # its recovery asks again
+    joined = _ann_joins_at_last(op, "the recovery to complete the buy-in")
     assert joined.player.balance == 700
     row = buy_in_row(args, "ann", "j1")
     # The network delivers the original request once more, late: the dealer's first answer.
@@ -397,16 +403,9 @@ def test_a_seat_player_answered_to_a_dead_lobby_and_delivered_again_late_seats_o
 def test_a_seat_player_delayed_past_its_refund_cannot_seat_the_player(
     suite: Suite, request: pytest.FixtureRequest, tmp_path: Path, backend: str
 ) -> None:
-    dealer = suite.dealer(None, "dealer.sqlite").address
     args = backend_args(backend, request, tmp_path)
-    first = suite.lobby([dealer], args, fault="before_seat")  # the request is on its way
-    op = suite.lobby_stub(first.address)
-    new_player(op, "ann", 1000)
-    open_table(op, "t1")
-    with pytest.raises(grpc.RpcError):
-        op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann", seat=0, buy_in=300,
-                                         request_id="j1"))
-    assert first.popen.wait(10) == 17
+    # the lobby dies with its SeatPlayer on its way to the dealer
+    dealer = _a_lobby_dies_during_a_join(suite, args, "before_seat", seat=0)
     row = buy_in_row(args, "ann", "j1")
     service = suite.dealer_stub(dealer)
     service.SeatPlayer(dpb.SeatPlayerRequest(table_id="t1", seat=0, player_id="intruder",

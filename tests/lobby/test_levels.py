@@ -6,33 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 import grpc
 import pytest
 from lobby_fakes import FakeDealer
+from lobby_server import OPERATOR, Client, code_of, serving
 
-from poker.serving import Service, start
-from poker.v1 import dealer_pb2, lobby_pb2_grpc
+from poker.v1 import dealer_pb2
 from poker.v1 import lobby_pb2 as pb
 from services.lobby.lobby import Lobby
-from services.lobby.server import SERVICE_NAME, LobbyServicer
 from services.lobby.storage import Storage
 
-OPERATOR = "operator-secret"
 D1 = "d1:1"
-
-
-class Client:
-    """A stub that sends one token (or none)."""
-
-    def __init__(self, channel: grpc.Channel, token: str | None) -> None:
-        self._stub = lobby_pb2_grpc.LobbyServiceStub(channel)
-        self._metadata = [("authorization", f"Bearer {token}")] if token else []
-
-    def __getattr__(self, name: str) -> Any:
-        method = getattr(self._stub, name)
-        return lambda request: method(request, metadata=self._metadata, timeout=10)
 
 
 @dataclass
@@ -46,10 +31,7 @@ class Room:
 def room(storage: Storage) -> Iterator[Room]:
     dealer = FakeDealer()
     lobby = Lobby(storage, dealer, [D1])
-    servicer = LobbyServicer(lobby, OPERATOR)
-    running = start([Service([SERVICE_NAME], lambda s: lobby_pb2_grpc
-                             .add_LobbyServiceServicer_to_server(servicer, s))], "127.0.0.1", 0)
-    with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+    with serving(lobby) as channel:
         op = Client(channel, OPERATOR)
         levels = [dealer_pb2.Level(small_blind=5, big_blind=10),
                   dealer_pb2.Level(small_blind=10, big_blind=20),
@@ -58,14 +40,7 @@ def room(storage: Storage) -> Iterator[Room]:
             table_id="t1", request_id="open-t1", config=dealer_pb2.TableConfig(levels=levels),
             rules=pb.TableRules(min_buy_in=100, max_buy_in=500)))
         yield Room(channel, dealer, op)
-    running.stop(0)
     lobby.stop()
-
-
-def code_of(call: Any) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.RpcError) as info:
-        call()
-    return info.value.code(), info.value.details()
 
 
 def level_at_dealer(room: Room) -> int:

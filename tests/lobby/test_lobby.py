@@ -28,11 +28,6 @@ RULES = TableRules(seats=3, min_buy_in=100, max_buy_in=1000, max_rebuys=2)
 
 
 @pytest.fixture
-def dealer() -> FakeDealer:
-    return FakeDealer()
-
-
-@pytest.fixture
 def lobby(storage: Storage, dealer: FakeDealer) -> Iterator[Lobby]:
     room = Lobby(storage, dealer, [D1, D2], draw_deck=lambda: parse_cards("Kd Ks Kh Kc Ad"))
     yield room

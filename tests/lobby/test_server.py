@@ -11,44 +11,19 @@ from typing import Any
 import grpc
 import pytest
 from lobby_fakes import FakeDealer
+from lobby_server import OPERATOR, Client, code_of, serving
 
-from poker.serving import Service, start
-from poker.v1 import dealer_pb2, lobby_pb2_grpc
+from poker.v1 import dealer_pb2
 from poker.v1 import lobby_pb2 as pb
 from services.lobby.lobby import Lobby
-from services.lobby.server import SERVICE_NAME, LobbyServicer
 from services.lobby.storage import SqliteStorage
-
-OPERATOR = "operator-secret"
-
-
-class Client:
-    """A stub that sends one token."""
-
-    def __init__(self, channel: grpc.Channel, token: str | None) -> None:
-        self._stub = lobby_pb2_grpc.LobbyServiceStub(channel)
-        self._metadata = [("authorization", f"Bearer {token}")] if token else []
-
-    def __getattr__(self, name: str) -> Any:
-        method = getattr(self._stub, name)
-        return lambda request: method(request, metadata=self._metadata, timeout=10)
 
 
 @pytest.fixture
 def channel(tmp_path: Path) -> Iterator[grpc.Channel]:
     lobby = Lobby(SqliteStorage(str(tmp_path / "lobby.db")), FakeDealer(), ["d1:1"])
-    servicer = LobbyServicer(lobby, OPERATOR)
-    running = start([Service([SERVICE_NAME], lambda s: lobby_pb2_grpc
-                             .add_LobbyServiceServicer_to_server(servicer, s))], "127.0.0.1", 0)
-    with grpc.insecure_channel(f"127.0.0.1:{running.port}") as chan:
+    with serving(lobby) as chan:
         yield chan
-    running.stop(0)
-
-
-def code_of(call: Any) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.RpcError) as info:
-        call()
-    return info.value.code(), info.value.details()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from lobby_fakes import FakeDealer
+from lobby_fakes import FakeDealer, ann_and_bob_at_t1
 
 from services.lobby import schema
 from services.lobby.errors import FailedPrecondition
@@ -24,17 +24,8 @@ TABLES = ("accounts", "transfers", "players", "tables", "button_draws", "seats",
 
 
 @pytest.fixture
-def dealer() -> FakeDealer:
-    return FakeDealer()
-
-
-@pytest.fixture
 def room(storage: Storage, dealer: FakeDealer) -> Iterator[Lobby]:
-    lobby = Lobby(storage, dealer, [D1])
-    for name in ("ann", "bob"):
-        lobby.create_player(name, name.title())
-        lobby.deposit(name, 1000, f"fund-{name}")
-    lobby.open_table("T", RULES, {}, "o1", table_id="t1")
+    lobby = ann_and_bob_at_t1(Lobby(storage, dealer, [D1]), RULES)
     yield lobby
     lobby.stop()
 
