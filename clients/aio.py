@@ -117,8 +117,9 @@ class AsyncLobbyClient:
                           request_id: str | None = None) -> tuple[LobbyTable, int]:
         return await self._do(c.close_table(table_id, void_hand_in_progress, request_id))
 
-    async def set_table_level(self, table_id: str, level_index: int) -> Level:
-        return await self._do(c.set_table_level(table_id, level_index))
+    async def set_table_level(self, table_id: str, level_index: int,
+                              request_id: str | None = None) -> Level:
+        return await self._do(c.set_table_level(table_id, level_index, request_id))
 
     async def join(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
                    player_id: str = "", wait_for_big_blind: bool = False,

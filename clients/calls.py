@@ -112,11 +112,13 @@ def close_table(table_id: str, void_hand_in_progress: bool,
         lambda r: (from_proto(LobbyTable, r.table), int(r.chips_returned)))
 
 
-def set_table_level(table_id: str, level_index: int) -> Call[Level]:
-    # Not retried: a repeat sets the level again, restarting the schedule's count (R9).
+def set_table_level(table_id: str, level_index: int,
+                    request_id: str | None) -> Call[Level]:
+    # Retried under one request id: the dealer answers a repeat without setting the level
+    # again (which would restart the schedule's count, R9).
     return Call("SetTableLevel", lobby_pb2.SetTableLevelRequest(
-        table_id=table_id, level_index=level_index),
-        lambda r: from_proto(Level, r.level), retry=False)
+        table_id=table_id, level_index=level_index, request_id=request_id or new_request_id()),
+        lambda r: from_proto(Level, r.level))
 
 
 def join(table_id: str, buy_in: int, seat: int | None, player_id: str,

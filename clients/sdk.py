@@ -137,10 +137,12 @@ class LobbyClient:
         """Closes a table; every stack goes back to its owner. Returns (table, chips returned)."""
         return self._do(c.close_table(table_id, void_hand_in_progress, request_id))
 
-    def set_table_level(self, table_id: str, level_index: int) -> Level:
+    def set_table_level(self, table_id: str, level_index: int,
+                        request_id: str | None = None) -> Level:
         """Operator: the table's next hand plays this level of its schedule (R9); the
-        schedule counts on from there. Returns that level."""
-        return self._do(c.set_table_level(table_id, level_index))
+        schedule counts on from there. Returns that level. Retried under one request id
+        (a fresh one unless given), so a retry never sets the level twice."""
+        return self._do(c.set_table_level(table_id, level_index, request_id))
 
     def join(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
              player_id: str = "", wait_for_big_blind: bool = False,

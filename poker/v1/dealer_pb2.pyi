@@ -262,12 +262,14 @@ class SetButtonResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class SetLevelRequest(_message.Message):
-    __slots__ = ("table_id", "level_index")
+    __slots__ = ("table_id", "level_index", "request_id")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     LEVEL_INDEX_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     level_index: int
-    def __init__(self, table_id: _Optional[str] = ..., level_index: _Optional[int] = ...) -> None: ...
+    request_id: str
+    def __init__(self, table_id: _Optional[str] = ..., level_index: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class SetLevelResponse(_message.Message):
     __slots__ = ("level",)

@@ -320,12 +320,14 @@ class ButtonDraw(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[_Union[DrawnCard, _Mapping]]] = ..., button: _Optional[int] = ...) -> None: ...
 
 class SetTableLevelRequest(_message.Message):
-    __slots__ = ("table_id", "level_index")
+    __slots__ = ("table_id", "level_index", "request_id")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     LEVEL_INDEX_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     level_index: int
-    def __init__(self, table_id: _Optional[str] = ..., level_index: _Optional[int] = ...) -> None: ...
+    request_id: str
+    def __init__(self, table_id: _Optional[str] = ..., level_index: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class SetTableLevelResponse(_message.Message):
     __slots__ = ("level",)

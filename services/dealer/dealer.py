@@ -3,9 +3,10 @@
 Plain Python over the store and the tables (no gRPC): the servicer in server.py
 translates requests into these calls.
 
-SeatPlayer with a request_id and AddChips (always keyed) are carried out once. The
-store keeps the answer with the request: a seating's answer in the transaction that
-writes its PlayerSeated event, a rebuy's in its ChipsAdded event, a refusal in a
+SeatPlayer and SetLevel with a request_id, and AddChips (always keyed), are carried
+out once. The store keeps the answer with the request: a seating's answer in the
+transaction that writes its PlayerSeated event (a level's with its LevelSet), a
+rebuy's in its ChipsAdded event, a refusal in a
 transaction of its own before the refusal is sent. A repeat finds it and gets the
 same answer without acting. That is what lets the lobby send a call again when the
 answer was lost: if the first copy arrives first, the repeat gets its answer; if the
@@ -25,7 +26,7 @@ import structlog
 
 from services.dealer import codec
 from services.dealer.auth import Authenticator, new_token, token_hash
-from services.dealer.engine import HandRanker, TableConfig
+from services.dealer.engine import HandRanker, Level, TableConfig
 from services.dealer.errors import (
     AlreadyExists,
     DealerError,
@@ -156,6 +157,28 @@ class Dealer:
             self._remember_refusal("add_chips", table_id, key, request, err)
             raise
 
+    def set_level(self, table_id: str, index: int, request_id: str = "") -> Level:
+        """R9: the table's next hand plays level `index`. With a request_id the answer is
+        remembered with the LevelSet event: a repeat is answered without setting again."""
+        table = self.table(table_id)
+        if not request_id:
+            return table.set_level(index)
+        _check_id("request_id", request_id)
+        request = json.dumps({"level_index": index}, sort_keys=True)
+        done = self._recall("set_level", table_id, request_id, request)
+        if done is not None:
+            return table.config.levels[int(done["level_index"])]
+
+        def record() -> None:
+            self.store.put_answer("set_level", table_id, request_id,
+                                  Answer(request, json.dumps({"level_index": index})))
+
+        try:
+            return table.set_level(index, record)
+        except DealerError as err:
+            self._remember_refusal("set_level", table_id, request_id, request, err)
+            raise
+
     def _recall(self, call: str, scope: str, request_id: str,
                 request: str) -> dict[str, Any] | None:
         """The answer once given to this request (a refusal is raised again), or None."""
@@ -211,7 +234,8 @@ class Dealer:
             self.auth.register_seat(hashed, table_id, seat)
 
 
-_ID_FIELD = {"seat_player": "request_id", "add_chips": "idempotency_key"}
+_ID_FIELD = {"seat_player": "request_id", "add_chips": "idempotency_key",
+             "set_level": "request_id"}
 
 
 def _check_id(field: str, value: str) -> None:

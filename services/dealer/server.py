@@ -128,7 +128,8 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
 
     @unary
     def SetLevel(self, request: pb.SetLevelRequest, context: Any) -> pb.SetLevelResponse:
-        level = self._service_table(request, context).set_level(request.level_index)
+        self.auth.require_service(_token(context))
+        level = self.dealer.set_level(request.table_id, request.level_index, request.request_id)
         return pb.SetLevelResponse(level=views.level_to_proto(level))
 
     @unary

@@ -336,13 +336,15 @@ class Table:
             raise InvalidArgument(self._no_such_seat(seat))
         self._commit([ev.ButtonSet(seat)])
 
-    def set_level(self, index: int) -> Level:
+    def set_level(self, index: int, record: Callable[[], None] | None = None) -> Level:
+        """R9: the next hand plays level `index`; `record()` writes in the same
+        transaction as the LevelSet event."""
         self._check_open()
         if not 0 <= index < len(self.config.levels):
             raise InvalidArgument(
                 f"level_index: {index} is not a level of this table "
                 f"(0..{len(self.config.levels) - 1})")
-        self._commit([ev.LevelSet(index)])
+        self._commit([ev.LevelSet(index)], also=record)
         return self.config.levels[index]
 
     def close(self, void_hand: bool) -> list[tuple[int, str, int]]:

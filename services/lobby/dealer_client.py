@@ -114,9 +114,10 @@ class GrpcDealer:
     def set_button(self, address: str, table_id: str, seat: int) -> None:
         self._call(address, "SetButton", pb.SetButtonRequest(table_id=table_id, seat=seat))
 
-    def set_level(self, address: str, table_id: str, level_index: int) -> Level:
+    def set_level(self, address: str, table_id: str, level_index: int,
+                  request_id: str = "") -> Level:
         level = self._call(address, "SetLevel", pb.SetLevelRequest(
-            table_id=table_id, level_index=level_index)).level
+            table_id=table_id, level_index=level_index, request_id=request_id)).level
         return Level(level.small_blind, level.big_blind, level.ante)
 
     def close_table(self, address: str, table_id: str, void_hand: bool) -> list[SeatStack]:

@@ -99,8 +99,10 @@ class Dealer(Protocol):
 
     def set_button(self, address: str, table_id: str, seat: int) -> None: ...
 
-    def set_level(self, address: str, table_id: str, level_index: int) -> Level:
-        """R9: the next hand plays this level of the table's schedule; returns the level."""
+    def set_level(self, address: str, table_id: str, level_index: int,
+                  request_id: str = "") -> Level:
+        """R9: the next hand plays this level of the table's schedule; returns the level.
+        With a request_id a repeat is answered the same way and sets nothing again."""
         ...
 
     def close_table(self, address: str, table_id: str, void_hand: bool) -> list[SeatStack]: ...

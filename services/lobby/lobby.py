@@ -147,13 +147,14 @@ class Lobby:
     def close_table(self, table_id: str, void_hand: bool, request_id: str) -> Operation:
         return leaving.close(self.ctx, table_id, void_hand, request_id)
 
-    def set_table_level(self, table_id: str, level_index: int) -> Level:
+    def set_table_level(self, table_id: str, level_index: int, request_id: str = "") -> Level:
         """R9: the operator forces the level the table's next hand plays; the dealer checks
-        the index against the table's schedule (its own defaults included)."""
+        the index against the table's schedule (its own defaults included). The request_id
+        goes to the dealer, which answers a repeat of it without setting the level again."""
         table = self.table(table_id)
         tables.require_open(table)
         try:
-            level = self.ctx.dealer.set_level(table.dealer, table_id, level_index)
+            level = self.ctx.dealer.set_level(table.dealer, table_id, level_index, request_id)
         except DealerRefused as err:
             raise refusal(err, "setting the level") from None
         except DealerUnreachable:

@@ -208,7 +208,8 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     def SetTableLevel(self, request: Any, context: Any,
                       caller: Caller) -> pb.SetTableLevelResponse:
         self.operator_only(caller, "setting a table's level")
-        level = self.lobby.set_table_level(request.table_id, request.level_index)
+        level = self.lobby.set_table_level(request.table_id, request.level_index,
+                                           request.request_id)
         return pb.SetTableLevelResponse(level=dealer_pb2.Level(
             small_blind=level.small_blind, big_blind=level.big_blind, ante=level.ante))
 

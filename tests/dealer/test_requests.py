@@ -132,13 +132,50 @@ def test_R30_a_refused_add_chips_is_refused_the_same_way_again(client: Client) -
     assert client.stub.AddChips(fresh, metadata=SVC).stack == 400
 
 
+LEVELS = [pb.Level(small_blind=5, big_blind=10), pb.Level(small_blind=10, big_blind=20),
+          pb.Level(small_blind=25, big_blind=50, ante=5)]
+
+
+def set_level(client: Client, table_id: str, index: int, request_id: str) -> int:
+    """SetLevel; the big blind of the level answered."""
+    return int(client.stub.SetLevel(pb.SetLevelRequest(
+        table_id=table_id, level_index=index, request_id=request_id), metadata=SVC).level.big_blind)
+
+
+def levels_set(client: Client, table_id: str) -> list[int]:
+    """The level_index of every LevelSet event of the table so far."""
+    last = client.view(table_id).sequence
+    watcher = Watcher(client, table_id, AUDITOR_TOKEN)
+    watcher.wait(lambda ev: bool(ev) and ev[-1].sequence >= last)
+    watcher.cancel()
+    return [e.level_set.level_index for e in watcher.events if e.HasField("level_set")]
+
+
+def test_R9_a_set_level_delivered_again_late_sets_nothing_again(client: Client) -> None:
+    table_id = client.create(seats=2, levels=LEVELS)
+    assert set_level(client, table_id, 2, "L1") == 50
+    assert set_level(client, table_id, 1, "L2") == 20
+    # L1 again (a retry, or the network's late copy): its answer, and no LevelSet
+    assert set_level(client, table_id, 2, "L1") == 50
+    assert client.view(table_id).next_level.big_blind == 20
+    code, message = status(lambda: set_level(client, table_id, 0, "L1"))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "request_id 'L1'" in message
+    code, message = status(lambda: set_level(client, table_id, 3, "L3"))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "0..2" in message
+    assert status(lambda: set_level(client, table_id, 3, "L3")) == (code, message)
+    assert set_level(client, table_id, 0, "") == 10  # no id: set each time
+    assert set_level(client, table_id, 0, "") == 10
+    assert levels_set(client, table_id) == [2, 1, 0, 0]
+
+
 def test_answers_are_remembered_across_a_sigkill(tmp_path: Path) -> None:
     db = tmp_path / "dealer.sqlite"
     proc = start_dealer(db, log_path=tmp_path / "dealer.log")
     client = Client(proc.address)
     try:
-        table_id = client.create(seats=2)
+        table_id = client.create(seats=2, levels=LEVELS)
         first = client.stub.SeatPlayer(seat_request(table_id, "kept-1"), metadata=SVC)
+        assert set_level(client, table_id, 2, "level-1") == 50
         refused = status(lambda: client.stub.SeatPlayer(
             seat_request(table_id, "kept-2", player_id="bob"), metadata=SVC))
         assert refused[0] == grpc.StatusCode.ALREADY_EXISTS
@@ -159,6 +196,8 @@ def test_answers_are_remembered_across_a_sigkill(tmp_path: Path) -> None:
         assert client.stub.AddChips(chips, metadata=SVC).stack == 350
         assert [s.stack for s in client.view(table_id).seats] == [350]
         assert len(seated_events(client, table_id)) == 1
+        assert set_level(client, table_id, 2, "level-1") == 50
+        assert levels_set(client, table_id) == [2]
     finally:
         client.close()
         proc.stop()

@@ -60,6 +60,8 @@ class FakeDealer:
         #: (address, request_id) -> (the request's fields, its token or its refusal)
         self.seat_answers: dict[tuple[str, str], tuple[tuple[Any, ...], str | DealerRefused]] = {}
         self.chips_sent: list[str] = []  # every AddChips key, in order
+        #: (address, table_id, request_id) -> the level_index a SetLevel with that id set
+        self.level_answers: dict[tuple[str, str, str], int] = {}
 
     # switches -------------------------------------------------------------------------
     def _enter(self, address: str, name: str) -> None:
@@ -183,14 +185,22 @@ class FakeDealer:
         table.button = seat  # an empty seat is fine: the next seat dealt in gets it
         self._leave("set_button")
 
-    def set_level(self, address: str, table_id: str, level_index: int) -> Level:
+    def set_level(self, address: str, table_id: str, level_index: int,
+                  request_id: str = "") -> Level:
         self._enter(address, "set_level")
         table = self._table(address, table_id)
         levels = table.game.get("levels") or [{"small_blind": 50, "big_blind": 100}]
         if level_index >= len(levels):
             raise DealerRefused("INVALID_ARGUMENT", f"level_index: {level_index} is not a level "
                                 f"of this table (0..{len(levels) - 1})")
-        table.level_index = level_index
+        done = self.level_answers.get((address, table_id, request_id)) if request_id else None
+        if done is not None and done != level_index:
+            raise DealerRefused("INVALID_ARGUMENT", f"request_id {request_id!r} was used for "
+                                "another request")
+        if done is None:  # a repeat sets nothing again
+            table.level_index = level_index
+            if request_id:
+                self.level_answers[(address, table_id, request_id)] = level_index
         self._leave("set_level")
         level = levels[level_index]
         return Level(int(level["small_blind"]), int(level["big_blind"]), int(level.get("ante", 0)))

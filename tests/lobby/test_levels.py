@@ -55,6 +55,20 @@ def test_R9_operator_sets_a_tables_level(room: Room) -> None:
     assert back.level.big_blind == 10 and level_at_dealer(room) == 0
 
 
+def test_R9_a_repeated_set_table_level_request_sets_nothing_again(room: Room) -> None:
+    def set_level(index: int, request_id: str) -> int:
+        return int(room.op.SetTableLevel(pb.SetTableLevelRequest(
+            table_id="t1", level_index=index, request_id=request_id)).level.big_blind)
+
+    assert set_level(2, "L1") == 50
+    assert set_level(1, "L2") == 20 and level_at_dealer(room) == 1
+    # L1 delivered again, late: the first answer, and the level stays where L2 put it
+    assert set_level(2, "L1") == 50 and level_at_dealer(room) == 1
+    code, message = code_of(lambda: set_level(0, "L1"))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "L1" in message
+    assert level_at_dealer(room) == 1
+
+
 def test_R9_set_table_level_refusals_and_their_codes(room: Room) -> None:
     room.op.SetTableLevel(pb.SetTableLevelRequest(table_id="t1", level_index=1))
     code, message = code_of(lambda: room.op.SetTableLevel(
