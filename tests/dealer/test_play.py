@@ -152,7 +152,8 @@ def test_R9_set_level_takes_effect_at_the_next_hand(client: Client) -> None:
 
 
 def test_R32_time_out_checks_or_folds_and_sits_the_player_out(client: Client) -> None:
-    table_id = client.create(seats=3, action_time_ms=150, show_time_ms=100)
+    # long enough that the seats which answer never time out on a busy machine
+    table_id = client.create(seats=3, action_time_ms=1000, show_time_ms=1000)
     tokens = client.seat(table_id, [1000, 1000, 1000])
     watcher = Watcher(client, table_id)
     # seat 1 never answers: it times out, is sat out, and the others play on
