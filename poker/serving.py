@@ -71,6 +71,8 @@ class Running:
         return stopped
 
 
+#: How often the main thread of a server wakes up to run a signal handler that is due.
+SIGNAL_POLL_S = 0.2
 #: How long after the grace period a server waits for gRPC to report it stopped.
 STOP_MARGIN_S = 2.0
 #: From SIGTERM/SIGINT, how long a server process may take to be gone.
@@ -89,8 +91,7 @@ def exit_process(code: int) -> NoReturn:
     """Ends a server process once it has stopped: its port is closed, its stores are
     closed and its last line is logged. The interpreter's own teardown is skipped, since
     gRPC's threads (the server's poller, the channels' callbacks) can hold a process
-    there after everything that matters is done; CI once saw an evaluator that had been
-    sent SIGTERM still running 15 s later."""
+    there after everything that matters is done."""
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
@@ -122,10 +123,6 @@ def serve_forever(services: Sequence[Service], host: str, port: int, name: str,
                   stop_deadline: float = STOP_DEADLINE_S) -> int:
     """Starts the server, prints its address, and blocks until SIGTERM/SIGINT; then
     stops it, with `stop_deadline` seconds for the process to be gone."""
-    running = start(services, host, port, tls=tls)
-    log.info("server_started", service=name, host=host, port=running.port,
-             tls=tls.mode if tls else "off")
-    tls_options.announce(host, running.port, tls)
     stopping = threading.Event()
 
     def _stop(signum: int, _frame: object) -> None:
@@ -134,9 +131,20 @@ def serve_forever(services: Sequence[Service], host: str, port: int, name: str,
             log.info("server_stopping", service=name, signal=signal.Signals(signum).name)
         stopping.set()
 
+    # Before the address is announced: a signal sent as soon as it is read must find the
+    # handler in place, not end the process without a graceful stop.
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
-    stopping.wait()
+    running = start(services, host, port, tls=tls)
+    log.info("server_started", service=name, host=host, port=running.port,
+             tls=tls.mode if tls else "off")
+    tls_options.announce(host, running.port, tls)
+    # Wake up now and then: the kernel may deliver the signal to any thread (gRPC's own
+    # included), and Python runs its handler only in the main thread, once that thread
+    # runs again. A plain wait() would sleep through it: CI once saw an evaluator still
+    # running 15 s after SIGTERM.
+    while not stopping.wait(SIGNAL_POLL_S):
+        pass
     clean = running.stop()
     log.info("server_stopped", service=name, clean=clean)
     sys.stdout.flush()

@@ -402,6 +402,9 @@ async def serve(args: argparse.Namespace) -> int:
     reflection.enable_server_reflection(
         [SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
     port = tls.listen(server, args.host, args.port, server_tls)
+    # Before the address is announced: a signal sent as soon as it is read stops the
+    # dealer gracefully instead of ending it.
+    signals = _on_signals()
     await server.start()
     for name in (SERVICE_NAME, ""):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -410,7 +413,7 @@ async def serve(args: argparse.Namespace) -> int:
              tls=server_tls.mode if server_tls else "off", evaluator_tls=upstream is not None,
              event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0])
     tls.announce(args.host, port, server_tls)
-    sig = await _until_signal()
+    sig = await signals
     serving.arm_stop_deadline()
     log.info("server_stopping", service="dealer", signal=sig.name)
     for name in (SERVICE_NAME, ""):
@@ -431,7 +434,9 @@ async def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _until_signal() -> signal.Signals:
+def _on_signals() -> asyncio.Future[signal.Signals]:
+    """The first SIGTERM or SIGINT from now on. Handled by the loop from whichever thread
+    the kernel gives it to (it wakes the loop through its wake-up fd)."""
     loop = asyncio.get_running_loop()
     received: asyncio.Future[signal.Signals] = loop.create_future()
 
@@ -441,7 +446,7 @@ async def _until_signal() -> signal.Signals:
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, _receive, sig)
-    return await received
+    return received
 
 
 __all__ = ["AUDITOR", "DealerServicer", "add_arguments", "run", "serve"]
