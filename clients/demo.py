@@ -129,7 +129,8 @@ def play_demo(suite: LocalSuite, args: argparse.Namespace, out: TextIO,
     _progress(watch, args.hands, seats, out,
               on_stall=lambda: operator.close_table(table.table_id, void_hand_in_progress=True))
     for thread in threads[1:]:
-        thread.join()
+        while thread.is_alive():  # in steps: Ctrl-C or SIGTERM is handled between them
+            thread.join(0.2)
     failed = [s for s in seats if s.error is not None]
     for s in failed:
         print(f"{s.name}: {type(s.error).__name__}: {s.error}", file=out)
