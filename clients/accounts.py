@@ -91,6 +91,9 @@ class TableRules:
     rebuy_until_hand: int = 0
     rebuy_until_minutes: float = 0.0
     late_join: LateJoin | None = None
+    #: R30: seconds an empty stack has to rebuy before the lobby takes the player off the
+    #: table; None: the lobby's default (60); 0: no limit.
+    rebuy_wait_seconds: float | None = None
 
     def to_proto(self) -> Any:
         """The `poker.v1.TableRules` message."""

@@ -182,7 +182,7 @@ class ListTransfersResponse(_message.Message):
     def __init__(self, transfers: _Optional[_Iterable[_Union[Transfer, _Mapping]]] = ...) -> None: ...
 
 class TableRules(_message.Message):
-    __slots__ = ("min_buy_in", "max_buy_in", "initial_stack", "rebuy_amount", "max_rebuys", "rebuy_until_hand", "rebuy_until_minutes", "late_join")
+    __slots__ = ("min_buy_in", "max_buy_in", "initial_stack", "rebuy_amount", "max_rebuys", "rebuy_until_hand", "rebuy_until_minutes", "late_join", "rebuy_wait_seconds")
     MIN_BUY_IN_FIELD_NUMBER: _ClassVar[int]
     MAX_BUY_IN_FIELD_NUMBER: _ClassVar[int]
     INITIAL_STACK_FIELD_NUMBER: _ClassVar[int]
@@ -191,6 +191,7 @@ class TableRules(_message.Message):
     REBUY_UNTIL_HAND_FIELD_NUMBER: _ClassVar[int]
     REBUY_UNTIL_MINUTES_FIELD_NUMBER: _ClassVar[int]
     LATE_JOIN_FIELD_NUMBER: _ClassVar[int]
+    REBUY_WAIT_SECONDS_FIELD_NUMBER: _ClassVar[int]
     min_buy_in: int
     max_buy_in: int
     initial_stack: int
@@ -199,7 +200,8 @@ class TableRules(_message.Message):
     rebuy_until_hand: int
     rebuy_until_minutes: float
     late_join: LateJoin
-    def __init__(self, min_buy_in: _Optional[int] = ..., max_buy_in: _Optional[int] = ..., initial_stack: _Optional[int] = ..., rebuy_amount: _Optional[int] = ..., max_rebuys: _Optional[int] = ..., rebuy_until_hand: _Optional[int] = ..., rebuy_until_minutes: _Optional[float] = ..., late_join: _Optional[_Union[LateJoin, str]] = ...) -> None: ...
+    rebuy_wait_seconds: float
+    def __init__(self, min_buy_in: _Optional[int] = ..., max_buy_in: _Optional[int] = ..., initial_stack: _Optional[int] = ..., rebuy_amount: _Optional[int] = ..., max_rebuys: _Optional[int] = ..., rebuy_until_hand: _Optional[int] = ..., rebuy_until_minutes: _Optional[float] = ..., late_join: _Optional[_Union[LateJoin, str]] = ..., rebuy_wait_seconds: _Optional[float] = ...) -> None: ...
 
 class LobbySeat(_message.Message):
     __slots__ = ("seat", "player_id", "display_name", "status", "bought_in", "rebuys")

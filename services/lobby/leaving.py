@@ -10,7 +10,9 @@ dealer again by the buy-in's request_id), and the lobby retries between hands.
 
 from __future__ import annotations
 
-from services.lobby import ledger, tables
+import time
+
+from services.lobby import ledger, players, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import DealerRefused, DealerUnreachable, SeatStack
 from services.lobby.errors import FailedPrecondition, InvalidArgument, LobbyError
@@ -221,3 +223,77 @@ def _settle(ctx: Ctx, op: Operation, stacks: list[SeatStack]) -> Operation:
     done = ctx.tx(run)
     log.info("table_closed", table_id=op.table_id, returned=done.result, op_id=op.id)
     return done
+
+
+# ------------------------------------------------------------------ R30: busted players
+
+#: Where a player's empty stack was first seen: (table, seat, player) -> when (seconds).
+Busted = dict[tuple[str, int, str], float]
+
+
+def send_busted_away(ctx: Ctx, busted: Busted, now: float) -> list[tuple[Operation, str]]:
+    """R30: a player whose stack is empty may rebuy between hands; otherwise they leave.
+
+    Asks the dealer of every open table with seated players how the seats stand. A seat
+    at 0 chips between hands is noted in `busted` (the lobby's memory: after a restart
+    the wait starts again, which only gives the player more time). The player leaves
+    (a LEAVE operation, as if they had asked: the stack of 0 is cashed out and the seat
+    freed) when they cannot rebuy (the table's limits, or a balance short of its
+    smallest rebuy), or when they have not rebought within the table's
+    `rebuy_wait_seconds`. A seat that has chips again is forgotten. Returns the
+    operations it started, each with why.
+    """
+    started: list[tuple[Operation, str]] = []
+    seen: set[tuple[str, int, str]] = set()
+    for table in ctx.tx(tables.listing):
+        seated = [s for s in table.seats if s.state is SeatState.SEATED]
+        if table.status is not TableStatus.OPEN or not seated:
+            continue
+        pending = ctx.tx(lambda tx, t=table.table_id: ops.pending(tx, t))  # type: ignore[misc]
+        rebuying = {o.player_id for o in pending if o.kind is OpKind.REBUY}
+        try:
+            view = ctx.dealer.table(table.dealer, table.table_id)
+        except (DealerUnreachable, DealerRefused):
+            continue  # asked again at the next pass
+        if view.hand_running:
+            continue  # an empty stack during a hand is all in, not busted
+        for seat in seated:
+            here = view.seats.get(seat.seat)
+            if (here is None or here.player_id != seat.player_id or here.stack > 0
+                    or seat.player_id in rebuying):
+                continue
+            key = (table.table_id, seat.seat, seat.player_id)
+            seen.add(key)
+            since = busted.setdefault(key, now)
+            why = _must_leave(ctx, table, seat, view.hands_played, now - since)
+            if why is None:
+                continue
+            try:
+                op = leave(ctx, seat.player_id, table.table_id, f"r30-{since:.6f}")
+            except (LobbyError, DealerUnreachable, DealerRefused) as err:
+                log.info("busted_leave_pending", table_id=table.table_id,
+                         player_id=seat.player_id, reason=str(err))
+                continue
+            log.info("busted_player_left", table_id=table.table_id, player_id=seat.player_id,
+                     seat=seat.seat, reason=why, op_id=op.id, state=op.state.value)
+            started.append((op, why))
+    for key in [k for k in busted if k not in seen]:
+        del busted[key]
+    return started
+
+
+def _must_leave(ctx: Ctx, table: tables.Table, seat: tables.Seat, hands_played: int,
+                waited: float) -> str | None:
+    """Why a busted player leaves now, or None while they may still rebuy."""
+    rules = table.rules
+    minutes = (time.time() - table.created_at) / 60
+    try:
+        rules.check_rebuy_allowed(seat.rebuys, hands_played, minutes, 0)
+    except LobbyError as err:
+        return f"cannot rebuy: {err}"
+    balance = ctx.tx(lambda tx: players.get(tx, seat.player_id)).balance
+    if balance < rules.smallest_rebuy():
+        return f"cannot rebuy: a balance of {balance} is short of {rules.smallest_rebuy()}"
+    if rules.rebuy_wait_seconds and waited >= rules.rebuy_wait_seconds:
+        return f"did not rebuy within {rules.rebuy_wait_seconds:g} s"
+    return None

@@ -3,13 +3,15 @@
 `server.py` is a thin gRPC adapter over `Lobby`; the tests use `Lobby` directly with
 a fake dealer. Every method either finishes its work or raises a `LobbyError`
 saying what to do; work that spans a dealer and cannot finish now is completed or
-undone by `recover()`, which runs at start-up and then every second.
+undone by `recover()`, which runs at start-up and then every second, and which also
+takes busted players who cannot or did not rebuy off their tables (R30).
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,6 +28,10 @@ from services.lobby.steps import Ctx, drive_leased, error_name, error_of, log, r
 from services.lobby.storage import Storage, Tx
 from services.lobby.tables import Table, TableStatus
 
+#: How often the recovery loop looks for busted players who must leave (R30): one
+#: GetTable per open table with players each time.
+BUSTED_PASS_S = 2.0
+
 
 class Lobby:
     """Players, balances, tables and seats, over one database and a set of dealers."""
@@ -40,6 +46,8 @@ class Lobby:
         self.dealers = list(dealers)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._busted: leaving.Busted = {}
+        self._next_busted_pass = 0.0
 
     # Players and money -----------------------------------------------------------------
 
@@ -195,7 +203,21 @@ class Lobby:
             except Exception:  # a bug must not stop the recovery of the rest
                 log.exception("recovery_failed", op_id=op.id, kind=op.kind.value)
         seating.tell_buttons(self.ctx)
+        now = time.monotonic()
+        if now >= self._next_busted_pass:
+            self._next_busted_pass = now + BUSTED_PASS_S
+            self.send_busted_away(now)
         return len(self.ctx.tx(lambda tx: ops.pending(tx)))
+
+    def send_busted_away(self, now: float | None = None) -> list[tuple[Operation, str]]:
+        """R30: busted players who cannot or did not rebuy in time leave their tables
+        (`leaving.send_busted_away`); `recover()` does it every BUSTED_PASS_S seconds."""
+        try:
+            return leaving.send_busted_away(
+                self.ctx, self._busted, time.monotonic() if now is None else now)
+        except Exception:  # a bug here must not stop the recovery
+            log.exception("busted_pass_failed")
+            return []
 
     def _drive(self, op: Operation) -> Operation:
         steps: dict[OpKind, Callable[[Operation], Operation]] = {

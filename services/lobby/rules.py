@@ -33,6 +33,10 @@ class LateJoin(StrEnum):
     WAIT_FOR_BIG_BLIND = "wait_for_big_blind"  # always wait for the big blind
 
 
+#: R30: how long a player with an empty stack may take to rebuy, unless the table says.
+DEFAULT_REBUY_WAIT_S = 60.0
+
+
 @dataclass(frozen=True, slots=True)
 class TableRules:
     """What it costs to sit and rebuy, and how many seats there are."""
@@ -46,6 +50,9 @@ class TableRules:
     rebuy_until_hand: int = 0  # rebuys only while fewer hands were played; 0: no limit
     rebuy_until_minutes: float = 0.0  # rebuys only this long after the table opened; 0: always
     late_join: LateJoin = LateJoin.PLAYER_CHOICE
+    # R30: a player whose stack is empty may rebuy, otherwise they leave. This long to
+    # rebuy, then the lobby takes them off the table; 0: no limit. (A card room's minute.)
+    rebuy_wait_seconds: float = DEFAULT_REBUY_WAIT_S
 
     def __post_init__(self) -> None:
         for problem in self.problems():
@@ -70,6 +77,8 @@ class TableRules:
             found.append(f"max_rebuys: {self.max_rebuys}; use -1 for no limit")
         if self.rebuy_until_hand < 0 or self.rebuy_until_minutes < 0:
             found.append("rebuy_until_hand and rebuy_until_minutes cannot be negative")
+        if not self.rebuy_wait_seconds >= 0:
+            found.append(f"rebuy_wait_seconds: {self.rebuy_wait_seconds}; 0 for no limit")
         return found
 
     def check_buy_in(self, amount: int) -> None:
@@ -123,6 +132,11 @@ class TableRules:
             raise FailedPrecondition(
                 f"a rebuy is allowed only when your stack is empty (R30); you have {stack} chips"
             )
+
+    def smallest_rebuy(self) -> int:
+        """The fewest chips a rebuy can bring: the rebuy amount, the fixed stack, or the
+        bottom of the buy-in range."""
+        return self.rebuy_amount or self.initial_stack or self.min_buy_in
 
     def wait_for_big_blind(self, asked: bool) -> bool:
         """Whether a late joiner waits for the big blind (R10), given what they asked."""

@@ -30,7 +30,7 @@ from services.lobby.ledger import LedgerCorrupt, Transfer
 from services.lobby.lobby import Lobby
 from services.lobby.operations import OpState
 from services.lobby.players import Player
-from services.lobby.rules import LateJoin, TableRules
+from services.lobby.rules import DEFAULT_REBUY_WAIT_S, LateJoin, TableRules
 from services.lobby.storage import StorageConflict, open_storage
 from services.lobby.tables import Table
 
@@ -277,7 +277,9 @@ def rules_of(rules: pb.TableRules, seats: int) -> TableRules:
         seats=seats, min_buy_in=rules.min_buy_in, max_buy_in=rules.max_buy_in,
         initial_stack=rules.initial_stack, rebuy_amount=rules.rebuy_amount,
         max_rebuys=rules.max_rebuys, rebuy_until_hand=rules.rebuy_until_hand,
-        rebuy_until_minutes=rules.rebuy_until_minutes, late_join=_LATE[rules.late_join])
+        rebuy_until_minutes=rules.rebuy_until_minutes, late_join=_LATE[rules.late_join],
+        rebuy_wait_seconds=(rules.rebuy_wait_seconds if rules.HasField("rebuy_wait_seconds")
+                            else DEFAULT_REBUY_WAIT_S))
 
 
 def rules_pb(rules: TableRules) -> pb.TableRules:
@@ -285,7 +287,8 @@ def rules_pb(rules: TableRules) -> pb.TableRules:
         min_buy_in=rules.min_buy_in, max_buy_in=rules.max_buy_in,
         initial_stack=rules.initial_stack, rebuy_amount=rules.rebuy_amount,
         max_rebuys=rules.max_rebuys, rebuy_until_hand=rules.rebuy_until_hand,
-        rebuy_until_minutes=rules.rebuy_until_minutes, late_join=_LATE_PB[rules.late_join])
+        rebuy_until_minutes=rules.rebuy_until_minutes, late_join=_LATE_PB[rules.late_join],
+        rebuy_wait_seconds=rules.rebuy_wait_seconds)
 
 
 def player_pb(player: Player) -> pb.Player:

@@ -48,8 +48,17 @@ def test_operator_creates_funds_and_opens(op: Client) -> None:
     assert table.status == pb.TABLE_STATUS_OPEN and table.dealer_address == "d1:1"
     assert table.config.seats == 2 and table.config.levels[0].big_blind == 10
     assert table.rules.max_buy_in == 500
+    assert table.rules.rebuy_wait_seconds == 60  # R30's wait, unset: the default
     listed = op.ListTables(pb.ListTablesRequest()).tables
     assert [t.table_id for t in listed] == ["t1"]
+    t2 = op.OpenTable(pb.OpenTableRequest(
+        table_id="t2", request_id="open-t2", rules=pb.TableRules(
+            initial_stack=100, rebuy_wait_seconds=0))).table
+    assert t2.rules.HasField("rebuy_wait_seconds") and t2.rules.rebuy_wait_seconds == 0
+    got, message = code_of(lambda: op.OpenTable(pb.OpenTableRequest(
+        table_id="t3", request_id="open-t3",
+        rules=pb.TableRules(initial_stack=100, rebuy_wait_seconds=-1))))
+    assert got == grpc.StatusCode.INVALID_ARGUMENT and "rebuy_wait_seconds" in message
 
 
 def test_players_act_only_on_their_own_money(channel: grpc.Channel, op: Client) -> None:

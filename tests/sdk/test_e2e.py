@@ -369,3 +369,37 @@ def test_a_bot_whose_last_opponent_busted_stops_instead_of_waiting(
     assert why == ["busted", "no one else at the table plays"]
     assert all(p.result is not None and 0 < p.result.hands < 100_000 for p in players)
     _conserved(operator, players, table.table_id)
+
+
+def test_R30_a_busted_player_who_does_not_rebuy_is_taken_off_and_the_other_bot_stops(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    """Heads-up, rebuys allowed: one bot busts and says it will rebuy but never does (an
+    older client, or a person gone). R30: the lobby takes it off the table once the
+    table's rebuy wait runs out, and the winner, far from its `hands=` count, stops."""
+    from clients.accounts import TableRules
+    from clients.models import Level, TableConfig
+
+    table = operator.open_table(
+        TableConfig(seats=2, levels=(Level(100, 200),), pause_between_hands_ms=0,
+                    action_time_ms=10_000),
+        TableRules(initial_stack=1000, max_rebuys=-1, rebuy_wait_seconds=1.0))
+    players = seated(suite, operator, table, 2, buy_in=1000)
+    results: dict[int, object] = {}
+
+    def run(i: int) -> None:
+        player = players[i]
+        assert player.table is not None
+        results[i] = player.table.play(RandomBot(seed=5 + i, aggression=0.7), hands=100_000,
+                                       rebuy=lambda: True)  # "I will", and it never does
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(90)
+    assert len(results) == 2, "a bot still waits for a table that will not deal again"
+    why = sorted(r.stopped_because for r in results.values())  # type: ignore[attr-defined]
+    assert why == ["no one else at the table plays", "unseated"], why
+    seats = operator.table(table.table_id).seats
+    assert len(seats) == 1 and seats[0].player_id in {p.player_id for p in players}
+    _conserved(operator, players, table.table_id)
