@@ -235,7 +235,7 @@ def send_busted_away(ctx: Ctx, busted: Busted, now: float) -> list[tuple[Operati
     """R30: a player whose stack is empty may rebuy between hands; otherwise they leave.
 
     Asks the dealer of every open table with seated players how the seats stand. A seat
-    at 0 chips between hands is noted in `busted` (the lobby's memory: after a restart
+    at 0 chips and not in the running hand is noted in `busted` (the lobby's memory: after a restart
     the wait starts again, which only gives the player more time). The player leaves
     (a LEAVE operation, as if they had asked: the stack of 0 is cashed out and the seat
     freed) when they cannot rebuy (the table's limits, or a balance short of its
@@ -255,12 +255,12 @@ def send_busted_away(ctx: Ctx, busted: Busted, now: float) -> list[tuple[Operati
             view = ctx.dealer.table(table.dealer, table.table_id)
         except (DealerUnreachable, DealerRefused):
             continue  # asked again at the next pass
-        if view.hand_running:
-            continue  # an empty stack during a hand is all in, not busted
         for seat in seated:
             here = view.seats.get(seat.seat)
+            # In the running hand with no chips is all in, not busted; a busted seat is not
+            # dealt in (R29), so hands that follow each other do not hide it.
             if (here is None or here.player_id != seat.player_id or here.stack > 0
-                    or seat.player_id in rebuying):
+                    or here.in_hand or seat.player_id in rebuying):
                 continue
             key = (table.table_id, seat.seat, seat.player_id)
             seen.add(key)

@@ -44,6 +44,12 @@ class FakeTable:
     chips_keys: dict[str, int] = field(default_factory=dict)
     chips_refused: dict[str, tuple[tuple[int, int], DealerRefused]] = field(default_factory=dict)
     sat_out: set[int] = field(default_factory=set)
+    # Seats all in with no chips behind in the running hand (dealt in all the same).
+    all_in: set[int] = field(default_factory=set)
+
+    def in_hand(self, seat: int, running: bool) -> bool:
+        """Dealt into the running hand: a seat with chips, or one all in (R29)."""
+        return running and (self.seats[seat][1] > 0 or seat in self.all_in)
 
 
 class FakeDealer:
@@ -162,7 +168,7 @@ class FakeDealer:
         table = self._table(address, table_id)
         if seat not in table.seats:
             raise DealerRefused("NOT_FOUND", f"seat {seat} is empty")
-        if self.hand_running:
+        if table.in_hand(seat, self.hand_running):
             raise DealerRefused("FAILED_PRECONDITION", "the player is still in the hand")
         player, stack, _ = table.seats.pop(seat)
         result = SeatStack(seat, player, stack)
@@ -222,7 +228,7 @@ class FakeDealer:
         table = self.tables.get((address, table_id))
         if table is None:
             raise DealerRefused("NOT_FOUND", f"no table {table_id}")
-        seats = {s: DealerSeat(s, p, st, self.hand_running and st > 0)
+        seats = {s: DealerSeat(s, p, st, table.in_hand(s, self.hand_running))
                  for s, (p, st, _) in table.seats.items()}
         return DealerTable(table_id, len(table.events), seats, table.hands_played,
                            self.hand_running, table.closed)

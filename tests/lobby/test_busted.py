@@ -108,14 +108,26 @@ def test_R30_a_busted_player_who_cannot_rebuy_leaves_at_once(
     assert audit.ok and audit.total == 0, audit.problems
 
 
-def test_R30_nobody_leaves_during_a_hand(lobby: Lobby, dealer: FakeDealer) -> None:
-    heads_up(lobby, max_rebuys=0)
+def test_R30_all_in_is_not_busted_and_a_busted_seat_goes_while_others_play(
+        storage: Storage, dealer: FakeDealer) -> None:
+    room = Lobby(storage, dealer, [D1])
+    for name in ("ann", "bob", "cy"):
+        room.create_player(name, name.title())
+        room.deposit(name, 1000, f"fund-{name}")
+    room.open_table("T", TableRules(seats=3, min_buy_in=100, max_buy_in=500, max_rebuys=0),
+                    {}, "o1", table_id="t1")
+    for seat, name in enumerate(("ann", "bob", "cy")):
+        room.join(name, "t1", seat, 300, False, f"j{seat}")
     dealer.play(D1, "t1", {0: -300, 1: 300})
-    dealer.hand_running = True  # a stack of 0 during a hand is all in, not busted
-    assert left(lobby, 100.0) == []
-    dealer.hand_running = False
-    assert [player for player, _ in left(lobby, 101.0)] == ["ann"]
-    accounted(lobby)
+    dealer.tables[(D1, "t1")].all_in.add(0)
+    dealer.hand_running = True  # ann is all in in this hand: no chips behind, not busted
+    assert left(room, 100.0) == []
+    dealer.tables[(D1, "t1")].all_in.clear()  # she lost it; bob and cy play on at once
+    assert [player for player, _ in left(room, 101.0)] == ["ann"]
+    assert seated(room, dealer)[0] == ["bob", "cy"]
+    audit = room.audit()
+    assert audit.ok and audit.total == 0, audit.problems
+    room.stop()
 
 
 def test_R30_a_rebuy_on_its_way_keeps_the_seat(lobby: Lobby, dealer: FakeDealer) -> None:
