@@ -64,8 +64,7 @@ class Running:
             self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
         stopped: bool = self.server.stop(grace).wait(grace + STOP_MARGIN_S)
         if not stopped:
-            log.warning("server_stop_incomplete", grace_s=grace,
-                        hint="gRPC did not finish its calls after cancelling them")
+            log_stop_incomplete(grace)
         for service in self.services:
             service.on_stop()
         return stopped
@@ -77,6 +76,12 @@ SIGNAL_POLL_S = 0.2
 STOP_MARGIN_S = 2.0
 #: From SIGTERM/SIGINT, how long a server process may take to be gone.
 STOP_DEADLINE_S = 20.0
+
+
+def log_stop_incomplete(grace: float) -> None:
+    """gRPC did not report the server stopped within STOP_MARGIN_S after the grace."""
+    log.warning("server_stop_incomplete", grace_s=grace,
+                hint="gRPC did not finish its calls after cancelling them")
 
 
 def arm_stop_deadline(seconds: float = STOP_DEADLINE_S) -> None:

@@ -424,8 +424,7 @@ async def serve(args: argparse.Namespace) -> int:
         await asyncio.wait_for(server.stop(STOP_GRACE_S), STOP_GRACE_S + serving.STOP_MARGIN_S)
     except TimeoutError:
         clean = False
-        log.warning("server_stop_incomplete", grace_s=STOP_GRACE_S,
-                    hint="gRPC did not finish its calls after cancelling them")
+        serving.log_stop_incomplete(STOP_GRACE_S)
     store.close()
     if ranker is not None:
         await ranker.aclose()

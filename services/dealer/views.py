@@ -376,7 +376,6 @@ def length_delimited(tag: bytes, body: bytes) -> bytes:
     return tag + varint(size) + body
 
 
-
 def result_frame(result: pb.PlayActionResult) -> bytes:
     """A PlayActionResult as the `action_result` field of a serialized PlayResponse."""
     return length_delimited(_RESULT_FIELD, result.SerializeToString())

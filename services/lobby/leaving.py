@@ -10,8 +10,6 @@ dealer again by the buy-in's request_id), and the lobby retries between hands.
 
 from __future__ import annotations
 
-import time
-
 from services.lobby import ledger, players, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import DealerRefused, DealerUnreachable, SeatStack
@@ -235,8 +233,9 @@ def send_busted_away(ctx: Ctx, busted: Busted, now: float) -> list[tuple[Operati
     """R30: a player whose stack is empty may rebuy between hands; otherwise they leave.
 
     Asks the dealer of every open table with seated players how the seats stand. A seat
-    at 0 chips and not in the running hand is noted in `busted` (the lobby's memory: after a restart
-    the wait starts again, which only gives the player more time). The player leaves
+    at 0 chips and not in the running hand is noted in `busted` (the lobby's memory:
+    after a restart the wait starts again, which only gives the player more time). The
+    player leaves
     (a LEAVE operation, as if they had asked: the stack of 0 is cashed out and the seat
     freed) when they cannot rebuy (the table's limits, or a balance short of its
     smallest rebuy), or when they have not rebought within the table's
@@ -286,9 +285,8 @@ def _must_leave(ctx: Ctx, table: tables.Table, seat: tables.Seat, hands_played: 
                 waited: float) -> str | None:
     """Why a busted player leaves now, or None while they may still rebuy."""
     rules = table.rules
-    minutes = (time.time() - table.created_at) / 60
     try:
-        rules.check_rebuy_allowed(seat.rebuys, hands_played, minutes, 0)
+        rules.check_rebuy_allowed(seat.rebuys, hands_played, table.minutes_open(), 0)
     except LobbyError as err:
         return f"cannot rebuy: {err}"
     balance = ctx.tx(lambda tx: players.get(tx, seat.player_id)).balance

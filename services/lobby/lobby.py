@@ -206,18 +206,17 @@ class Lobby:
         now = time.monotonic()
         if now >= self._next_busted_pass:
             self._next_busted_pass = now + BUSTED_PASS_S
-            self.send_busted_away(now)
+            try:
+                self.send_busted_away(now)
+            except Exception:  # a bug here must not stop the recovery
+                log.exception("busted_pass_failed")
         return len(self.ctx.tx(lambda tx: ops.pending(tx)))
 
     def send_busted_away(self, now: float | None = None) -> list[tuple[Operation, str]]:
         """R30: busted players who cannot or did not rebuy in time leave their tables
         (`leaving.send_busted_away`); `recover()` does it every BUSTED_PASS_S seconds."""
-        try:
-            return leaving.send_busted_away(
-                self.ctx, self._busted, time.monotonic() if now is None else now)
-        except Exception:  # a bug here must not stop the recovery
-            log.exception("busted_pass_failed")
-            return []
+        return leaving.send_busted_away(
+            self.ctx, self._busted, time.monotonic() if now is None else now)
 
     def _drive(self, op: Operation) -> Operation:
         steps: dict[OpKind, Callable[[Operation], Operation]] = {

@@ -34,7 +34,6 @@ for a new request.
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 from services.lobby import ledger, players, tables
@@ -255,7 +254,7 @@ def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str)
     here = view.seats.get(seat.seat)
     if here is not None and here.in_hand and view.hand_running:
         raise FailedPrecondition("a rebuy is allowed only between hands; you are in this hand")
-    minutes = (time.time() - table.created_at) / 60
+    minutes = table.minutes_open()
 
     def begin(tx: Tx) -> tuple[Operation, bool]:
         again = ops.by_key(tx, key, OpKind.REBUY, table_id)

@@ -66,6 +66,10 @@ class Table:
     def seat_of(self, player_id: str) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)
 
+    def minutes_open(self) -> float:
+        """Minutes since the table opened (the clock of `rebuy_until_minutes`)."""
+        return (time.time() - self.created_at) / 60
+
     def free_seats(self) -> list[int]:
         taken = {s.seat for s in self.seats}
         return [n for n in range(self.rules.seats) if n not in taken]

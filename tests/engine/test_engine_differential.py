@@ -202,7 +202,7 @@ def test_engine_and_pokerkit_agree_on_bounds_and_stacks() -> None:
     assert stats["decisions compared"] > 5 * HANDS, stats
 
 
-def test_engine_and_pokerkit_agree_on_pot_limit_bounds_and_stacks() -> None:
+def test_R16_engine_and_pokerkit_agree_on_pot_limit_bounds_and_stacks() -> None:
     # R16 in pot limit: a raise reaches at most the current bet, plus the pot, plus
     # every bet in front, plus the call first; the policy raises to that often.
     stats: Counter[str] = Counter()

@@ -269,7 +269,7 @@ def test_spec_and_deck_are_checked() -> None:
         PokerKitHand(Spec("no_limit", (10, 10), 1, 2), [0] * 52)
 
 
-def test_pot_limit_caps_a_raise_at_the_pot_after_the_call() -> None:
+def test_R16_pot_limit_caps_a_raise_at_the_pot_after_the_call() -> None:
     # R16 at 5/10, the button first to act: its call of 10 would make the pot 25, so it
     # may raise to 10 + 25 = 35. The small blind folds; the big blind's call of 25 would
     # make the pot 5 + 35 + 35 = 75, so it may raise to 35 + 75 = 110 (at least to 60).
