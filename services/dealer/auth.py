@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from poker.limits import MAX_TOKEN_CHARS, quote
 from services.dealer.errors import PermissionDenied, Unauthenticated
 
 
@@ -62,6 +63,10 @@ def bearer(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
             scheme, _, token = text.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
                 raise Unauthenticated("authorization must be 'Bearer <token>'")
+            if len(token.strip()) > MAX_TOKEN_CHARS:  # never quoted: it may be a secret
+                raise Unauthenticated(
+                    f"authorization: a token of {len(token.strip())} characters; tokens have at "
+                    f"most {MAX_TOKEN_CHARS}")
             return token.strip()
     return None
 
@@ -116,7 +121,8 @@ class Authenticator:
         if caller.role != "seat":
             raise PermissionDenied("this call needs a seat token")
         if caller.table_id != table_id:
-            raise PermissionDenied(f"this seat token is for another table, not {table_id!r}")
+            raise PermissionDenied(
+                f"this seat token is for another table, not {quote(table_id)}")
         if seat is not None and caller.seat != seat:
             raise PermissionDenied(
                 f"your token is for seat {caller.seat}; you cannot act for seat {seat}"

@@ -24,6 +24,7 @@ from typing import Any
 import grpc
 import structlog
 
+from poker.limits import MAX_ID_CHARS, quote
 from services.dealer import codec
 from services.dealer.auth import Authenticator, new_token, token_hash
 from services.dealer.engine import HandRanker, Level, TableConfig
@@ -44,7 +45,7 @@ log = structlog.get_logger(__name__)
 
 TABLE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 #: The longest request_id or idempotency key the dealer remembers.
-MAX_REQUEST_ID = 128
+MAX_REQUEST_ID = MAX_ID_CHARS
 
 
 def dump_setup(config: TableConfig, options: TableOptions) -> str:
@@ -88,9 +89,9 @@ class Dealer:
             table_id = "t-" + secrets.token_hex(6)
         if not TABLE_ID.fullmatch(table_id):
             raise InvalidArgument(
-                f"table_id: {table_id!r} must be 1-64 letters, digits, '.', '_' or '-'")
+                f"table_id: {quote(table_id)} must be 1-64 letters, digits, '.', '_' or '-'")
         if table_id in self.tables or self.store.table_exists(table_id):
-            raise AlreadyExists(f"table {table_id!r} already exists")
+            raise AlreadyExists(f"table {quote(table_id)} already exists")
         if options.deck_seed is not None and not config.test_mode:
             raise InvalidArgument("deck_seed: a fixed deck is allowed only in test mode (R2)")
         with self.store.batch():
@@ -104,7 +105,7 @@ class Dealer:
             raise InvalidArgument("table_id: required")
         table = self.tables.get(table_id)
         if table is None:
-            raise TableNotFound(f"no table {table_id!r} at this dealer")
+            raise TableNotFound(f"no table {quote(table_id)} at this dealer")
         return table
 
     def seat_player(self, table_id: str, seat: int | None, player_id: str, stack: int,
@@ -187,7 +188,7 @@ class Dealer:
             return None
         if done.request != request:
             raise RequestReused(
-                f"{_ID_FIELD[call]} {request_id!r} was used for another request "
+                f"{_ID_FIELD[call]} {quote(request_id)} was used for another request "
                 f"({_describe(done.request)}); use a new one for a new request")
         answer: dict[str, Any] = json.loads(done.answer)
         if "code" in answer:
@@ -208,7 +209,7 @@ class Dealer:
         token = self.auth.seat_token_for(done["nonce"])
         if token_hash(token) != done["token_hash"]:
             raise TokenLost(
-                f"request_id {request_id!r} seated its player at seat {done['seat']}, but its "
+                f"request_id {quote(request_id)} seated its player at seat {done['seat']}, but its "
                 "seat token cannot be given again: the dealer's service token changed since. "
                 "The seat stands; unseat the player to return the stack")
         return int(done["seat"]), token
@@ -244,4 +245,5 @@ def _check_id(field: str, value: str) -> None:
 
 
 def _describe(request: str) -> str:
-    return ", ".join(f"{k} {v}" for k, v in json.loads(request).items())
+    return ", ".join(f"{k} {quote(v) if isinstance(v, str) else v}"
+                     for k, v in json.loads(request).items())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from poker.limits import quote
 from services.dealer import codec, phh
 from services.dealer import events as ev
 from services.dealer.engine import AUDITOR, CardsShown, Hand, HandEnded
@@ -23,7 +24,7 @@ def hand_history(table: Table, hand_id: str, viewer: Any) -> str:
         raise InvalidArgument("hand_id: required")
     rows = table.store.hand_events(table.table_id, hand_id)
     if not rows:
-        raise TableNotFound(f"no hand {hand_id!r} at table {table.table_id}")
+        raise TableNotFound(f"no hand {quote(hand_id)} at table {table.table_id}")
     events = [codec.loads(r.payload) for r in rows]
     if any(isinstance(e, ev.HandVoided) for e in events):
         raise FailedPrecondition(f"hand {hand_id} was voided: it has no history")

@@ -30,10 +30,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from poker import serving, tls
+from poker.limits import quote
 from poker.serving import SERVER_OPTIONS
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
-from services.dealer import history, streams, views
+from services.dealer import checks, history, streams, views
 from services.dealer.auth import AUDITOR, Authenticator, Caller, bearer
 from services.dealer.dealer import Dealer
 from services.dealer.errors import DealerError, FailedPrecondition, InvalidArgument, status_of
@@ -54,11 +55,13 @@ def _token(context: grpc.aio.ServicerContext) -> str | None:
 
 
 def unary(handler: Callable[[DealerServicer, Any, Any], R]) -> Callable[..., Awaitable[R]]:
-    """Runs a synchronous handler on the loop; any exception becomes its status."""
+    """Runs a synchronous handler on the loop, once its request is within the limits
+    (services.dealer.checks); any exception becomes its status."""
 
     @functools.wraps(handler)
     async def wrapper(self: DealerServicer, request: Any, context: Any) -> R:
         try:
+            checks.request(request)
             return handler(self, request, context)
         except Exception as err:  # noqa: BLE001 - status_of maps every kind
             await _abort(context, err)
@@ -186,6 +189,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     async def WatchTable(self, request: pb.WatchTableRequest,
                          context: Any) -> AsyncIterator[bytes]:
         try:
+            checks.request(request)
             table = self.dealer.table(request.table_id)
             viewer = self._viewer(context, table)
             _check_after(table, request.after_sequence)
@@ -205,6 +209,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
             first = await anext(request_iterator)
             if not first.HasField("start"):
                 raise InvalidArgument("start: the first message of a Play stream must be start")
+            checks.play_start(first.start)
             table, caller, viewer = self._seat_stream(
                 first.start.table_id, _token(context), first.start.after_sequence)
         except StopAsyncIteration:
@@ -237,13 +242,14 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
                 raise InvalidArgument("open.seat_token: every seat opened needs its seat token")
             return self._seat_stream(seat.table_id, seat.seat_token, seat.after_sequence)
         except DealerError as err:
-            raise type(err)(f"open table {seat.table_id!r}: {err}") from err
+            raise type(err)(f"open table {quote(seat.table_id)}: {err}") from err
 
     async def PlayMany(self, request_iterator: AsyncIterator[pb.PlayManyRequest],
                        context: Any) -> AsyncIterator[bytes]:
         session = streams.PlayManySession(self._open_seat, self.linger, self.dealer.store.group)
         try:
             first = await anext(request_iterator)
+            checks.play_many(first)
             if not first.open:
                 raise InvalidArgument("open: the first request of a PlayMany stream must open "
                                       "at least one seat")

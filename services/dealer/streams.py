@@ -18,10 +18,11 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+from poker.limits import quote
 from poker.v1 import dealer_pb2 as pb
-from services.dealer import views
+from services.dealer import checks, views
 from services.dealer.auth import Caller
-from services.dealer.errors import FailedPrecondition, PermissionDenied, status_of
+from services.dealer.errors import InvalidArgument, PermissionDenied, status_of
 from services.dealer.tables import Stored, Table
 
 #: Events per streamed message, at most.
@@ -167,6 +168,9 @@ class PlaySession:
                 if request.HasField("action"):
                     self.results.append(self._act(request.action))
                     self.feed.poke()
+                elif request.HasField("start"):
+                    raise InvalidArgument("start: a Play stream is started once, by its first "
+                                          "message; send only actions after it")
         finally:
             self.done = True
             self.feed.poke()
@@ -212,6 +216,13 @@ async def play(session: PlaySession, requests: AsyncIterator[Any]) -> AsyncItera
             yield response
     finally:
         reader.cancel()
+    _raise_refusal(reader)
+
+
+def _raise_refusal(reader: asyncio.Future[None]) -> None:
+    """A stream whose requests were refused (the reader failed) ends with that status."""
+    if reader.done() and not reader.cancelled() and reader.exception() is not None:
+        raise reader.exception()  # type: ignore[misc]
 
 
 class PlayManySession:
@@ -257,8 +268,13 @@ class PlayManySession:
         table, caller, viewer = self._open_seat(seat)
         key = (table.table_id, caller.seat)
         if key in self.feeds:
-            raise FailedPrecondition(
-                f"seat {caller.seat} of table {table.table_id!r} is open on this stream already")
+            raise InvalidArgument(
+                f"open: seat {caller.seat} of table {table.table_id!r} is open on this stream "
+                "already")
+        if len(self.feeds) >= checks.MAX_STREAM_SEATS:
+            raise InvalidArgument(
+                f"open: {len(self.feeds)} seats are open on this stream, at most "
+                f"{checks.MAX_STREAM_SEATS}: open more on another PlayMany stream")
         feed = Feed(table, viewer, seat.after_sequence, self.linger, self.wake, self._on_news)
         # The SeatEvents fields after `events`: table_id (2) and seat (3), built once.
         suffix = (views.length_delimited(b"\x12", table.table_id.encode())
@@ -269,6 +285,7 @@ class PlayManySession:
     async def read(self, requests: AsyncIterator[pb.PlayManyRequest]) -> None:
         try:
             async for request in requests:
+                checks.play_many(request)
                 for seat in request.open:
                     self.open(seat)
                 if request.actions:
@@ -288,7 +305,7 @@ class PlayManySession:
         try:
             if opened is None:
                 raise PermissionDenied(
-                    f"seat {action.seat} of table {action.table_id!r} is not open on this "
+                    f"seat {action.seat} of table {quote(action.table_id)} is not open on this "
                     "stream: open it with its seat token first")
             move = action.action
             result.result.sequence = opened[0].table.act(
@@ -383,5 +400,4 @@ async def play_many(session: PlayManySession,
                 break
     finally:
         reader.cancel()
-    if reader.done() and not reader.cancelled() and reader.exception() is not None:
-        raise reader.exception()  # type: ignore[misc]
+    _raise_refusal(reader)

@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from poker.limits import MAX_CHIPS, quote
 from poker.log import get_logger
-from services.dealer import codec, deck, seating
+from services.dealer import checks, codec, deck, seating
 from services.dealer import events as ev
 from services.dealer.engine import (
     Action,
@@ -276,15 +277,18 @@ class Table:
         self._check_open()
         if stack <= 0:
             raise InvalidArgument("stack: must be more than 0 chips (R30)")
+        checks.chips("stack", stack)
         if not player_id:
             raise InvalidArgument("player_id: required")
+        checks.text_id("player_id", player_id)
         if any(s.player_id == player_id for s in self.seats.values()):
-            raise AlreadyExists(f"player {player_id!r} is already seated at {self.table_id}")
+            raise AlreadyExists(f"player {quote(player_id)} is already seated at {self.table_id}")
         seat = self._free_seat() if seat is None else seat
         if not 0 <= seat < self.config.seats:
             raise InvalidArgument(self._no_such_seat(seat))
         if seat in self.seats:
-            raise AlreadyExists(f"seat {seat} is taken by {self.seats[seat].player_id!r}")
+            raise AlreadyExists(f"seat {seat} is taken by {quote(self.seats[seat].player_id)}")
+        self._check_table_chips("seating", stack)
 
         def metadata() -> None:
             self.store.put_seat(self.table_id, seat, player_id, hashed_token)
@@ -304,14 +308,21 @@ class Table:
             done_seat, done_amount, stack = self._chip_keys[key]
             if (done_seat, done_amount) != (seat, amount):
                 raise RequestReused(
-                    f"idempotency_key {key!r} was used for {done_amount} chips to seat "
+                    f"idempotency_key {quote(key)} was used for {done_amount} chips to seat "
                     f"{done_seat}; use a new key for a new rebuy")
             return stack
         self._check_open()
         if amount <= 0:
             raise InvalidArgument("amount: must be more than 0 chips")
+        checks.chips("amount", amount)
         state = self._seated(seat)
         self._check_between_hands(seat, "add chips")
+        if state.stack + amount > MAX_CHIPS:
+            raise FailedPrecondition(
+                f"amount: {amount} chips would take seat {seat}'s stack of {state.stack} past "
+                f"the maximum of {MAX_CHIPS} chips; at most {MAX_CHIPS - state.stack} can be "
+                "added")
+        self._check_table_chips("adding", amount)
         self._commit([ev.ChipsAdded(seat, amount, state.stack + amount, key)])
         self._schedule_hand()
         return self.seats[seat].stack
@@ -385,6 +396,7 @@ class Table:
 
     def act(self, seat: int, hand_id: str, action_number: int, kind: str, amount: int) -> int:
         """Applies a decision once; an exact retry gets the same sequence back."""
+        checks.decision(hand_id, action_number, amount)
         hand = self.hand
         awaited = (hand is not None and hand.hand_id == hand_id and self.turn is not None
                    and action_number == self.action_number)
@@ -394,7 +406,7 @@ class Table:
                 return self._replayed(done, seat, hand_id, action_number, kind, amount)
         if hand is None or hand.hand_id != hand_id:
             current = f"hand {hand.hand_id} is in progress" if hand else "no hand is in progress"
-            raise FailedPrecondition(f"hand {hand_id!r} is not the current hand: {current}")
+            raise FailedPrecondition(f"hand {quote(hand_id)} is not the current hand: {current}")
         if self.turn is None or action_number != self.action_number:
             raise FailedPrecondition(
                 f"action number {action_number} is not the awaited decision: "
@@ -634,7 +646,19 @@ class Table:
         if self.closed:
             raise FailedPrecondition(f"table {self.table_id} is closed")
 
+    def _check_table_chips(self, doing: str, amount: int) -> None:
+        """A stack, and the chips of the table together (so every pot), are at most
+        MAX_CHIPS: checked before anything is written."""
+        total = sum(s.stack for s in self.seats.values())
+        if total + amount > MAX_CHIPS:
+            raise FailedPrecondition(
+                f"{doing} {amount} chips would take the chips of table {self.table_id} "
+                f"together ({total} now) past the maximum of {MAX_CHIPS} (every pot must fit); "
+                f"at most {MAX_CHIPS - total} more can come to this table")
+
     def _seated(self, seat: int) -> SeatState:
+        if not 0 <= seat < self.config.seats:
+            raise InvalidArgument(self._no_such_seat(seat))
         state = self.seats.get(seat)
         if state is None:
             raise TableNotFound(f"seat {seat} of table {self.table_id} is empty")

@@ -203,8 +203,9 @@ def action_kind(kind: int) -> str:
     """The engine's action name of a proto ActionKind; INVALID_ARGUMENT when unset."""
     name = _ACTION_NAMES.get(kind)
     if name is None:
-        raise InvalidArgument("kind: set an ActionKind (fold, check, call, bet, raise, "
-                              "all_in, show, muck)")
+        given = "unset" if kind == 0 else f"{kind} is not an ActionKind"
+        raise InvalidArgument(f"kind: {given}; set an ActionKind (fold, check, call, bet, "
+                              "raise, all_in, show, muck)")
     return name
 
 

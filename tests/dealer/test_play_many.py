@@ -157,7 +157,7 @@ def test_play_many_refusals_name_the_seat(client: Client) -> None:
     with pytest.raises(grpc.RpcError) as info:
         for _response in stream:
             pass
-    assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "open on this stream already" in (info.value.details() or "")
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from poker.limits import MAX_CHIPS
 from services.dealer.engine.errors import ConfigError
 
 MIN_SEATS = 2
@@ -84,6 +85,10 @@ class Level:
             )
         if self.ante < 0:
             return f"ante {self.ante} cannot be negative"
+        for name in ("small_blind", "big_blind", "ante"):
+            if getattr(self, name) > MAX_CHIPS:
+                return (f"{name.replace('_', ' ')} {getattr(self, name)} is past the maximum "
+                        f"of {MAX_CHIPS} chips")
         return None
 
 
@@ -170,6 +175,9 @@ class TableConfig:
                 )
             if not isinstance(self.min_raise_rule, MinRaiseRule):
                 return f"min_raise_rule: {self.min_raise_rule!r} is not one of double, standard"
+        problem = self._sizes_problem()
+        if problem is not None:
+            return problem
         if not _is_int(self.fixed_limit_cap) or self.fixed_limit_cap < 1:
             return (
                 f"fixed_limit_cap: {self.fixed_limit_cap!r} must be at least 1 "
@@ -182,6 +190,18 @@ class TableConfig:
             value = getattr(self, name)
             if not _is_int(value) or value < 1:
                 return f"{name}: {value!r} must be a positive number of milliseconds (R27, R32)"
+        return None
+
+    def _sizes_problem(self) -> str | None:
+        """Every bet size a level makes (R16 big bet, R17 minimum) is at most MAX_CHIPS."""
+        fixed = self.structure is Structure.FIXED_LIMIT
+        times = 2 if fixed else self.effective_turn_river_min_bet
+        for i, level in enumerate(self.levels):
+            if level.big_blind * times > MAX_CHIPS:
+                what = ("the fixed limit big bet (2 big blinds, R16)" if fixed
+                        else f"the turn and river minimum bet ({times} big blinds, R17)")
+                return (f"levels[{i}]: {what} of {level.big_blind * times} chips is past the "
+                        f"maximum of {MAX_CHIPS}")
         return None
 
     @property

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from poker.limits import MAX_CHIPS
 from services.dealer.engine import betting, blinds, dealing, showdown
 from services.dealer.engine.actions import Action, Decision, LegalActions
 from services.dealer.engine.config import Level, PlayerIn, TableConfig
@@ -402,6 +403,12 @@ def _check_start(
                 f"players: seat {player.seat} has stack {player.stack!r}; a player dealt in "
                 "has chips (R29, R30)"
             )
+        if player.stack > MAX_CHIPS:
+            raise ConfigError(f"players: seat {player.seat} has stack {player.stack}, past the "
+                              f"maximum of {MAX_CHIPS} chips")
+    if sum(p.stack for p in players) > MAX_CHIPS:
+        raise ConfigError(f"players: {sum(p.stack for p in players)} chips together, past the "
+                          f"maximum of {MAX_CHIPS} (every pot must fit)")
     if button not in seen:
         raise ConfigError(f"button: seat {button} is not one of the players dealt in (R5)")
     if len(deck) != 52 or not _DECK.issubset(deck):
