@@ -54,6 +54,17 @@ class DealerServiceStub:
     table id or seat already taken; DATA_LOSS a repeated SeatPlayer whose seat
     token cannot be derived again (the service token changed since).
 
+    Limits (poker/limits.py; each field's comment says its own): any amount in
+    a request at most 2^53-1 chips (MAX_CHIPS), and so are a stack and the chips
+    of one table together, so every pot; ids at most 128 characters, a table id
+    at most 64, a token at most 512, a repeated field at most 1000 entries. A
+    request past a limit, or with an enum value this version does not know, is
+    INVALID_ARGUMENT naming the field; a rebuy or seating that would take a
+    stack or the table past MAX_CHIPS is FAILED_PRECONDITION; neither changes
+    the table (no event is written). A message quotes at most a short, cut prefix of what was sent,
+    and never a token. An `authorization` token past 512 characters is
+    UNAUTHENTICATED.
+
     SeatPlayer (by `request_id`) and AddChips (by `idempotency_key`) are
     carried out once: the dealer stores the answer it gave, success or refusal,
     with the request, and answers a repeat of the request the same way without
@@ -173,6 +184,17 @@ class DealerServiceServicer:
     hand id or action number; a player still in the hand); ALREADY_EXISTS a
     table id or seat already taken; DATA_LOSS a repeated SeatPlayer whose seat
     token cannot be derived again (the service token changed since).
+
+    Limits (poker/limits.py; each field's comment says its own): any amount in
+    a request at most 2^53-1 chips (MAX_CHIPS), and so are a stack and the chips
+    of one table together, so every pot; ids at most 128 characters, a table id
+    at most 64, a token at most 512, a repeated field at most 1000 entries. A
+    request past a limit, or with an enum value this version does not know, is
+    INVALID_ARGUMENT naming the field; a rebuy or seating that would take a
+    stack or the table past MAX_CHIPS is FAILED_PRECONDITION; neither changes
+    the table (no event is written). A message quotes at most a short, cut prefix of what was sent,
+    and never a token. An `authorization` token past 512 characters is
+    UNAUTHENTICATED.
 
     SeatPlayer (by `request_id`) and AddChips (by `idempotency_key`) are
     carried out once: the dealer stores the answer it gave, success or refusal,
@@ -420,6 +442,17 @@ class DealerService:
     hand id or action number; a player still in the hand); ALREADY_EXISTS a
     table id or seat already taken; DATA_LOSS a repeated SeatPlayer whose seat
     token cannot be derived again (the service token changed since).
+
+    Limits (poker/limits.py; each field's comment says its own): any amount in
+    a request at most 2^53-1 chips (MAX_CHIPS), and so are a stack and the chips
+    of one table together, so every pot; ids at most 128 characters, a table id
+    at most 64, a token at most 512, a repeated field at most 1000 entries. A
+    request past a limit, or with an enum value this version does not know, is
+    INVALID_ARGUMENT naming the field; a rebuy or seating that would take a
+    stack or the table past MAX_CHIPS is FAILED_PRECONDITION; neither changes
+    the table (no event is written). A message quotes at most a short, cut prefix of what was sent,
+    and never a token. An `authorization` token past 512 characters is
+    UNAUTHENTICATED.
 
     SeatPlayer (by `request_id`) and AddChips (by `idempotency_key`) are
     carried out once: the dealer stores the answer it gave, success or refusal,
