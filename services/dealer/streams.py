@@ -22,7 +22,7 @@ from poker.limits import quote
 from poker.v1 import dealer_pb2 as pb
 from services.dealer import checks, views
 from services.dealer.auth import Caller
-from services.dealer.errors import InvalidArgument, PermissionDenied, status_of
+from services.dealer.errors import DealerError, InvalidArgument, PermissionDenied, status_of
 from services.dealer.tables import Stored, Table
 
 #: Events per streamed message, at most.
@@ -216,13 +216,16 @@ async def play(session: PlaySession, requests: AsyncIterator[Any]) -> AsyncItera
             yield response
     finally:
         reader.cancel()
-    _raise_refusal(reader)
+    _raise_refusal(reader, DealerError)
 
 
-def _raise_refusal(reader: asyncio.Future[None]) -> None:
-    """A stream whose requests were refused (the reader failed) ends with that status."""
-    if reader.done() and not reader.cancelled() and reader.exception() is not None:
-        raise reader.exception()  # type: ignore[misc]
+def _raise_refusal(reader: asyncio.Future[None],
+                   kind: type[BaseException] = BaseException) -> None:
+    """A stream whose requests were refused (the reader failed with a `kind`) ends with
+    that status."""
+    error = reader.exception() if reader.done() and not reader.cancelled() else None
+    if isinstance(error, kind):
+        raise error
 
 
 class PlayManySession:

@@ -4,6 +4,7 @@ input, a second Play start. Each test is named after its finding."""
 
 from __future__ import annotations
 
+import doctest
 import queue
 from collections.abc import Iterator
 from typing import Any
@@ -302,6 +303,11 @@ def test_finding5_a_play_many_stream_holds_at_most_max_stream_seats(
     with pytest.raises(InvalidArgument, match="3 seats are open on this stream, at most 3"):
         session.open(pb.PlaySeat(table_id="t", seat_token="3"))
     assert checks.MAX_STREAM_SEATS == 3 and len(session.feeds) == 3
+
+
+def test_finding5_the_checks_module_doctests_pass() -> None:
+    result = doctest.testmod(checks, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 1 and result.failed == 0
 
 
 def test_finding5_every_dealer_request_has_its_checks() -> None:
