@@ -158,6 +158,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     @unary
     def Act(self, request: pb.ActRequest, context: Any) -> pb.ActResponse:
         table = self.dealer.table(request.table_id)
+        table.check_seat(request.seat)
         self.auth.require_seat(_token(context), table.table_id, request.seat)
         sequence = table.act(request.seat, request.hand_id, request.action_number,
                              views.action_kind(request.kind), request.amount)
@@ -166,6 +167,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     @unary
     def SitOut(self, request: pb.SitOutRequest, context: Any) -> pb.SitOutResponse:
         table = self.dealer.table(request.table_id)
+        table.check_seat(request.seat)
         self.auth.require_seat(_token(context), table.table_id, request.seat)
         table.sit_out(request.seat)
         return pb.SitOutResponse()
@@ -173,6 +175,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     @unary
     def SitIn(self, request: pb.SitInRequest, context: Any) -> pb.SitInResponse:
         table = self.dealer.table(request.table_id)
+        table.check_seat(request.seat)
         self.auth.require_seat(_token(context), table.table_id, request.seat)
         table.sit_in(request.seat)
         return pb.SitInResponse()

@@ -656,9 +656,13 @@ class Table:
                 f"together ({total} now) past the maximum of {MAX_CHIPS} (every pot must fit); "
                 f"at most {MAX_CHIPS - total} more can come to this table")
 
-    def _seated(self, seat: int) -> SeatState:
+    def check_seat(self, seat: int) -> None:
+        """INVALID_ARGUMENT unless `seat` is a seat of this table."""
         if not 0 <= seat < self.config.seats:
             raise InvalidArgument(self._no_such_seat(seat))
+
+    def _seated(self, seat: int) -> SeatState:
+        self.check_seat(seat)
         state = self.seats.get(seat)
         if state is None:
             raise TableNotFound(f"seat {seat} of table {self.table_id} is empty")

@@ -197,7 +197,7 @@ def test_finding4_out_of_range_enums_and_numbers_are_invalid_argument(client: Cl
         invalid(create(minutes_per_level=minutes), "minutes_per_level")
     invalid(create(seats=U32), "seats")
     table_id = client.create(seats=2, levels=[pb.Level(small_blind=1, big_blind=2)])
-    client.seat(table_id, [1000])
+    token = client.seat(table_id, [1000])[0]
     invalid(lambda: seat_player(client, table_id, "far", 1000, seat=U32), "seat")
     for call, request in (
             (client.stub.AddChips, pb.AddChipsRequest(table_id=table_id, seat=U32, amount=1,
@@ -207,6 +207,10 @@ def test_finding4_out_of_range_enums_and_numbers_are_invalid_argument(client: Cl
             (client.stub.SetLevel, pb.SetLevelRequest(table_id=table_id, level_index=U32))):
         invalid(lambda c=call, r=request: c(r, metadata=SVC, timeout=10), "seat"
                 if not isinstance(request, pb.SetLevelRequest) else "level_index")
+    for call, request in ((client.stub.Act, pb.ActRequest(table_id=table_id, seat=U32)),
+                          (client.stub.SitOut, pb.SitOutRequest(table_id=table_id, seat=U32)),
+                          (client.stub.SitIn, pb.SitInRequest(table_id=table_id, seat=U32))):
+        invalid(lambda c=call, r=request: c(r, metadata=auth(token), timeout=10), "seat")
     code, message = status(lambda: list(client.stub.WatchTable(pb.WatchTableRequest(
         table_id=table_id, after_sequence=U64), timeout=10)))
     assert code == grpc.StatusCode.FAILED_PRECONDITION and "after_sequence" in message
