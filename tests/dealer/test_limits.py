@@ -16,6 +16,7 @@ from poker.limits import MAX_CHIPS, MAX_ID_CHARS, MAX_REPEATED, MAX_TOKEN_CHARS,
 from poker.v1 import dealer_pb2 as pb
 from services.dealer import checks
 from services.dealer.auth import Caller
+from services.dealer.engine import ConfigError, Hand, Level, PlayerIn, Structure, TableConfig
 from services.dealer.errors import InvalidArgument
 from services.dealer.streams import PlayManySession
 from services.dealer.views import Viewer
@@ -144,6 +145,28 @@ def test_finding3_levels_and_bet_sizes_past_max_chips_are_refused(client: Client
     invalid(create(levels=[level], structure=pb.STRUCTURE_FIXED_LIMIT), "big bet")
     invalid(create(levels=[pb.Level(small_blind=10**7, big_blind=2 * 10**7)],
                    turn_river_min_bet=U32), "turn and river minimum")
+
+
+def test_finding3_the_engine_refuses_amounts_past_max_chips_at_its_entry_points() -> None:
+    small = MAX_CHIPS // 2 + 1
+    with pytest.raises(ConfigError, match="big blind .* past the maximum"):
+        TableConfig(levels=(Level(small, 2 * small),))
+    with pytest.raises(ConfigError, match="ante .* past the maximum"):
+        TableConfig(levels=(Level(1, 2, MAX_CHIPS + 1),))
+    with pytest.raises(ConfigError, match="fixed limit big bet"):
+        TableConfig(structure=Structure.FIXED_LIMIT,
+                    levels=(Level(MAX_CHIPS // 4 + 1, 2 * (MAX_CHIPS // 4 + 1)),))
+    with pytest.raises(ConfigError, match="turn and river minimum bet"):
+        TableConfig(turn_river_min_bet=10**9, levels=(Level(10**7, 2 * 10**7),))
+    config = TableConfig()
+    with pytest.raises(ConfigError, match="seat 0 has stack .* past the maximum"):
+        Hand.start(config, [PlayerIn(0, "a", MAX_CHIPS + 1), PlayerIn(1, "b", 1000)], 0,
+                   range(52))
+    with pytest.raises(ConfigError, match="chips together, past the maximum"):
+        Hand.start(config, [PlayerIn(0, "a", MAX_CHIPS), PlayerIn(1, "b", 1)], 0, range(52))
+    hand = Hand.start(config, [PlayerIn(0, "a", MAX_CHIPS - 1), PlayerIn(1, "b", 1)], 0,
+                      range(52))
+    assert sum(hand.stacks.values()) + sum(hand.bets.values()) == MAX_CHIPS
 
 
 # ------------------------------------------------------------------ finding 4
