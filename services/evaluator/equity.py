@@ -412,7 +412,9 @@ def _enumerate_boards(
 # --- Monte Carlo --------------------------------------------------------------------
 
 
-def _monte_carlo(question: _Question, trials: int, seed: int) -> Generator[None, None, EquityResult]:
+def _monte_carlo(
+    question: _Question, trials: int, seed: int
+) -> Generator[None, None, EquityResult]:
     # Cards are handled as bits (1 << (16 * suit + rank)): a deal shares a card
     # exactly when the sum of its bits has fewer bits set than it has cards.
     rng = np.random.default_rng(seed)
