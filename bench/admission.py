@@ -8,6 +8,16 @@ server, and how much CPU the server burnt in the 2 s after the big calls were
 cancelled (work for a cancelled call should stop). Wall-clock, on a shared machine.
 
     .venv/bin/python bench/admission.py [--big 2] [--big-trials 300000] [--json PATH]
+
+Measured on the 2-core development machine (shared), defaults, 2026-12-01:
+
+    before (one semaphore of 2, no slices)   first small call 15.9 s (it waited for a big
+                                             call to end), median 0.003 s after that
+    after (fair turns of a few ms)           first 0.039 s, median 0.026 s, worst 0.039 s;
+                                             idle 0.005 s; 0.00 CPU s after the cancel
+
+(Before, a call past its deadline went on computing: 1.4 CPU s in the 2 s after
+DEADLINE_EXCEEDED, tests/evaluator/test_evaluator_load.py; after, under 0.5.)
 """
 
 from __future__ import annotations
