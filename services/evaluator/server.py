@@ -2,7 +2,10 @@
 
 Requests become plain values, the plain modules (`core`, `explain`, `equity`)
 answer, and answers become messages. Domain errors are mapped to status codes in
-one place, `_status_of`. Run it with `poker serve evaluator --port 50051`.
+one place, `_status_of`. Heavy work (batches, equity) runs in slices, in turns shared
+fairly by the calls in flight and stopped when a call is cancelled or past its
+deadline (`services.evaluator.admission`). With a service token, only callers that
+send it are served. Run it with `poker serve evaluator --port 50051`.
 """
 
 from __future__ import annotations
