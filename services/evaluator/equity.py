@@ -221,12 +221,19 @@ def plan(
             "chooses), 1 (EXACT) or 2 (MONTE_CARLO)") from None
     question = _question(players, board, dead)
     holdings = math.prod(len(c) for c in question.combos)
-    groups = _holding_groups(question) if holdings <= limits.max_exact_holdings else None
     deck = 52 - len(question.board) - len(question.dead) - 2 * len(players)
     boards = math.comb(deck, 5 - len(question.board))
+    budget = min(limits.auto_exact_evaluations, limits.max_exact_evaluations)
+    # Grouping takes up to half a second of Python for 20,000 holdings: not for Monte
+    # Carlo, nor for AUTO when even the fewest groups it could make (one per suit
+    # symmetry class) would be over the exact budget.
+    symmetries = len(_suit_maps([question.board, question.dead]))
+    fewest = -(-holdings // symmetries) * boards * len(players)
+    grouped = holdings <= limits.max_exact_holdings and (
+        method is Method.EXACT or (method is Method.AUTO and fewest <= budget))
+    groups = _holding_groups(question) if grouped else None
     evaluations = (len(groups) if groups is not None else holdings) * boards * len(players)
     if method is Method.AUTO:
-        budget = min(limits.auto_exact_evaluations, limits.max_exact_evaluations)
         exact = groups is not None and evaluations <= budget
         method = Method.EXACT if exact else Method.MONTE_CARLO
     if method is Method.EXACT:
