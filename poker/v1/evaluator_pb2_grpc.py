@@ -34,9 +34,25 @@ class EvaluatorServiceStub:
 
     Bad input is refused with INVALID_ARGUMENT naming the first bad hand and why
     (a card twice, an index out of range, a wrong number of cards, range text that
-    does not parse, a range with no combo left); requests over the service limits
-    (hands in one batch message, Monte Carlo trials, exact enumeration size) are
-    refused with INVALID_ARGUMENT saying the limit, never truncated.
+    does not parse, a range with no combo left, an enum value that does not exist);
+    requests over the service limits (hands in one batch message, Monte Carlo trials
+    and evaluations, exact enumeration size, the lengths below) are refused with
+    INVALID_ARGUMENT saying the limit, never truncated. A message quotes at most a
+    short prefix of a bad value.
+
+    Load: work is done in slices of a few milliseconds, calls in flight taking turns
+    first come first served, so a small request waits for a slice, not for a big one
+    to end. A call's work stops as soon as it is cancelled or its deadline passes.
+    At most a few big requests (over a million hand evaluations) are in flight at
+    once: past them a big request gets RESOURCE_EXHAUSTED at once (retry with
+    backoff, or ask another replica); small ones are never refused for load. A call
+    whose work takes more than its CPU allowance (10 s by default) is stopped with
+    RESOURCE_EXHAUSTED.
+
+    Callers: an evaluator started with a service token (`--service-token`, env
+    POKER_EVALUATOR_TOKEN) answers only calls with `authorization: Bearer <token>`
+    metadata (UNAUTHENTICATED otherwise); the dealer sends its `--evaluator-token`.
+    Without one, any caller is served. Health and reflection are always open.
     """
 
     def __init__(self, channel):
@@ -81,9 +97,25 @@ class EvaluatorServiceServicer:
 
     Bad input is refused with INVALID_ARGUMENT naming the first bad hand and why
     (a card twice, an index out of range, a wrong number of cards, range text that
-    does not parse, a range with no combo left); requests over the service limits
-    (hands in one batch message, Monte Carlo trials, exact enumeration size) are
-    refused with INVALID_ARGUMENT saying the limit, never truncated.
+    does not parse, a range with no combo left, an enum value that does not exist);
+    requests over the service limits (hands in one batch message, Monte Carlo trials
+    and evaluations, exact enumeration size, the lengths below) are refused with
+    INVALID_ARGUMENT saying the limit, never truncated. A message quotes at most a
+    short prefix of a bad value.
+
+    Load: work is done in slices of a few milliseconds, calls in flight taking turns
+    first come first served, so a small request waits for a slice, not for a big one
+    to end. A call's work stops as soon as it is cancelled or its deadline passes.
+    At most a few big requests (over a million hand evaluations) are in flight at
+    once: past them a big request gets RESOURCE_EXHAUSTED at once (retry with
+    backoff, or ask another replica); small ones are never refused for load. A call
+    whose work takes more than its CPU allowance (10 s by default) is stopped with
+    RESOURCE_EXHAUSTED.
+
+    Callers: an evaluator started with a service token (`--service-token`, env
+    POKER_EVALUATOR_TOKEN) answers only calls with `authorization: Bearer <token>`
+    metadata (UNAUTHENTICATED otherwise); the dealer sends its `--evaluator-token`.
+    Without one, any caller is served. Health and reflection are always open.
     """
 
     def EvaluateHand(self, request, context):
@@ -167,9 +199,25 @@ class EvaluatorService:
 
     Bad input is refused with INVALID_ARGUMENT naming the first bad hand and why
     (a card twice, an index out of range, a wrong number of cards, range text that
-    does not parse, a range with no combo left); requests over the service limits
-    (hands in one batch message, Monte Carlo trials, exact enumeration size) are
-    refused with INVALID_ARGUMENT saying the limit, never truncated.
+    does not parse, a range with no combo left, an enum value that does not exist);
+    requests over the service limits (hands in one batch message, Monte Carlo trials
+    and evaluations, exact enumeration size, the lengths below) are refused with
+    INVALID_ARGUMENT saying the limit, never truncated. A message quotes at most a
+    short prefix of a bad value.
+
+    Load: work is done in slices of a few milliseconds, calls in flight taking turns
+    first come first served, so a small request waits for a slice, not for a big one
+    to end. A call's work stops as soon as it is cancelled or its deadline passes.
+    At most a few big requests (over a million hand evaluations) are in flight at
+    once: past them a big request gets RESOURCE_EXHAUSTED at once (retry with
+    backoff, or ask another replica); small ones are never refused for load. A call
+    whose work takes more than its CPU allowance (10 s by default) is stopped with
+    RESOURCE_EXHAUSTED.
+
+    Callers: an evaluator started with a service token (`--service-token`, env
+    POKER_EVALUATOR_TOKEN) answers only calls with `authorization: Bearer <token>`
+    metadata (UNAUTHENTICATED otherwise); the dealer sends its `--evaluator-token`.
+    Without one, any caller is served. Health and reflection are always open.
     """
 
     @staticmethod

@@ -2,9 +2,12 @@
 
 The dealer is given evaluator addresses (--evaluator, repeatable, or
 POKER_EVALUATORS=host:port,host:port), over TLS when given the evaluators' CA
-(--evaluator-tls-ca). Calls rotate round robin over one channel per address; a call
-that fails with UNAVAILABLE or DEADLINE_EXCEEDED is retried at once on the next address,
-and the failed address is skipped for a few seconds, so tables go on when an evaluator
+(--evaluator-tls-ca), sending the evaluators' service token when given one
+(--evaluator-token, POKER_EVALUATOR_TOKEN). Calls rotate round robin over one channel
+per address; a call that fails with UNAVAILABLE, DEADLINE_EXCEEDED or RESOURCE_EXHAUSTED
+(an evaluator too busy), or is refused for its token (UNAUTHENTICATED, PERMISSION_DENIED:
+a misconfiguration, logged as an error), is retried at once on the next address, and
+the failed address is skipped for a few seconds, so tables go on when an evaluator
 dies. When every evaluator fails, the hand is ranked in process (services.evaluator.core)
 and an error is logged: a showdown never waits on an outage.
 
@@ -39,7 +42,11 @@ from poker.v1 import evaluator_pb2, evaluator_pb2_grpc
 # Lazy: modules load (for --help) before poker.log configures the process.
 log = structlog.get_logger(__name__)
 
-RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
+                       grpc.StatusCode.RESOURCE_EXHAUSTED,
+                       grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED})
+#: Of those, the answers that mean the dealer's token is wrong, not that the evaluator is down.
+REFUSED = frozenset({grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED})
 #: How long an address that failed is passed over (while others remain).
 BACKOFF_S = 2.0
 #: A prefetch still unanswered after this share of the timeout marks its address as slow.
@@ -62,10 +69,12 @@ class RemoteRanker:
     """Ranks showdowns with EvaluatorService.Showdown over a rotation of evaluators."""
 
     def __init__(self, addresses: Sequence[str], timeout_s: float = 0.5,
-                 credentials: grpc.ChannelCredentials | None = None) -> None:
+                 credentials: grpc.ChannelCredentials | None = None,
+                 token: str | None = None) -> None:
         if not addresses:
             raise ValueError("RemoteRanker needs at least one evaluator address")
         self.addresses = list(addresses)
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else None
         self._credentials = credentials  # None: plaintext
         self._channels = [grpc.secure_channel(a, credentials, options=CHANNEL_OPTIONS)
                           if credentials else grpc.insecure_channel(a, options=CHANNEL_OPTIONS)
@@ -106,13 +115,13 @@ class RemoteRanker:
         request = _request([(tuple(board), tuple(h)) for h in holdings])
         for index in self._order():
             try:
-                reply = self._stubs[index].EvaluateBatch(request, timeout=self._timeout)
+                reply = self._stubs[index].EvaluateBatch(request, timeout=self._timeout,
+                                                         metadata=self._metadata)
             except grpc.RpcError as err:
                 code = err.code()
                 if code not in RETRYABLE:
                     raise
-                self._down_until[index] = time.monotonic() + BACKOFF_S
-                log.warning("evaluator_failed", address=self.addresses[index], code=code.name)
+                self._failed(index, code, err.details())
                 continue
             self.calls[index] += 1
             return _ranks(reply)
@@ -153,16 +162,14 @@ class RemoteRanker:
             if task in self._pending:
                 self._pending[task] = (index, time.monotonic())
             try:
-                reply = await self._aio_stubs[index].EvaluateBatch(request,
-                                                                   timeout=self._timeout)
+                reply = await self._aio_stubs[index].EvaluateBatch(
+                    request, timeout=self._timeout, metadata=self._metadata)
             except grpc.aio.AioRpcError as err:
                 if err.code() not in RETRYABLE:
                     log.warning("evaluator_prefetch_failed", address=self.addresses[index],
                                 code=err.code().name)
                     return
-                self._down_until[index] = time.monotonic() + BACKOFF_S
-                log.warning("evaluator_failed", address=self.addresses[index],
-                            code=err.code().name)
+                self._failed(index, err.code(), err.details())
                 continue
             self.calls[index] += 1
             if len(self._cache) > CACHE_SIZE:
@@ -171,6 +178,15 @@ class RemoteRanker:
                 self._cache[hand] = rank
             return
         # Every evaluator failed: the showdown's own call falls back in process.
+
+    def _failed(self, index: int, code: grpc.StatusCode, details: str | None) -> None:
+        self._down_until[index] = time.monotonic() + BACKOFF_S
+        log.warning("evaluator_failed", address=self.addresses[index], code=code.name)
+        if code in REFUSED:
+            log.error("evaluator_refused_token", address=self.addresses[index],
+                      code=code.name, reason=details,
+                      hint="give the dealer the evaluators' token: --evaluator-token or "
+                           "POKER_EVALUATOR_TOKEN")
 
     def _order(self) -> list[int]:
         """Every address once, starting at the next in turn; those resting from a failure,

@@ -339,6 +339,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--evaluator-tls-ca", default=env("POKER_EVALUATOR_TLS_CA"),
                         metavar="PATH", help="PEM CA of the evaluators' certificates: call "
                         "them over TLS (env POKER_EVALUATOR_TLS_CA)")
+    parser.add_argument("--evaluator-token", default=env("POKER_EVALUATOR_TOKEN"),
+                        help="the evaluators' service token, sent on every call to them "
+                             "(env POKER_EVALUATOR_TOKEN; their --service-token)")
     parser.add_argument("--evaluator-timeout-ms", type=int, default=500,
                         help="deadline of one Showdown call before trying the next evaluator")
     parser.add_argument("--on-crash", choices=("resume", "void"), default="resume",
@@ -381,7 +384,8 @@ async def serve(args: argparse.Namespace) -> int:
     server_tls = tls.from_args(args)
     upstream = tls.upstream_from_args(args, args.evaluator_tls_ca, "--evaluator-tls-ca")
     addresses = evaluator_addresses(args)
-    ranker = (RemoteRanker(addresses, args.evaluator_timeout_ms / 1000, upstream)
+    ranker = (RemoteRanker(addresses, args.evaluator_timeout_ms / 1000, upstream,
+                           token=args.evaluator_token)
               if addresses else None)
     # The in-process evaluator (the default, and the last resort) builds its tables on
     # first use: build them now, off the loop, not in the first showdown.

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from poker.cards import card_text
+from poker.limits import quote
 from services.evaluator import tables
 from services.evaluator.errors import InvalidHand
 from services.evaluator.tables import CLASSES, HandCategory
@@ -152,7 +153,7 @@ def check_cards(cards: Sequence[int], index: int | None = 0, what: str = "hand")
     """
     for card in cards:
         if not isinstance(card, int | np.integer) or isinstance(card, bool):
-            raise InvalidHand(f"{card!r} is not a card index", index, what)
+            raise InvalidHand(f"{quote(card)} is not a card index", index, what)
         if not 0 <= card < 52:
             raise InvalidHand(f"card index {card} is out of range 0..51", index, what)
     seen: set[int] = set()
@@ -171,7 +172,7 @@ def _invalid(cards: Sequence[int]) -> InvalidHand:
         return err
     except TypeError:
         pass
-    return InvalidHand(f"{cards!r} is not a hand of card indexes")
+    return InvalidHand(f"{quote(cards)} is not a hand of card indexes")
 
 
 def category_of(rank: int) -> HandCategory:

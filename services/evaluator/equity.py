@@ -17,7 +17,7 @@ import itertools
 import math
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from poker.cards import card_text
+from poker.limits import quote
 from poker.log import get_logger
 from services.evaluator import boards as board_sets
 from services.evaluator.boards import BoardSet, combination_table
@@ -34,8 +35,12 @@ from services.evaluator.ranges import Combo, available, parse_range
 
 log = get_logger(__name__)
 
-_CHUNK = 1 << 17  # boards per piece of exact work
-_MC_CHUNK = 1 << 16  # trials per piece of Monte Carlo work
+#: Hand evaluations in one slice of exact work (about 5 ms on one core).
+_EXACT_SLICE = 1 << 18
+#: Hand evaluations in one slice of Monte Carlo work (5 to 60 ms: wide ranges cost most).
+_MC_SLICE = 1 << 18
+#: Rejection rounds of a Monte Carlo draw between two slices (narrow ranges redraw a lot).
+_ROUNDS_PER_SLICE = 8
 _PROGRESS_S = 2.0  # seconds between progress lines on long work
 
 
@@ -53,14 +58,19 @@ class Limits:
 
     #: AUTO answers exactly up to this many hand evaluations (deals x players), else by Monte Carlo.
     auto_exact_evaluations: int = 40_000_000
-    #: EXACT is refused beyond this many hand evaluations.
-    max_exact_evaluations: int = 400_000_000
+    #: EXACT is refused beyond this many hand evaluations (70-85 million a second on one
+    #: core: at most about 3 s).
+    max_exact_evaluations: int = 200_000_000
     #: Range combinations enumerated one by one for an exact answer.
     max_exact_holdings: int = 20_000
     #: Monte Carlo trials when none are asked for.
     default_trials: int = 200_000
     #: Monte Carlo trials allowed.
-    max_trials: int = 20_000_000
+    max_trials: int = 2_000_000
+    #: Monte Carlo hand evaluations allowed (trials x players): ten players with wide
+    #: ranges (the costliest to sample) take 1 to 2 s a million on one core, known
+    #: cards a few hundredths, so one call stays within seconds.
+    max_monte_carlo_evaluations: int = 3_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +151,7 @@ def equity(
     players: Sequence[Sequence[int] | str],
     board: Sequence[int] = (),
     dead: Sequence[int] = (),
-    method: Method = Method.AUTO,
+    method: Method | int = Method.AUTO,
     trials: int = 0,
     seed: int = 0,
     limits: Limits = Limits(),
@@ -156,14 +166,74 @@ def equity(
     >>> result.deals, round(result.players[0].equity, 4)
     (396, 0.9773)
     """
+    work = plan(players, board, dead, method, trials, seed, limits).steps()
+    while True:
+        try:
+            next(work)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """An equity question checked against the limits, and how it will be answered.
+
+    `steps()` is the work: a generator that yields between slices of a few
+    milliseconds (so a server can share its cores fairly and stop work nobody waits
+    for) and returns the EquityResult.
+    """
+
+    method: Method
+    #: Hand evaluations the work takes: holdings x boards x players, or trials x players.
+    evaluations: int
+    question: _Question
+    groups: dict[tuple[Combo, ...], int] | None
+    trials: int = 0
+    seed: int = 0
+
+    def steps(self) -> Generator[None, None, EquityResult]:
+        if self.method is Method.EXACT:
+            assert self.groups is not None
+            return _exact(self.question, self.groups)
+        return _monte_carlo(self.question, self.trials, self.seed)
+
+
+def plan(
+    players: Sequence[Sequence[int] | str],
+    board: Sequence[int] = (),
+    dead: Sequence[int] = (),
+    method: Method | int = Method.AUTO,
+    trials: int = 0,
+    seed: int = 0,
+    limits: Limits = Limits(),
+) -> Plan:
+    """Checks an equity question and chooses how to answer it; raises what `equity` raises.
+
+    >>> from poker.cards import parse_cards as p
+    >>> plan([p("AhKh"), p("QsQd")], method=Method.MONTE_CARLO, trials=1000).evaluations
+    2000
+    """
+    try:
+        method = Method(method)
+    except ValueError:
+        raise InvalidRequest(
+            f"method {quote(method)} is not an EquityMethod: 0 (UNSPECIFIED, the server "
+            "chooses), 1 (EXACT) or 2 (MONTE_CARLO)") from None
     question = _question(players, board, dead)
     holdings = math.prod(len(c) for c in question.combos)
-    groups = _holding_groups(question) if holdings <= limits.max_exact_holdings else None
     deck = 52 - len(question.board) - len(question.dead) - 2 * len(players)
     boards = math.comb(deck, 5 - len(question.board))
+    budget = min(limits.auto_exact_evaluations, limits.max_exact_evaluations)
+    # Grouping takes up to half a second of Python for 20,000 holdings: not for Monte
+    # Carlo, nor for AUTO when even the fewest groups it could make (one per suit
+    # symmetry class) would be over the exact budget.
+    symmetries = len(_suit_maps([question.board, question.dead]))
+    fewest = -(-holdings // symmetries) * boards * len(players)
+    grouped = holdings <= limits.max_exact_holdings and (
+        method is Method.EXACT or (method is Method.AUTO and fewest <= budget))
+    groups = _holding_groups(question) if grouped else None
     evaluations = (len(groups) if groups is not None else holdings) * boards * len(players)
     if method is Method.AUTO:
-        budget = min(limits.auto_exact_evaluations, limits.max_exact_evaluations)
         exact = groups is not None and evaluations <= budget
         method = Method.EXACT if exact else Method.MONTE_CARLO
     if method is Method.EXACT:
@@ -178,11 +248,18 @@ def equity(
                 f"distinct holdings x {boards:,} boards x {len(players)} players); the limit "
                 f"is {limits.max_exact_evaluations:,}: ask for Monte Carlo"
             )
-        return _exact(question, groups)
-    trials = trials or limits.default_trials
+        return Plan(method, evaluations, question, groups)
+    most = min(limits.max_trials, limits.max_monte_carlo_evaluations // len(players))
+    trials = trials or min(limits.default_trials, most)
     if trials > limits.max_trials:
         raise LimitExceeded(f"{trials:,} trials asked; the limit is {limits.max_trials:,}")
-    return _monte_carlo(question, trials, seed or secrets.randbits(63))
+    if trials * len(players) > limits.max_monte_carlo_evaluations:
+        raise LimitExceeded(
+            f"{trials:,} trials x {len(players)} players is {trials * len(players):,} hand "
+            f"evaluations; the limit is {limits.max_monte_carlo_evaluations:,} "
+            f"(at most {most:,} trials for {len(players)} players)")
+    return Plan(method, trials * len(players), question, None, trials,
+                seed or secrets.randbits(63))
 
 
 def _question(
@@ -197,7 +274,7 @@ def _question(
     def claim(cards: Sequence[int], index: int | None, what: str, where: str) -> None:
         for card in cards:
             if not isinstance(card, int | np.integer) or not 0 <= card < 52:
-                raise InvalidHand(f"card index {card!r} is out of range 0..51", index, what)
+                raise InvalidHand(f"card index {quote(card)} is out of range 0..51", index, what)
             if card in used:
                 raise InvalidHand(f"card {card_text(card)} is already {used[card]}", index, what)
             used[int(card)] = where
@@ -225,7 +302,7 @@ def _question(
         left = available(parsed, used)
         if not left:
             raise InvalidRange(
-                f"player {i}: range {player!r} is impossible: every combo uses a card "
+                f"player {i}: range {quote(player)} is impossible: every combo uses a card "
                 "already on the board, dead or held"
             )
         combos.append(tuple(left))
@@ -272,11 +349,18 @@ def _one_deal(combos: Sequence[Sequence[Combo]]) -> list[Combo] | None:
 # --- exact --------------------------------------------------------------------------
 
 
-def _exact(question: _Question, groups: dict[tuple[Combo, ...], int]) -> EquityResult:
+def _exact(
+    question: _Question, groups: dict[tuple[Combo, ...], int]
+) -> Generator[None, None, EquityResult]:
     tally = _Tally.empty(len(question.combos))
     started = last = time.monotonic()
+    pending = 0
     for done, (holdings, weight) in enumerate(groups.items(), 1):
-        _enumerate_boards(question, holdings, weight, tally)
+        for evaluations in _enumerate_boards(question, holdings, weight, tally):
+            pending += evaluations
+            if pending >= _EXACT_SLICE:
+                pending = 0
+                yield
         if time.monotonic() - last > _PROGRESS_S:
             last = time.monotonic()
             log.info("equity_progress", holdings_done=done, holdings=len(groups),
@@ -314,7 +398,8 @@ def _mapped(combo: Combo, perm: tuple[int, ...]) -> Combo:
 
 def _enumerate_boards(
     question: _Question, holdings: tuple[Combo, ...], weight: int, tally: _Tally
-) -> None:
+) -> Iterator[int]:
+    # Yields the hand evaluations of each piece once it is counted.
     used = {*question.board, *question.dead, *(c for h in holdings for c in h)}
     deck = np.array([c for c in range(52) if c not in used], dtype=np.uint8)
     k = 5 - len(question.board)
@@ -322,17 +407,21 @@ def _enumerate_boards(
     base_key = int(board_sets.CARD_KEY[list(question.board)].sum()) if question.board else 0
     base_bits = int(board_sets.CARD_BIT[list(question.board)].sum()) if question.board else 0
     total = table.shape[1]
-    for start in range(0, total, _CHUNK):
-        columns = [np.take(deck, row[start : start + _CHUNK]) for row in table]
+    piece = max(1024, _EXACT_SLICE // len(holdings))
+    for start in range(0, total, piece):
+        columns = [np.take(deck, row[start : start + piece]) for row in table]
         boards = BoardSet.from_columns(columns, base_key, base_bits)
         ranks = np.stack([boards.rank(h) for h in holdings])
         tally.add(ranks, weight)
+        yield ranks.size
 
 
 # --- Monte Carlo --------------------------------------------------------------------
 
 
-def _monte_carlo(question: _Question, trials: int, seed: int) -> EquityResult:
+def _monte_carlo(
+    question: _Question, trials: int, seed: int
+) -> Generator[None, None, EquityResult]:
     # Cards are handled as bits (1 << (16 * suit + rank)): a deal shares a card
     # exactly when the sum of its bits has fewer bits set than it has cards.
     rng = np.random.default_rng(seed)
@@ -346,11 +435,13 @@ def _monte_carlo(question: _Question, trials: int, seed: int) -> EquityResult:
     board_bits = np.uint64(sum(int(bit[c]) for c in question.board))
     started = last = time.monotonic()
     log.info("equity_monte_carlo", trials=trials, seed=seed, players=players)
-    for start in range(0, trials, _MC_CHUNK):
-        n = min(_MC_CHUNK, trials - start)
-        holes, held = _draw_holdings(rng, combo_bits, n)
+    piece = max(1024, _MC_SLICE // players)
+    for start in range(0, trials, piece):
+        n = min(piece, trials - start)
+        holes, held = yield from _draw_holdings(rng, combo_bits, n)
         board = _draw_board(rng, deck_bits, held, 5 - len(question.board)) + board_bits
         tally.add(np.stack([ranks_of_bits(board + holes[p], 7) for p in range(players)]))
+        yield
         if time.monotonic() - last > _PROGRESS_S:
             last = time.monotonic()
             log.info("equity_progress", trials_done=start + n, trials=trials,
@@ -363,7 +454,7 @@ _MAX_ROUNDS = 100_000
 
 def _draw_holdings(
     rng: np.random.Generator, combo_bits: list[npt.NDArray[np.uint64]], n: int
-) -> tuple[list[npt.NDArray[np.uint64]], npt.NDArray[np.uint64]]:
+) -> Generator[None, None, tuple[list[npt.NDArray[np.uint64]], npt.NDArray[np.uint64]]]:
     # Per player, n combos uniform in its range (as bits), and each deal's held bits.
     # A deal with a card twice is drawn again: rejection keeps the joint draw
     # uniform over the deals where no card is held twice.
@@ -371,9 +462,11 @@ def _draw_holdings(
     held: npt.NDArray[np.uint64] = np.sum(holes, axis=0, dtype=np.uint64)
     cards = 2 * len(combo_bits)
     rows = np.flatnonzero(np.bitwise_count(held) != cards)
-    for _ in range(_MAX_ROUNDS):
+    for round_ in range(1, _MAX_ROUNDS + 1):
         if not rows.size:
             return holes, held
+        if round_ % _ROUNDS_PER_SLICE == 0:
+            yield
         again = [c[rng.integers(0, len(c), rows.size)] for c in combo_bits]
         for hole, new in zip(holes, again, strict=True):
             hole[rows] = new

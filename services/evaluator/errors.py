@@ -30,3 +30,19 @@ class InvalidRequest(EvaluatorError):
 
 class LimitExceeded(EvaluatorError):
     """A request over one of the service's limits (batch size, trials, deals)."""
+
+
+class Overloaded(EvaluatorError):
+    """Too many big requests in flight: this one is refused at once, to be retried later."""
+
+
+class TooMuchWork(EvaluatorError):
+    """A request whose work ran past the compute time one call may take; it was stopped."""
+
+
+class Abandoned(EvaluatorError):
+    """The call was cancelled or its deadline passed: its work stopped there."""
+
+
+class Unauthenticated(EvaluatorError):
+    """A call without this evaluator's service token, where one is required."""

@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable
 
 from poker.cards import RANKS, card_text, parse_card
+from poker.limits import quote
 from services.evaluator.errors import InvalidRange
 
 Combo = tuple[int, int]
@@ -70,14 +71,14 @@ def _item_combos(item: str) -> list[Combo]:
     if m := _TWO.match(item):
         high, low = sorted((_rank(m[1]), _rank(m[2])), reverse=True)
         if high == low:
-            raise InvalidRange(f"{item!r}: a pair takes no suited/offsuit mark")
+            raise InvalidRange(f"{quote(item)}: a pair takes no suited/offsuit mark")
         kickers = range(high - 1, low - 1, -1) if m[4] else [low]
         return [c for k in kickers for c in two_rank_combos(high, k, _suited(m[3]))]
     if m := _TWO_SPAN.match(item):
         (h1, k1), (h2, k2) = (sorted((_rank(m[i]), _rank(m[i + 1])), reverse=True) for i in (1, 4))
         if h1 != h2 or m[3] != m[6] or h1 in (k1, k2):
             raise InvalidRange(
-                f"{item!r}: a span keeps its top card and suitedness and moves the kicker "
+                f"{quote(item)}: a span keeps its top card and suitedness and moves the kicker "
                 "(A5s-A2s)"
             )
         kickers = range(max(k1, k2), min(k1, k2) - 1, -1)
@@ -85,10 +86,10 @@ def _item_combos(item: str) -> list[Combo]:
     if m := _EXACT.match(item):
         a, b = parse_card(m[1][0] + m[1][1].lower()), parse_card(m[2][0] + m[2][1].lower())
         if a == b:
-            raise InvalidRange(f"{item!r}: the same card twice")
+            raise InvalidRange(f"{quote(item)}: the same card twice")
         return [(max(a, b), min(a, b))]
     raise InvalidRange(
-        f"{item!r} is not range notation: write items like QQ+, AKs, A5s-A2s, KQo, T9s+, AhKh"
+        f"{quote(item)} is not range notation: write items like QQ+, AKs, A5s-A2s, KQo, T9s+, AhKh"
     )
 
 
@@ -106,12 +107,12 @@ def parse_range(text: str) -> list[Combo]:
     combos: dict[Combo, None] = {}
     for item in items:
         if not item:
-            raise InvalidRange(f"range {text!r} has an empty item between commas")
+            raise InvalidRange(f"range {quote(text)} has an empty item between commas")
         try:
             for combo in _item_combos(item):
                 combos.setdefault(combo, None)
         except InvalidRange as err:
-            raise InvalidRange(f"range {text!r}: {err}") from None
+            raise InvalidRange(f"range {quote(text)}: {err}") from None
     return list(combos)
 
 

@@ -2,7 +2,10 @@
 
 Requests become plain values, the plain modules (`core`, `explain`, `equity`)
 answer, and answers become messages. Domain errors are mapped to status codes in
-one place, `_status_of`. Run it with `poker serve evaluator --port 50051`.
+one place, `_status_of`. Heavy work (batches, equity) runs in slices, in turns shared
+fairly by the calls in flight and stopped when a call is cancelled or past its
+deadline (`services.evaluator.admission`). With a service token, only callers that
+send it are served. Run it with `poker serve evaluator --port 50051`.
 """
 
 from __future__ import annotations
@@ -10,8 +13,9 @@ from __future__ import annotations
 import argparse
 import ctypes
 import functools
+import hmac
 import inspect
-import threading
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -22,11 +26,21 @@ import numpy as np
 
 from poker import serving, tls
 from poker.cards import CardError, card_text, parse_card
+from poker.limits import MAX_CARDS_TEXT_CHARS, MAX_TOKEN_CHARS, check_count, check_text, quote
 from poker.log import get_logger
 from poker.v1 import evaluator_pb2 as pb
 from poker.v1 import evaluator_pb2_grpc as pb_grpc
-from services.evaluator import core, equity, explain
-from services.evaluator.errors import EvaluatorError, InvalidHand, LimitExceeded
+from services.evaluator import admission, core, equity, explain
+from services.evaluator.errors import (
+    Abandoned,
+    EvaluatorError,
+    InvalidHand,
+    InvalidRequest,
+    LimitExceeded,
+    Overloaded,
+    TooMuchWork,
+    Unauthenticated,
+)
 
 log = get_logger(__name__)
 
@@ -38,13 +52,36 @@ class Limits:
     """What one request may ask for."""
 
     max_batch_hands: int = 500_000
-    #: Requests computing at once (the rest wait): bounds memory and shares the cores.
+    #: Slices of work computing at once (the other calls wait their turn, first come
+    #: first served): bounds memory and shares the cores.
     max_concurrent: int = 2
+    #: Big requests (more than `light_evaluations`) in flight at once, computing or
+    #: waiting; past it a big request is refused with RESOURCE_EXHAUSTED.
+    max_heavy_calls: int = 4
+    #: Hand evaluations (batch hands, equity deals x players) up to which a request is
+    #: light: never refused for load, it waits for one turn.
+    light_evaluations: int = 1_000_000
+    #: CPU seconds one call's work may take; past it the work stops (RESOURCE_EXHAUSTED).
+    max_call_cpu_seconds: float = 10.0
     equity: equity.Limits = equity.Limits()
 
 
-def _status_of(err: Exception) -> grpc.StatusCode:
+#: Cards in one repeated card field: a deck has 52.
+MAX_CARDS = 52
+#: Hands of a batch ranked in one turn.
+SLICE_HANDS = 1 << 16
+
+
+def _status_of(err: Exception, context: grpc.ServicerContext) -> grpc.StatusCode:
     # The one place where domain errors become status codes.
+    if isinstance(err, Overloaded | TooMuchWork):
+        return grpc.StatusCode.RESOURCE_EXHAUSTED
+    if isinstance(err, Unauthenticated):
+        return grpc.StatusCode.UNAUTHENTICATED
+    if isinstance(err, Abandoned):
+        remaining = context.time_remaining()
+        return (grpc.StatusCode.DEADLINE_EXCEEDED if remaining is not None and remaining <= 0
+                else grpc.StatusCode.CANCELLED)
     if isinstance(err, LimitExceeded | EvaluatorError | CardError):
         return grpc.StatusCode.INVALID_ARGUMENT
     return grpc.StatusCode.INTERNAL
@@ -54,36 +91,71 @@ Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 
 def _translated(method: Handler) -> Handler:
-    """Turns a domain error raised by a handler into its status code and message."""
+    """Checks the caller's token, then turns an error raised by a handler into its status
+    code and message (an unexpected one into INTERNAL, logged with its traceback)."""
 
     @functools.wraps(method)
     def unary(self: EvaluatorServicer, request: Any, context: grpc.ServicerContext) -> Any:
         try:
+            self.authorize(context)
             return method(self, request, context)
         except (EvaluatorError, CardError) as err:
             _abort(context, method.__name__, err)
+        except Exception:  # noqa: BLE001 - a bug: INTERNAL, never UNKNOWN
+            _internal(context, method.__name__)
 
     @functools.wraps(method)
     def streaming(self: EvaluatorServicer, request: Any, context: grpc.ServicerContext) -> Any:
         try:
+            self.authorize(context)
             yield from method(self, request, context)
         except (EvaluatorError, CardError) as err:
             _abort(context, method.__name__, err)
+        except Exception:  # noqa: BLE001 - a bug: INTERNAL, never UNKNOWN
+            _internal(context, method.__name__)
 
     return (streaming if inspect.isgeneratorfunction(method) else unary)  # type: ignore[return-value]
 
 
 def _abort(context: grpc.ServicerContext, rpc: str, err: Exception) -> None:
-    code = _status_of(err)
-    log.warning("request_refused", rpc=rpc, code=code.name, reason=str(err))
+    code = _status_of(err, context)
+    if isinstance(err, Abandoned):
+        log.info("call_abandoned", rpc=rpc, code=code.name, reason=str(err))
+    else:
+        log.warning("request_refused", rpc=rpc, code=code.name, reason=str(err))
     context.abort(code, str(err))
 
 
-def _cards(texts: Sequence[str], index: int | None, what: str) -> list[int]:
+def _internal(context: grpc.ServicerContext, rpc: str) -> None:
+    log.exception("internal_error", rpc=rpc)
+    context.abort(grpc.StatusCode.INTERNAL, f"{rpc}: internal error (logged by the evaluator)")
+
+
+def _checked(check: Callable[..., object], *args: Any) -> None:
+    # poker.limits says ValueError; here that is a request refused as a whole.
     try:
-        return [parse_card(t) for t in texts]
-    except CardError as err:
-        raise InvalidHand(str(err), index, what) from None
+        check(*args)
+    except ValueError as err:
+        raise InvalidRequest(str(err)) from None
+
+
+def _cards(texts: Sequence[str], index: int | None, what: str) -> list[int]:
+    _checked(check_count, what if index is None else f"{what} {index}", texts, MAX_CARDS)
+    cards = []
+    for text in texts:
+        try:
+            cards.append(parse_card(text))
+        except CardError:
+            raise InvalidHand(f"{quote(text)} is not a card: write rank then suit "
+                              "(As, Td, 9c)", index, what) from None
+    return cards
+
+
+def _wanted(context: grpc.ServicerContext) -> Callable[[], bool]:
+    """Whether the call is still wanted: not cancelled, within its deadline."""
+    remaining = context.time_remaining()
+    deadline = None if remaining is None else time.monotonic() + remaining
+    return lambda: context.is_active() and (deadline is None or time.monotonic() < deadline)
 
 
 def _hand_message(value: explain.HandValue) -> dict[str, Any]:
@@ -98,9 +170,29 @@ def _hand_message(value: explain.HandValue) -> dict[str, Any]:
 class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
     """Translates EvaluatorService calls to the evaluator modules."""
 
-    def __init__(self, limits: Limits = Limits()) -> None:
+    def __init__(self, limits: Limits = Limits(), token: str | None = None) -> None:
         self.limits = limits
-        self._computing = threading.BoundedSemaphore(limits.max_concurrent)
+        self._token = token.encode() if token else None
+        self.scheduler = admission.Scheduler(
+            slots=limits.max_concurrent, max_heavy=limits.max_heavy_calls,
+            light=limits.light_evaluations, max_cpu_seconds=limits.max_call_cpu_seconds)
+
+    def authorize(self, context: grpc.ServicerContext) -> None:
+        """Unauthenticated unless the call carries this evaluator's token (when it has one)."""
+        if self._token is None:
+            return
+        given = dict(context.invocation_metadata()).get("authorization")
+        if given is None:
+            raise Unauthenticated("this evaluator requires its service token: send "
+                                  "'authorization: Bearer <token>' (the dealer's "
+                                  "--evaluator-token)")
+        text = given.decode() if isinstance(given, bytes) else given
+        scheme, _, token = text.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthenticated("authorization must be 'Bearer <token>'")
+        if len(token) > MAX_TOKEN_CHARS or not hmac.compare_digest(token.strip().encode(),
+                                                                   self._token):
+            raise Unauthenticated("not this evaluator's service token")
 
     @_translated
     def EvaluateHand(
@@ -113,9 +205,10 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
     def EvaluateBatch(
         self, request: pb.EvaluateBatchRequest, context: grpc.ServicerContext
     ) -> pb.EvaluateBatchResponse:
-        return pb.EvaluateBatchResponse(
-            ranks=self._ranks(request.cards_per_hand, request.hands, None)
-        )
+        with self.scheduler.call(_wanted(context), "EvaluateBatch") as call:
+            return pb.EvaluateBatchResponse(
+                ranks=self._ranks(request.cards_per_hand, request.hands, None, call)
+            )
 
     @_translated
     def EvaluateBatchStream(
@@ -123,14 +216,16 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
         context: grpc.ServicerContext,
     ) -> Iterator[pb.EvaluateBatchStreamResponse]:
         started, hands, chunk = time.monotonic(), 0, 0
-        for chunk, request in enumerate(request_iterator):
-            ranks = self._ranks(request.cards_per_hand, request.hands, chunk)
-            hands += len(ranks) // 2
-            yield pb.EvaluateBatchStreamResponse(chunk=chunk, ranks=ranks)
+        with self.scheduler.call(_wanted(context), "EvaluateBatchStream") as call:
+            for chunk, request in enumerate(request_iterator):
+                ranks = self._ranks(request.cards_per_hand, request.hands, chunk, call)
+                hands += len(ranks) // 2
+                yield pb.EvaluateBatchStreamResponse(chunk=chunk, ranks=ranks)
         log.info("batch_stream_done", chunks=chunk + 1 if hands else 0, hands=hands,
                  seconds=round(time.monotonic() - started, 3))
 
-    def _ranks(self, cards_per_hand: int, packed: bytes, chunk: int | None) -> bytes:
+    def _ranks(self, cards_per_hand: int, packed: bytes, chunk: int | None,
+               call: admission.Call) -> bytes:
         where = "" if chunk is None else f"chunk {chunk}: "
         if cards_per_hand not in core.HAND_SIZES:
             raise InvalidHand(f"{where}cards_per_hand is {cards_per_hand}; a hand has 5, 6 or 7",
@@ -145,22 +240,27 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
                 f"{where}{count:,} hands in one message; the limit is "
                 f"{self.limits.max_batch_hands:,} (split it, or use EvaluateBatchStream)"
             )
+        call.admit(count)
         hands = np.frombuffer(packed, dtype=np.uint8).reshape(count, cards_per_hand)
-        try:
-            with self._computing:
-                ranks: bytes = core.evaluate_batch(hands).astype("<u2").tobytes()
-                if count >= 100_000:
-                    _give_back_memory()
-        except InvalidHand as err:
-            if chunk is None:
-                raise
-            raise InvalidHand(err.reason, err.index, f"chunk {chunk}, hand") from None
-        return ranks
+        out = np.empty(count, dtype="<u2")
+        for start in range(0, count, SLICE_HANDS):
+            piece = hands[start : start + SLICE_HANDS]
+            try:
+                out[start : start + len(piece)] = call.turn(
+                    functools.partial(core.evaluate_batch, piece))
+            except InvalidHand as err:
+                what = "hand" if chunk is None else f"chunk {chunk}, hand"
+                raise InvalidHand(err.reason, (err.index or 0) + start, what) from None
+        if count >= 100_000:
+            _give_back_memory()
+        return out.tobytes()
 
     @_translated
     def Showdown(
         self, request: pb.ShowdownRequest, context: grpc.ServicerContext
     ) -> pb.ShowdownResponse:
+        if len(request.holdings) > 10:
+            raise InvalidRequest(f"a showdown has 1 to 10 holdings, not {len(request.holdings)}")
         board = _cards(request.board, None, "board")
         holdings = [_cards(h.cards, i, "holding") for i, h in enumerate(request.holdings)]
         result = explain.showdown(board, holdings)
@@ -174,6 +274,10 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
 
     @_translated
     def Equity(self, request: pb.EquityRequest, context: grpc.ServicerContext) -> pb.EquityResponse:
+        if len(request.players) > 10:
+            raise InvalidRequest(f"equity needs 2 to 10 players, not {len(request.players)}")
+        for i, p in enumerate(request.players):
+            _checked(check_text, f"player {i}: range", p.range, MAX_CARDS_TEXT_CHARS)
         players: list[list[int] | str] = [
             _cards(p.cards, i, "player") if p.cards else p.range
             for i, p in enumerate(request.players)
@@ -181,14 +285,18 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
         board = _cards(request.board, None, "board")
         dead = _cards(request.dead, None, "dead")
         started = time.monotonic()
-        with self._computing:
-            answer = equity.equity(
-                players, board=board, dead=dead, method=equity.Method(request.method),
+        with self.scheduler.call(_wanted(context), "Equity") as call:
+            plan = call.turn(lambda: equity.plan(
+                players, board=board, dead=dead, method=request.method,
                 trials=request.trials, seed=request.seed, limits=self.limits.equity,
-            )
+            ))
+            call.admit(plan.evaluations)
+            answer = call.run(plan.steps())
+        if call.is_heavy:
             _give_back_memory()
         log.info("equity_answered", players=len(players), method=answer.method.name,
-                 deals=answer.deals, seconds=round(time.monotonic() - started, 3))
+                 deals=answer.deals, seconds=round(time.monotonic() - started, 3),
+                 cpu_seconds=round(call.cpu_seconds, 3), slices=call.slices)
         return pb.EquityResponse(
             results=[
                 pb.EquityResult(win=p.win, tie=p.tie, equity=p.equity, std_error=p.std_error,
@@ -215,6 +323,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-exact-evaluations", type=int,
                         default=defaults.equity.max_exact_evaluations,
                         help="hand evaluations one exact equity request may take")
+    parser.add_argument("--max-monte-carlo-evaluations", type=int,
+                        default=defaults.equity.max_monte_carlo_evaluations,
+                        help="hand evaluations (trials x players) one Monte Carlo equity "
+                             "request may take")
+    parser.add_argument("--max-concurrent", type=int, default=defaults.max_concurrent,
+                        help="slices of work computing at once (about one per core); other "
+                             "calls wait their turn, first come first served")
+    parser.add_argument("--max-heavy-calls", type=int, default=defaults.max_heavy_calls,
+                        help="requests of more than --light-evaluations in flight at once; "
+                             "past it one is refused with RESOURCE_EXHAUSTED")
+    parser.add_argument("--light-evaluations", type=int, default=defaults.light_evaluations,
+                        help="hand evaluations up to which a request is never refused for load")
+    parser.add_argument("--max-call-cpu-seconds", type=float,
+                        default=defaults.max_call_cpu_seconds,
+                        help="CPU seconds one call may take; past it its work stops "
+                             "(RESOURCE_EXHAUSTED)")
+    parser.add_argument("--service-token", default=os.environ.get("POKER_EVALUATOR_TOKEN"),
+                        help="require 'authorization: Bearer TOKEN' on every EvaluatorService "
+                             "call (env POKER_EVALUATOR_TOKEN; the dealer's --evaluator-token); "
+                             "unset: open to any caller. Health and reflection stay open")
     tls.add_arguments(parser)
     parser.add_argument("--log-format", choices=("json", "console"), default=None,
                         help="log lines as JSON or readable key-values (env POKER_LOG_FORMAT; "
@@ -226,19 +354,24 @@ def limits_of(args: argparse.Namespace) -> Limits:
     base = equity.Limits()
     return Limits(
         max_batch_hands=args.max_batch_hands,
+        max_concurrent=max(1, args.max_concurrent),
+        max_heavy_calls=args.max_heavy_calls,
+        light_evaluations=args.light_evaluations,
+        max_call_cpu_seconds=args.max_call_cpu_seconds,
         equity=equity.Limits(
             auto_exact_evaluations=min(base.auto_exact_evaluations, args.max_exact_evaluations),
             max_exact_evaluations=args.max_exact_evaluations,
             max_exact_holdings=base.max_exact_holdings,
             default_trials=min(args.default_trials, args.max_trials),
             max_trials=args.max_trials,
+            max_monte_carlo_evaluations=args.max_monte_carlo_evaluations,
         ),
     )
 
 
-def service(limits: Limits = Limits()) -> serving.Service:
-    """The EvaluatorService, ready for `poker.serving.start`."""
-    servicer = EvaluatorServicer(limits)
+def service(limits: Limits = Limits(), token: str | None = None) -> serving.Service:
+    """The EvaluatorService, ready for `poker.serving.start` (`token`: required of callers)."""
+    servicer = EvaluatorServicer(limits, token)
     return serving.Service(
         names=[SERVICE_NAME],
         add_to_server=lambda server: pb_grpc.add_EvaluatorServiceServicer_to_server(  # type: ignore[no-untyped-call]
@@ -279,6 +412,10 @@ def run(args: argparse.Namespace) -> int:
     core.evaluate_batch(np.zeros((0, 7), dtype=np.uint8))  # warm: build tables now
     log.info("evaluator_limits", max_batch_hands=limits.max_batch_hands,
              max_trials=limits.equity.max_trials,
-             max_exact_evaluations=limits.equity.max_exact_evaluations)
-    return serving.serve_forever([service(limits)], args.host, args.port, "evaluator",
-                                 tls=server_tls)
+             max_exact_evaluations=limits.equity.max_exact_evaluations,
+             max_monte_carlo_evaluations=limits.equity.max_monte_carlo_evaluations,
+             max_concurrent=limits.max_concurrent, max_heavy_calls=limits.max_heavy_calls,
+             max_call_cpu_seconds=limits.max_call_cpu_seconds,
+             service_token="required" if args.service_token else "off")
+    return serving.serve_forever([service(limits, args.service_token)], args.host, args.port,
+                                 "evaluator", tls=server_tls)

@@ -12,7 +12,14 @@ from poker.cards import parse_card
 from poker.procs import ServiceProcess, start_service
 from poker.v1 import dealer_pb2 as pb
 from services.evaluator.core import evaluate
-from tests.dealer.helpers import AUDITOR_TOKEN, Client, Watcher, play, start_dealer
+from tests.dealer.helpers import (
+    AUDITOR_TOKEN,
+    SERVICE_TOKEN,
+    Client,
+    Watcher,
+    play,
+    start_dealer,
+)
 
 
 @pytest.fixture(scope="module")
@@ -74,3 +81,48 @@ def test_tables_go_on_when_an_evaluator_dies(evaluators: list[ServiceProcess],
     finally:
         client.close()
         dealer.stop()
+
+
+def _events(log: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+
+
+def test_the_dealer_sends_the_evaluator_token_and_its_showdowns_use_that_evaluator(
+        tmp_path: Path) -> None:
+    evaluator_log = tmp_path / "evaluator.log"
+    evaluator = start_service("evaluator", ["--service-token", "ev-s3cret"],
+                              log_path=evaluator_log)
+    try:
+        for name, token in (("right", "ev-s3cret"), ("wrong", "not-it")):
+            log = tmp_path / f"dealer-{name}.log"
+            args = ["--db", str(tmp_path / f"{name}.sqlite"), "--service-token", SERVICE_TOKEN,
+                    "--auditor-token", AUDITOR_TOKEN, "--stream-linger-ms", "0",
+                    "--evaluator", evaluator.address]
+            # The right token from the environment, the wrong one from the flag.
+            dealer = (start_service("dealer", args, env={"POKER_EVALUATOR_TOKEN": token},
+                                    log_path=log) if name == "right" else
+                      start_service("dealer", [*args, "--evaluator-token", token],
+                                    log_path=log))
+            client = Client(dealer.address)
+            try:
+                table_id = client.create(seats=3, test_mode=True, deck_seed=17)
+                tokens = client.seat(table_id, [5000, 5000, 5000])
+                watcher = Watcher(client, table_id, AUDITOR_TOKEN)
+                play(client, table_id, tokens, watcher, 15, seed=2)
+                assert _check_showdowns(watcher.events) > 0  # right either way (R25)
+            finally:
+                client.close()
+                dealer.stop()
+            names = [line["event"] for line in _events(log)]
+            if name == "right":
+                # Every showdown was answered by the evaluator: none failed, none fell back.
+                assert not {"evaluator_failed", "evaluators_unavailable",
+                            "evaluator_prefetch_failed"} & set(names), names
+                refused = [line for line in _events(evaluator_log)
+                           if line["event"] == "request_refused"]
+                assert not refused, refused
+            else:
+                assert "evaluator_refused_token" in names  # said loudly, ranked in process
+                assert "evaluators_unavailable" in names
+    finally:
+        evaluator.stop()

@@ -28,10 +28,15 @@ class FakeEvaluator(evaluator_pb2_grpc.EvaluatorServiceServicer):
         self.hands = 0
         self.hang = threading.Event()
         self.release = threading.Event()
+        self.authorization: list[str | None] = []  # per call, as sent
+        self.refuse: grpc.StatusCode | None = None  # answer every call with this code
 
     def EvaluateBatch(self, request: evaluator_pb2.EvaluateBatchRequest,
                       context: grpc.ServicerContext) -> evaluator_pb2.EvaluateBatchResponse:
         self.calls += 1
+        self.authorization.append(dict(context.invocation_metadata()).get("authorization"))
+        if self.refuse is not None:
+            context.abort(self.refuse, "refused by the fake")
         if self.hang.is_set():
             self.release.wait(5)
         size, packed = request.cards_per_hand, request.hands
@@ -130,3 +135,40 @@ def test_prefetches_of_one_turn_of_the_loop_share_one_call(
     assert sum(fake.calls for fake, _ in evaluators) == 1
     assert sum(fake.hands for fake, _ in evaluators) == len(HOLDINGS) + len(other_holdings)
     assert ranker.prefetched == 2
+
+
+def test_the_evaluator_token_is_sent_on_every_call(
+        evaluators: list[tuple[FakeEvaluator, str]]) -> None:
+    ranker = RemoteRanker([address for _, address in evaluators], timeout_s=2.0, token="s3cret")
+
+    async def scenario() -> list[int]:
+        ranker.prefetch(BOARD, HOLDINGS)  # the asyncio path
+        for _ in range(200):
+            if sum(ranker.calls):
+                break
+            await asyncio.sleep(0.01)
+        return ranker.rank_holdings(BOARD, [(3, 7), (9, 10)])  # not prefetched: blocking path
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        ranker.close()
+    sent = [a for fake, _ in evaluators for a in fake.authorization]
+    assert sent == ["Bearer s3cret", "Bearer s3cret"]
+
+
+@pytest.mark.parametrize("code", [grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                  grpc.StatusCode.UNAUTHENTICATED])
+def test_a_busy_or_refusing_evaluator_fails_over_to_the_next(
+        evaluators: list[tuple[FakeEvaluator, str]], code: grpc.StatusCode) -> None:
+    (refusing, _), (healthy, _) = evaluators
+    refusing.refuse = code
+    ranker = RemoteRanker([address for _, address in evaluators], timeout_s=2.0)
+    ranker._turn = itertools.count(0, 2)  # every call starts at the refusing one
+    try:
+        assert ranker.rank_holdings(BOARD, HOLDINGS) == local_ranks(BOARD, HOLDINGS)
+        assert ranker.rank_holdings(BOARD, HOLDINGS) == local_ranks(BOARD, HOLDINGS)
+    finally:
+        ranker.close()
+    assert refusing.calls == 1  # then passed over while it rests
+    assert healthy.calls == 2 and ranker.fallbacks == 0

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["tables", "core", "explain", "ranges", "boards", "equity", "errors"]
+MODULES = ["tables", "core", "explain", "ranges", "boards", "equity", "errors", "admission"]
 
 
 @pytest.mark.parametrize("name", MODULES)
