@@ -45,7 +45,10 @@ class EvaluatorClient:
     """The EvaluatorService, with deadlines and retries (every call is a pure function)."""
 
     def __init__(self, address: str, *, tls: TLS | None = None,
-                 timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None,
+                 token: str | None = None) -> None:
+        #: `token`: the evaluator's service token, for one started with `--service-token`.
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
         self.channel = open_channel(address, tls)
         #: The generated EvaluatorServiceStub.
         self.stub = evaluator_pb2_grpc.EvaluatorServiceStub(self.channel)  # type: ignore[no-untyped-call]
@@ -55,8 +58,8 @@ class EvaluatorClient:
         self.channel.close()
 
     def _call(self, name: str, request: Any) -> Any:
-        return call(getattr(self.stub, name), request, metadata=(), timeout=self.timeout,
-                    retry=self.retry, name=name)
+        return call(getattr(self.stub, name), request, metadata=self._metadata,
+                    timeout=self.timeout, retry=self.retry, name=name)
 
     def evaluate(self, hand: Sequence[Card]) -> HandRank:
         """The rank of 5, 6 or 7 cards."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from poker.limits import quote
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
@@ -32,7 +34,7 @@ def parse_card(text: str) -> int:
         return _INDEX[text.strip()]
     except KeyError:
         raise CardError(
-            f"{text!r} is not a card: write rank then suit, ranks {RANKS}, suits {SUITS}"
+            f"{quote(text)} is not a card: write rank then suit, ranks {RANKS}, suits {SUITS}"
         ) from None
 
 
@@ -41,7 +43,7 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     if isinstance(text, str):
         compact = text.replace(",", "").replace(" ", "")
         if len(compact) % 2:
-            raise CardError(f"{text!r} is not a list of cards: each card is two characters")
+            raise CardError(f"{quote(text)} is not a list of cards: each card is two characters")
         return [parse_card(compact[i : i + 2]) for i in range(0, len(compact), 2)]
     return [parse_card(t) for t in text]
 

@@ -220,5 +220,19 @@ def test_a_service_token_is_required_when_configured(tmp_path: Path) -> None:
             health = health_pb2_grpc.HealthStub(channel)  # open: orchestrators ask it
             status = health.Check(health_pb2.HealthCheckRequest(), timeout=10).status
             assert status == health_pb2.HealthCheckResponse.SERVING
+        # The SDK's client sends the token it is given, and only then is served.
+        from clients.cards import cards
+        from clients.evaluator import EvaluatorClient
+        sdk = EvaluatorClient(proc.address, token="s3cret", retry=None)
+        try:
+            assert sdk.evaluate(cards("As Ks Qs Js Ts")).rank == 7462
+        finally:
+            sdk.close()
+        anonymous = EvaluatorClient(proc.address)
+        try:
+            with pytest.raises(Exception, match="service token"):
+                anonymous.evaluate(cards("As Ks Qs Js Ts"))
+        finally:
+            anonymous.close()
     finally:
         proc.stop()
