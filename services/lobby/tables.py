@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from services.lobby import ledger
+from poker.limits import quote
+from services.lobby import checks, ledger
 from services.lobby.draw import ButtonDraw, DrawCard, draw_button
 from services.lobby.errors import FailedPrecondition, InvalidArgument, NotFound, SeatUnavailable
 from services.lobby.rules import TableRules
@@ -93,9 +94,10 @@ def exists(tx: Tx, table_id: str) -> bool:
 
 def get(tx: Tx, table_id: str) -> Table:
     """A table with its seats; NotFound for an unknown id."""
+    checks.lookup_id("table_id", table_id)
     row = tx.one("SELECT * FROM tables WHERE id = ?", (table_id,))
     if row is None:
-        raise NotFound(f"there is no table {table_id!r}")
+        raise NotFound(f"there is no table {quote(table_id)}")
     return _table(tx, row)
 
 
