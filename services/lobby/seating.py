@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from poker.limits import MAX_CHIPS
 from services.lobby import checks, ledger, players, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import DealerRefused, DealerUnreachable
@@ -204,8 +205,10 @@ def _refund(ctx: Ctx, op: Operation, amount: int, err: Exception | None) -> Oper
             if tables.undo_draw_with(tx, op.table_id, op.seat, op.player_id):
                 log.info("button_draw_undone", table_id=op.table_id, seat=op.seat)
         else:
-            tx.execute("UPDATE seats SET rebuys = rebuys - 1, bought_in = bought_in - ?"
-                       " WHERE table_id = ? AND seat = ?", (op.amount, op.table_id, op.seat))
+            tx.execute("UPDATE seats SET rebuys = rebuys - 1, bought_in = CASE WHEN"
+                       " bought_in > ? THEN bought_in - ? ELSE 0 END"
+                       " WHERE table_id = ? AND seat = ?",
+                       (op.amount, op.amount, op.table_id, op.seat))
         return ops.update(tx, op.id, state=OpState.REFUNDED, result=amount,
                           error_status=status, error=message)
 
@@ -294,8 +297,12 @@ def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str,
         ledger.transfer(tx, key=f"{op.id}:debit", kind=TransferKind.REBUY,
                         source=ledger.player_account(player_id),
                         destination=ledger.table_account(table_id), amount=chips)
-        tx.execute("UPDATE seats SET rebuys = rebuys + 1, bought_in = bought_in + ?"
-                   " WHERE table_id = ? AND seat = ?", (chips, table_id, booked.seat))
+        # bought_in counts every chip brought, which chips won and lost can take past
+        # MAX_CHIPS while the table holds fewer: it stops at MAX_CHIPS (lobby.proto).
+        tx.execute("UPDATE seats SET rebuys = rebuys + 1, bought_in = CASE WHEN"
+                   " bought_in > ? - ? THEN ? ELSE bought_in + ? END"
+                   " WHERE table_id = ? AND seat = ?",
+                   (MAX_CHIPS, chips, MAX_CHIPS, chips, table_id, booked.seat))
         return op, True
 
     op, owned = ctx.tx(begin)
