@@ -317,13 +317,14 @@ def test_dealer_killed_during_a_buy_in_is_completed_when_it_is_back(
 
 
 def buy_in_row(backend: list[str], player_id: str, request_id: str) -> Row:
-    """A JoinTable's operation, read from the lobby's database directly."""
+    """A JoinTable the operator sent for `player_id`: its operation, read from the lobby's
+    database directly (the operator's request ids are keyed `join:*:<request_id>`)."""
     flag, where = backend
     storage = open_storage(where if flag == "--dsn" else None, where if flag == "--db" else None)
     try:
         row = storage.transact(lambda tx: tx.one(
-            "SELECT * FROM operations WHERE idempotency_key = ?",
-            (f"join:{player_id}:{request_id}",)))
+            "SELECT * FROM operations WHERE idempotency_key = ? AND player_id = ?",
+            (f"join:*:{request_id}", player_id)))
     finally:
         storage.close()
     assert row is not None and row["dealer_request_id"] == row["id"]
