@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from poker.limits import quote
+from poker.limits import MAX_ID_CHARS, MAX_REPEATED, quote
 from services.lobby import checks, leaving, ledger, players, schema, seating, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable, Level
@@ -32,6 +32,8 @@ from services.lobby.tables import Table, TableStatus
 #: How often the recovery loop looks for busted players who must leave (R30): one
 #: GetTable per open table with players each time.
 BUSTED_PASS_S = 2.0
+#: ListTables answers at most this many tables (ListTablesRequest.page_size).
+MAX_TABLES_PAGE = MAX_REPEATED
 
 
 class Lobby:
@@ -153,6 +155,15 @@ class Lobby:
 
     def tables(self, include_closed: bool = False) -> list[Table]:
         return self.ctx.tx(lambda tx: tables.listing(tx, include_closed))
+
+    def tables_page(self, include_closed: bool, size: int = 0,
+                    token: str = "") -> tuple[list[Table], str]:
+        """One page of tables, oldest first (size 0: MAX_TABLES_PAGE), and the next token."""
+        size = size or MAX_TABLES_PAGE
+        if not 0 < size <= MAX_TABLES_PAGE:
+            raise InvalidArgument(f"page_size: {size} is not in 1..{MAX_TABLES_PAGE}")
+        checks.text("page_token", token, MAX_ID_CHARS)
+        return self.ctx.tx(lambda tx: tables.page(tx, include_closed, size, token))
 
     def button_draw(self, table_id: str) -> ButtonDraw | None:
         def run(tx: Tx) -> ButtonDraw | None:

@@ -20,7 +20,7 @@ import structlog
 
 from poker import tls
 from poker.cards import card_text
-from poker.limits import MAX_TOKEN_CHARS
+from poker.limits import MAX_NAME_CHARS, MAX_TOKEN_CHARS
 from poker.serving import Service, serve_forever
 from poker.v1 import dealer_pb2, lobby_pb2_grpc
 from poker.v1 import lobby_pb2 as pb
@@ -202,8 +202,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     def ListTables(self, request: Any, context: Any, caller: Caller) -> pb.ListTablesResponse:
-        return pb.ListTablesResponse(
-            tables=[table_pb(t) for t in self.lobby.tables(request.include_closed)])
+        found, token = self.lobby.tables_page(request.include_closed, request.page_size,
+                                              request.page_token)
+        return pb.ListTablesResponse(tables=[table_pb(t) for t in found], next_page_token=token)
 
     @rpc
     def GetLobbyTable(self, request: Any, context: Any,
@@ -326,8 +327,14 @@ def rules_pb(rules: TableRules) -> pb.TableRules:
         rebuy_wait_seconds=rules.rebuy_wait_seconds)
 
 
+def shown(name: str) -> str:
+    """A name as answered: at most MAX_NAME_CHARS (an older lobby stored names of any size,
+    and one huge name must not make ListTables fail for every caller)."""
+    return name[:MAX_NAME_CHARS]
+
+
 def player_pb(player: Player) -> pb.Player:
-    return pb.Player(player_id=player.player_id, display_name=player.display_name,
+    return pb.Player(player_id=player.player_id, display_name=shown(player.display_name),
                      balance=player.balance)
 
 
@@ -342,12 +349,13 @@ def transfer_pb(t: Transfer) -> pb.Transfer:
 
 
 def table_pb(table: Table) -> pb.LobbyTable:
-    seats = [pb.LobbySeat(seat=s.seat, player_id=s.player_id, display_name=s.display_name,
+    seats = [pb.LobbySeat(seat=s.seat, player_id=s.player_id, display_name=shown(s.display_name),
                           status=pb.SeatStatus.Value(f"SEAT_STATUS_{s.state.value.upper()}"),
                           bought_in=s.bought_in, rebuys=s.rebuys) for s in table.seats]
     config = game_config({**table.game, "seats": table.rules.seats})
     return pb.LobbyTable(
-        table_id=table.table_id, name=table.name, config=config, rules=rules_pb(table.rules),
+        table_id=table.table_id, name=shown(table.name), config=config,
+        rules=rules_pb(table.rules),
         dealer_address=table.dealer,
         status=pb.TableStatus.Value(f"TABLE_STATUS_{table.status.value.upper()}"),
         seats=seats, button=table.button_seat, chips=table.chips)

@@ -420,3 +420,26 @@ def test_finding8_the_rules_refuse_nan_without_a_server() -> None:
             TableRules(initial_stack=100, **bad)  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="max_buy_in"):
         TableRules(min_buy_in=1, max_buy_in=2**53)
+
+
+def test_finding5_list_tables_answers_pages_of_at_most_1000(op: Client) -> None:
+    for n in range(5):
+        open_table(op, f"t{n}")
+    op.CloseLobbyTable(pb.CloseLobbyTableRequest(table_id="t1", request_id="c"))
+    seen: list[str] = []
+    token = ""
+    while True:
+        page = op.ListTables(pb.ListTablesRequest(page_size=2, page_token=token))
+        assert len(page.tables) <= 2
+        seen += [t.table_id for t in page.tables]
+        token = page.next_page_token
+        if not token:
+            break
+    assert seen == ["t0", "t2", "t3", "t4"]
+    everything = op.ListTables(pb.ListTablesRequest(include_closed=True))
+    assert len(everything.tables) == 5 and not everything.next_page_token
+    for request, field in ((pb.ListTablesRequest(page_size=1001), "page_size"),
+                           (pb.ListTablesRequest(page_token="nope"), "page_token"),
+                           (pb.ListTablesRequest(page_token="p" * 10_000), "page_token")):
+        got, message = code_of(lambda r=request: op.ListTables(r))
+        assert got == INVALID and field in message and len(message) < SHORT

@@ -218,3 +218,17 @@ def test_finding2_an_overflowed_old_ledger_is_reported_not_internal(tmp_path: Pa
     assert audit.player_balances == 2**63  # exact, from Python's sums
     lobby.stop()
     storage.close()
+
+
+def test_finding5_huge_names_an_old_lobby_stored_do_not_break_list_tables(
+        storage: Storage) -> None:
+    old_database(storage)
+    storage.transact(lambda tx: tx.execute(
+        "UPDATE players SET display_name = ? WHERE id = 'ann'", ("n" * 5_000_000,)))
+    storage.transact(lambda tx: tx.execute(
+        "UPDATE tables SET name = ? WHERE id = 't1'", ("t" * 5_000_000,)))
+    lobby = Lobby(storage, FakeDealer(), [D1])
+    with serving(lobby) as channel:
+        tables = Client(channel, OPERATOR).ListTables(pb.ListTablesRequest()).tables
+    assert len(tables[0].name) == 64 and len(tables[0].seats[0].display_name) == 64
+    lobby.stop()
