@@ -59,7 +59,7 @@ def test_racing_joins_fill_each_seat_once(storage: Storage) -> None:
         second.close()
 
 
-@pytest.mark.parametrize("module", ["ledger", "draw", "rules"])
+@pytest.mark.parametrize("module", ["ledger", "draw", "rules", "checks"])
 def test_docstring_examples_run(module: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(f"services.lobby.{module}"))
     assert tried and not failures
