@@ -262,16 +262,22 @@ class OpenTableResponse(_message.Message):
     def __init__(self, table: _Optional[_Union[LobbyTable, _Mapping]] = ...) -> None: ...
 
 class ListTablesRequest(_message.Message):
-    __slots__ = ("include_closed",)
+    __slots__ = ("include_closed", "page_size", "page_token")
     INCLUDE_CLOSED_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     include_closed: bool
-    def __init__(self, include_closed: _Optional[bool] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, include_closed: _Optional[bool] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListTablesResponse(_message.Message):
-    __slots__ = ("tables",)
+    __slots__ = ("tables", "next_page_token")
     TABLES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     tables: _containers.RepeatedCompositeFieldContainer[LobbyTable]
-    def __init__(self, tables: _Optional[_Iterable[_Union[LobbyTable, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, tables: _Optional[_Iterable[_Union[LobbyTable, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetLobbyTableRequest(_message.Message):
     __slots__ = ("table_id",)

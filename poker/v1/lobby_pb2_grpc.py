@@ -38,6 +38,30 @@ class LobbyServiceStub:
     caller, same request_id) moves money once and gets the same answer, so a
     client may retry anything after a timeout.
 
+    A request_id belongs to its caller (the operator, or one player) and one RPC:
+    sent again by that caller to that RPC with any field different (another
+    player, amount, table, seat, buy-in, ...) it is refused with ALREADY_EXISTS
+    and nothing moves; the message says what the id was used for. (Requests
+    stored by a lobby before this rule, keyed by the player acted for, are still
+    answered, and compared by table and amount.)
+
+    Limits (poker/limits.py; README "Operate"). Every string and repeated field
+    has one, said at the field; a request past any of them is INVALID_ARGUMENT
+    naming the field, before anything is read or stored. Ids (player_id,
+    table_id, request_id) at most 128 characters; names (display_name, name) at
+    most 64; a token in `authorization` at most 512 (UNAUTHENTICATED past it);
+    any other text, including the dealer's TableConfig, at most 1024; a repeated
+    field at most 1000 entries. An enum field must hold a value its enum defines.
+    A float must be finite, not negative and within its field's range. Chips:
+    any amount in a request at most MAX_CHIPS = 2^53 - 1 (9007199254740991,
+    exact in a double); past it INVALID_ARGUMENT. A player's balance and the
+    chips of one table (every stack together) stay within 0..MAX_CHIPS, and the
+    operator's account within -2^62..2^62: a movement that would take any
+    account past its bound is refused whole with FAILED_PRECONDITION (nothing
+    moves), checked in the same database transaction that moves the chips.
+    An error message quotes at most a short prefix (40 characters) of a bad
+    value, and a dealer's message is passed on cut to 1024 characters.
+
     Credentials travel in call metadata as `authorization: Bearer <token>`:
     the operator token (the lobby's --operator-token) for everything; a player
     token (issued by CreatePlayer or IssuePlayerToken) for reading tables and
@@ -46,11 +70,12 @@ class LobbyServiceStub:
 
     Errors: UNAUTHENTICATED no or an unknown token; PERMISSION_DENIED a player
     acting on another player's money or calling an operator's RPC;
-    INVALID_ARGUMENT a malformed request or an amount outside the table's rules
-    (the message gives the range); NOT_FOUND an unknown player or table;
-    ALREADY_EXISTS a player or table id taken, or a request_id reused for a
-    different request; FAILED_PRECONDITION the state refuses it now (not enough
-    balance, table full, seat taken, rebuy not allowed now, table not open);
+    INVALID_ARGUMENT a malformed request, a field past its limit, or an amount
+    outside the table's rules (the message gives the range); NOT_FOUND an
+    unknown player or table; ALREADY_EXISTS a player or table id taken, or a
+    request_id reused with other fields; FAILED_PRECONDITION the state refuses it
+    now (not enough balance, a balance or a table past MAX_CHIPS, table full,
+    seat taken, rebuy not allowed now, table not open);
     UNAVAILABLE the table's dealer cannot be reached: money already moved is
     held and the lobby completes or refunds it by itself; send the same request
     again to learn how it ended.
@@ -157,6 +182,30 @@ class LobbyServiceServicer:
     caller, same request_id) moves money once and gets the same answer, so a
     client may retry anything after a timeout.
 
+    A request_id belongs to its caller (the operator, or one player) and one RPC:
+    sent again by that caller to that RPC with any field different (another
+    player, amount, table, seat, buy-in, ...) it is refused with ALREADY_EXISTS
+    and nothing moves; the message says what the id was used for. (Requests
+    stored by a lobby before this rule, keyed by the player acted for, are still
+    answered, and compared by table and amount.)
+
+    Limits (poker/limits.py; README "Operate"). Every string and repeated field
+    has one, said at the field; a request past any of them is INVALID_ARGUMENT
+    naming the field, before anything is read or stored. Ids (player_id,
+    table_id, request_id) at most 128 characters; names (display_name, name) at
+    most 64; a token in `authorization` at most 512 (UNAUTHENTICATED past it);
+    any other text, including the dealer's TableConfig, at most 1024; a repeated
+    field at most 1000 entries. An enum field must hold a value its enum defines.
+    A float must be finite, not negative and within its field's range. Chips:
+    any amount in a request at most MAX_CHIPS = 2^53 - 1 (9007199254740991,
+    exact in a double); past it INVALID_ARGUMENT. A player's balance and the
+    chips of one table (every stack together) stay within 0..MAX_CHIPS, and the
+    operator's account within -2^62..2^62: a movement that would take any
+    account past its bound is refused whole with FAILED_PRECONDITION (nothing
+    moves), checked in the same database transaction that moves the chips.
+    An error message quotes at most a short prefix (40 characters) of a bad
+    value, and a dealer's message is passed on cut to 1024 characters.
+
     Credentials travel in call metadata as `authorization: Bearer <token>`:
     the operator token (the lobby's --operator-token) for everything; a player
     token (issued by CreatePlayer or IssuePlayerToken) for reading tables and
@@ -165,11 +214,12 @@ class LobbyServiceServicer:
 
     Errors: UNAUTHENTICATED no or an unknown token; PERMISSION_DENIED a player
     acting on another player's money or calling an operator's RPC;
-    INVALID_ARGUMENT a malformed request or an amount outside the table's rules
-    (the message gives the range); NOT_FOUND an unknown player or table;
-    ALREADY_EXISTS a player or table id taken, or a request_id reused for a
-    different request; FAILED_PRECONDITION the state refuses it now (not enough
-    balance, table full, seat taken, rebuy not allowed now, table not open);
+    INVALID_ARGUMENT a malformed request, a field past its limit, or an amount
+    outside the table's rules (the message gives the range); NOT_FOUND an
+    unknown player or table; ALREADY_EXISTS a player or table id taken, or a
+    request_id reused with other fields; FAILED_PRECONDITION the state refuses it
+    now (not enough balance, a balance or a table past MAX_CHIPS, table full,
+    seat taken, rebuy not allowed now, table not open);
     UNAVAILABLE the table's dealer cannot be reached: money already moved is
     held and the lobby completes or refunds it by itself; send the same request
     again to learn how it ended.
@@ -398,6 +448,30 @@ class LobbyService:
     caller, same request_id) moves money once and gets the same answer, so a
     client may retry anything after a timeout.
 
+    A request_id belongs to its caller (the operator, or one player) and one RPC:
+    sent again by that caller to that RPC with any field different (another
+    player, amount, table, seat, buy-in, ...) it is refused with ALREADY_EXISTS
+    and nothing moves; the message says what the id was used for. (Requests
+    stored by a lobby before this rule, keyed by the player acted for, are still
+    answered, and compared by table and amount.)
+
+    Limits (poker/limits.py; README "Operate"). Every string and repeated field
+    has one, said at the field; a request past any of them is INVALID_ARGUMENT
+    naming the field, before anything is read or stored. Ids (player_id,
+    table_id, request_id) at most 128 characters; names (display_name, name) at
+    most 64; a token in `authorization` at most 512 (UNAUTHENTICATED past it);
+    any other text, including the dealer's TableConfig, at most 1024; a repeated
+    field at most 1000 entries. An enum field must hold a value its enum defines.
+    A float must be finite, not negative and within its field's range. Chips:
+    any amount in a request at most MAX_CHIPS = 2^53 - 1 (9007199254740991,
+    exact in a double); past it INVALID_ARGUMENT. A player's balance and the
+    chips of one table (every stack together) stay within 0..MAX_CHIPS, and the
+    operator's account within -2^62..2^62: a movement that would take any
+    account past its bound is refused whole with FAILED_PRECONDITION (nothing
+    moves), checked in the same database transaction that moves the chips.
+    An error message quotes at most a short prefix (40 characters) of a bad
+    value, and a dealer's message is passed on cut to 1024 characters.
+
     Credentials travel in call metadata as `authorization: Bearer <token>`:
     the operator token (the lobby's --operator-token) for everything; a player
     token (issued by CreatePlayer or IssuePlayerToken) for reading tables and
@@ -406,11 +480,12 @@ class LobbyService:
 
     Errors: UNAUTHENTICATED no or an unknown token; PERMISSION_DENIED a player
     acting on another player's money or calling an operator's RPC;
-    INVALID_ARGUMENT a malformed request or an amount outside the table's rules
-    (the message gives the range); NOT_FOUND an unknown player or table;
-    ALREADY_EXISTS a player or table id taken, or a request_id reused for a
-    different request; FAILED_PRECONDITION the state refuses it now (not enough
-    balance, table full, seat taken, rebuy not allowed now, table not open);
+    INVALID_ARGUMENT a malformed request, a field past its limit, or an amount
+    outside the table's rules (the message gives the range); NOT_FOUND an
+    unknown player or table; ALREADY_EXISTS a player or table id taken, or a
+    request_id reused with other fields; FAILED_PRECONDITION the state refuses it
+    now (not enough balance, a balance or a table past MAX_CHIPS, table full,
+    seat taken, rebuy not allowed now, table not open);
     UNAVAILABLE the table's dealer cannot be reached: money already moved is
     held and the lobby completes or refunds it by itself; send the same request
     again to learn how it ended.

@@ -43,6 +43,10 @@ class InsufficientFunds(FailedPrecondition):
     """The balance does not cover the amount."""
 
 
+class LimitReached(FailedPrecondition):
+    """The movement would take an account past its maximum (poker/limits.py)."""
+
+
 class SeatUnavailable(FailedPrecondition):
     """The table is full or the chosen seat is taken."""
 

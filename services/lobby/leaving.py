@@ -10,10 +10,10 @@ dealer again by the buy-in's request_id), and the lobby retries between hands.
 
 from __future__ import annotations
 
-from services.lobby import ledger, players, tables
+from services.lobby import checks, ledger, players, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import DealerRefused, DealerUnreachable, SeatStack
-from services.lobby.errors import FailedPrecondition, InvalidArgument, LobbyError
+from services.lobby.errors import FailedPrecondition, LobbyError
 from services.lobby.ledger import TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.steps import (
@@ -31,14 +31,21 @@ from services.lobby.storage import Tx
 from services.lobby.tables import SeatState, TableStatus
 
 
-def leave(ctx: Ctx, player_id: str, table_id: str, request_id: str) -> Operation:
-    """R31: takes the player off the table and credits the stack; pending during a hand."""
-    if not request_id:
-        raise InvalidArgument("request_id is required: it makes a retried request move money once")
-    key = f"leave:{player_id}:{request_id}"
+def leave(ctx: Ctx, player_id: str, table_id: str, request_id: str,
+          by: str | None = None) -> Operation:
+    """R31: takes the player off the table and credits the stack; pending during a hand.
+    `by`: whose request id it is (operations.scope)."""
+    checks.lookup_id("table_id", table_id)
+    checks.lookup_id("player_id", player_id)
+    checks.request_id(request_id, "a retried request move money once")
+    caller = ops.scope(by, player_id)
+    key = f"leave:{caller}:{request_id}"
+    fingerprint = ops.fingerprint("LeaveTable", caller, table_id=table_id, player_id=player_id)
 
     def begin(tx: Tx) -> tuple[Operation, bool]:
-        existing = ops.by_key(tx, key, OpKind.LEAVE, table_id)
+        existing = ops.by_key(tx, key, OpKind.LEAVE, table_id, fingerprint,
+                              legacy_key=f"leave:{player_id}:{request_id}",
+                              request_id=request_id)
         if existing is not None:
             return existing, False
         seat = tables.get(tx, table_id).seat_of(player_id)
@@ -52,7 +59,7 @@ def leave(ctx: Ctx, player_id: str, table_id: str, request_id: str) -> Operation
         tables.update_seat(tx, table_id, seat.seat, state=SeatState.LEAVING)
         return ops.create(tx, key, OpKind.LEAVE, table_id, OpState.REQUESTED,
                           player_id=player_id, seat=seat.seat,
-                          lease_seconds=ctx.lease_seconds), True
+                          lease_seconds=ctx.lease_seconds, fingerprint=fingerprint), True
 
     op, owned = ctx.tx(begin)
     if op.final:
@@ -132,12 +139,16 @@ def _credit(tx: Tx, table_id: str, player_id: str, stack: int, key: str) -> None
 
 def close(ctx: Ctx, table_id: str, void_hand: bool, request_id: str) -> Operation:
     """Closes a table at its dealer and credits every stack to its owner's balance."""
-    if not request_id:
-        raise InvalidArgument("request_id is required: it makes a retried close act once")
-    key = f"close:{table_id}:{request_id}"
+    checks.lookup_id("table_id", table_id)
+    checks.request_id(request_id, "a retried close act once")
+    key = f"close:{ops.OPERATOR_SCOPE}:{request_id}"
+    fingerprint = ops.fingerprint("CloseLobbyTable", ops.OPERATOR_SCOPE, table_id=table_id,
+                                  void_hand_in_progress=void_hand)
 
     def begin(tx: Tx) -> tuple[Operation, bool]:
-        existing = ops.by_key(tx, key, OpKind.CLOSE, table_id)
+        existing = ops.by_key(tx, key, OpKind.CLOSE, table_id, fingerprint,
+                              legacy_key=f"close:{table_id}:{request_id}",
+                              request_id=request_id)
         if existing is not None:
             return existing, False
         table = tables.get(tx, table_id)
@@ -151,7 +162,8 @@ def close(ctx: Ctx, table_id: str, void_hand: bool, request_id: str) -> Operatio
                 "in progress with its dealer; try again in a moment")
         tables.set_status(tx, table_id, TableStatus.CLOSING)
         return ops.create(tx, key, OpKind.CLOSE, table_id, OpState.REQUESTED,
-                          void_hand=void_hand, lease_seconds=ctx.lease_seconds), True
+                          void_hand=void_hand, lease_seconds=ctx.lease_seconds,
+                          fingerprint=fingerprint), True
 
     op, owned = ctx.tx(begin)
     if not op.final:

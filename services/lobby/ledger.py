@@ -9,6 +9,14 @@ account to another in the same database transaction that changes both balances,
 so the sum over all accounts is always zero. Only the operator's account may go
 below zero.
 
+Limits (poker/limits.py): a transfer moves 1..MAX_CHIPS; a player's balance and a
+table's chips stay in 0..MAX_CHIPS; the operator's balance stays in
+-MAX_LEDGER_TOTAL..MAX_LEDGER_TOTAL. A transfer that would take either account past
+its limit is refused whole, by the same conditional UPDATE that moves the chips, so two
+concurrent transfers cannot both pass a check made before either wrote: the debit's
+shortfall is `InsufficientFunds`, the credit's excess `LimitReached` (both
+FAILED_PRECONDITION), and the caller's transaction rolls back with nothing moved.
+
 Every transfer has an idempotency key: the same key with the same transfer is
 answered with the first one and moves nothing; the same key with a different
 transfer is refused.
@@ -33,7 +41,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from services.lobby.errors import AlreadyExists, InsufficientFunds, InvalidArgument, NotFound
+from poker.limits import MAX_CHIPS, MAX_LEDGER_TOTAL, quote
+from services.lobby.errors import (
+    AlreadyExists,
+    InsufficientFunds,
+    InvalidArgument,
+    LimitReached,
+    NotFound,
+)
 from services.lobby.storage import Tx
 
 OPERATOR = "operator"
@@ -45,6 +60,14 @@ class AccountKind(StrEnum):
     PLAYER = "player"
     TABLE = "table"
     OPERATOR = "operator"
+
+
+#: The lowest and highest balance of each kind of account.
+BOUNDS = {
+    AccountKind.PLAYER: (0, MAX_CHIPS),
+    AccountKind.TABLE: (0, MAX_CHIPS),
+    AccountKind.OPERATOR: (-MAX_LEDGER_TOTAL, MAX_LEDGER_TOTAL),
+}
 
 
 class TransferKind(StrEnum):
@@ -70,6 +93,7 @@ class Transfer:
     amount: int
     memo: str
     created_at: float
+    fingerprint: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +141,7 @@ def balance(tx: Tx, account_id: str) -> int:
     """The balance of an account; NotFound when there is no such account."""
     row = tx.one("SELECT balance FROM accounts WHERE id = ?", (account_id,))
     if row is None:
-        raise NotFound(f"there is no account {account_id!r}")
+        raise NotFound(f"there is no account {quote(account_id)}")
     return int(row["balance"])
 
 
@@ -130,56 +154,92 @@ def transfer(
     destination: str,
     amount: int,
     memo: str = "",
+    fingerprint: str = "",
 ) -> Transfer:
-    """Moves `amount` from `source` to `destination` once per key; returns the transfer."""
+    """Moves `amount` from `source` to `destination` once per key; returns the transfer.
+
+    `fingerprint` (operations.fingerprint) identifies the request behind the key: the
+    same key with another fingerprint is refused. A transfer stored without one (an
+    older version, or an internal key) is compared by kind, accounts and amount.
+    """
     existing = find_transfer(tx, key)
     if existing is not None:
-        _check_same(existing, kind, source, destination, amount)
+        _check_same(existing, kind, source, destination, amount, fingerprint)
         return existing
-    if amount <= 0:
-        raise InvalidArgument(f"an amount must be a positive number of chips, not {amount}")
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_CHIPS:
+        raise InvalidArgument(
+            f"an amount must be a positive whole number of chips, at most {MAX_CHIPS}, "
+            f"not {quote(amount)}")
     if source == destination:
-        raise InvalidArgument(f"a transfer needs two different accounts, not {source!r} twice")
+        raise InvalidArgument(f"a transfer needs two different accounts, not {quote(source)} twice")
     _debit(tx, source, amount, kind)
-    if tx.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?",
-                  (amount, destination)) != 1:
-        raise NotFound(f"there is no account {destination!r}")
+    _credit(tx, destination, amount, kind)
     now = time.time()
     row = tx.one(
         "INSERT INTO transfers (idempotency_key, kind, source, destination, amount, memo,"
-        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        (key, kind.value, source, destination, amount, memo, now),
+        " created_at, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        (key, kind.value, source, destination, amount, memo, now, fingerprint),
     )
     assert row is not None
-    return Transfer(int(row["id"]), key, kind, source, destination, amount, memo, now)
+    return Transfer(int(row["id"]), key, kind, source, destination, amount, memo, now,
+                    fingerprint)
+
+
+def account_kind(tx: Tx, account_id: str) -> AccountKind:
+    """The kind of an account; NotFound when there is no such account."""
+    row = tx.one("SELECT kind FROM accounts WHERE id = ?", (account_id,))
+    if row is None:
+        raise NotFound(f"there is no account {quote(account_id)}")
+    return AccountKind(row["kind"])
+
+
+def _owner(account_id: str) -> str:
+    return "the operator" if account_id == OPERATOR else account_id.replace(":", " ", 1)
 
 
 def _debit(tx: Tx, source: str, amount: int, kind: TransferKind) -> None:
-    changed = tx.execute(
-        "UPDATE accounts SET balance = balance - ?"
-        " WHERE id = ? AND (balance >= ? OR kind = ?)",
-        (amount, source, amount, AccountKind.OPERATOR.value),
-    )
-    if changed == 1:
+    # The bound is checked by the UPDATE itself: no other writer can slip in between.
+    low = BOUNDS[account_kind(tx, source)][0]
+    if tx.execute("UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance - ? >= ?",
+                  (amount, source, amount, low)) == 1:
         return
-    have = balance(tx, source)  # raises NotFound for an unknown account
-    owner = source.split(":", 1)[-1]
+    have = balance(tx, source)
+    what = kind.value.replace("_", "-")
+    if source == OPERATOR:
+        raise LimitReached(
+            f"the {what} of {amount} would take the operator's account ({have}) past its "
+            f"limit of {low}: the room holds as many chips as the ledger can count")
     raise InsufficientFunds(
-        f"{owner} has {have} chips; the {kind.value.replace('_', '-')} of {amount} needs "
+        f"{source.split(':', 1)[-1]} has {have} chips; the {what} of {amount} needs "
         f"{amount - have} more"
     )
 
 
-def _check_same(
-    existing: Transfer, kind: TransferKind, source: str, destination: str, amount: int
-) -> None:
-    if (existing.kind, existing.source, existing.destination, existing.amount) != (
-        kind, source, destination, amount
-    ):
+def _credit(tx: Tx, destination: str, amount: int, kind: TransferKind) -> None:
+    high = BOUNDS[account_kind(tx, destination)][1]
+    if tx.execute("UPDATE accounts SET balance = balance + ? WHERE id = ? AND balance + ? <= ?",
+                  (amount, destination, amount, high)) == 1:
+        return
+    have = balance(tx, destination)
+    raise LimitReached(
+        f"the {kind.value.replace('_', '-')} of {amount} would take {_owner(destination)} "
+        f"from {have} past the maximum of {high} chips; nothing was moved"
+    )
+
+
+def _check_same(existing: Transfer, kind: TransferKind, source: str, destination: str,
+                amount: int, fingerprint: str) -> None:
+    if existing.fingerprint and fingerprint:
+        same = existing.fingerprint == fingerprint
+    else:
+        same = (existing.kind, existing.source, existing.destination, existing.amount) == (
+            kind, source, destination, amount)
+    if not same:
         raise AlreadyExists(
-            f"request id {existing.key!r} was already used for a {existing.kind.value} of "
-            f"{existing.amount} from {existing.source} to {existing.destination}; "
-            "use a new request id for a new request"
+            f"request id {quote(existing.key.rsplit(':', 1)[-1])} was already used for a "
+            f"{existing.kind.value} of {existing.amount} from {_owner(existing.source)} to "
+            f"{_owner(existing.destination)} with other fields; use a new request id for a "
+            "new request"
         )
 
 
@@ -202,34 +262,49 @@ def _transfer(row: dict[str, Any]) -> Transfer:
     return Transfer(
         int(row["id"]), row["idempotency_key"], TransferKind(row["kind"]), row["source"],
         row["destination"], int(row["amount"]), row["memo"], float(row["created_at"]),
+        row.get("fingerprint") or "",
     )
 
 
+#: Transfers summed together by SQL in one group: 1024 amounts of at most MAX_CHIPS add up
+#: to less than 2^63, so SQLite's SUM (which fails on an overflow) never overflows.
+_SUM_CHUNK = 1024
+
+
 def audit(tx: Tx) -> Audit:
-    """Checks every invariant: sum zero, balances equal their transfers, no overdrafts."""
-    by_kind = {
-        r["kind"]: int(r["total"])
-        for r in tx.all("SELECT kind, SUM(balance) AS total FROM accounts GROUP BY kind")
-    }
-    problems = [
-        f"account {r['id']} has balance {r['balance']} but its transfers add up to {r['net']}"
-        for r in tx.all(
-            "SELECT a.id, a.balance, COALESCE(i.s, 0) - COALESCE(o.s, 0) AS net FROM accounts a"
-            " LEFT JOIN (SELECT destination AS id, SUM(amount) AS s FROM transfers"
-            "  GROUP BY destination) i ON i.id = a.id"
-            " LEFT JOIN (SELECT source AS id, SUM(amount) AS s FROM transfers"
-            "  GROUP BY source) o ON o.id = a.id"
-            " WHERE a.balance <> COALESCE(i.s, 0) - COALESCE(o.s, 0)"
-        )
-    ]
-    problems += [
-        f"account {r['id']} is overdrawn: {r['balance']}"
-        for r in tx.all(
-            "SELECT id, balance FROM accounts WHERE balance < 0 AND kind <> ?",
-            (AccountKind.OPERATOR.value,),
-        )
-    ]
+    """Checks every invariant: sum zero, balances equal their transfers, every balance a
+    whole number within its account's bounds. Sums are taken in Python (exact), from SQL
+    partial sums that cannot overflow, so a ledger past its limits is reported, not fatal."""
+    net: dict[str, int] = {}
+    for column, sign in (("destination", 1), ("source", -1)):
+        for r in tx.all(f"SELECT {column} AS id, SUM(amount) AS s FROM transfers"
+                        f" GROUP BY {column}, id / {_SUM_CHUNK}"):
+            net[r["id"]] = net.get(r["id"], 0) + sign * _whole(r["s"])
+    by_kind: dict[str, int] = {}
+    problems: list[str] = []
+    for r in tx.all("SELECT id, kind, balance FROM accounts ORDER BY id"):
+        value, kind = r["balance"], r["kind"]
+        if isinstance(value, float) or not isinstance(value, int):
+            problems.append(f"account {r['id']} has balance {value!r}, not a whole number")
+        held = _whole(value)
+        by_kind[kind] = by_kind.get(kind, 0) + held
+        low, high = BOUNDS.get(AccountKind(kind), BOUNDS[AccountKind.OPERATOR])
+        if held < 0 and kind != AccountKind.OPERATOR.value:
+            problems.append(f"account {r['id']} is overdrawn: {held}")
+        elif not low <= held <= high:
+            problems.append(f"account {r['id']} has balance {held}, outside {low}..{high}")
+        if held != net.get(r["id"], 0):
+            problems.append(f"account {r['id']} has balance {held} but its transfers add up "
+                            f"to {net.get(r['id'], 0)}")
     return Audit(sum(by_kind.values()), by_kind, problems)
+
+
+def _whole(value: object) -> int:
+    # PostgreSQL's SUM of BIGINT is a Decimal; a float can only come from a SQLite database
+    # an older lobby let overflow.
+    if value is None:
+        return 0
+    return int(value)  # type: ignore[call-overload,no-any-return,unused-ignore]
 
 
 def check(tx: Tx) -> Audit:

@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from services.lobby import leaving, ledger, players, schema, seating, tables
+from poker.limits import MAX_ID_CHARS, MAX_REPEATED, quote
+from services.lobby import checks, leaving, ledger, players, schema, seating, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable, Level
 from services.lobby.draw import ButtonDraw
@@ -31,6 +32,8 @@ from services.lobby.tables import Table, TableStatus
 #: How often the recovery loop looks for busted players who must leave (R30): one
 #: GetTable per open table with players each time.
 BUSTED_PASS_S = 2.0
+#: ListTables answers at most this many tables (ListTablesRequest.page_size).
+MAX_TABLES_PAGE = MAX_REPEATED
 
 
 class Lobby:
@@ -72,6 +75,9 @@ class Lobby:
             lambda tx: players.move(tx, player_id, amount, request_id, TransferKind.WITHDRAWAL))
 
     def transfers(self, player_id: str, limit: int = 100) -> list[Transfer]:
+        if not 0 < limit <= checks.MAX_TRANSFERS:
+            raise InvalidArgument(f"limit: {limit} is not in 1..{checks.MAX_TRANSFERS}")
+
         def run(tx: Tx) -> list[Transfer]:
             players.get(tx, player_id)
             return ledger.transfers_of(tx, ledger.player_account(player_id), limit)
@@ -86,23 +92,28 @@ class Lobby:
     def open_table(self, name: str, rules: TableRules, game: dict[str, Any],
                    request_id: str, table_id: str = "") -> Table:
         """Books a table on the least busy dealer and creates it there."""
-        if not request_id:
-            raise InvalidArgument(
-                "request_id is required: it makes a retried request open one table")
+        checks.request_id(request_id, "a retried request open one table")
+        if table_id:
+            players.check_id("table_id", table_id)
+        checks.name("name", name)
         key = f"open:{request_id}"
+        fingerprint = ops.fingerprint("OpenTable", ops.OPERATOR_SCOPE, table_id=table_id,
+                                      name=name, rules=rules.to_json(), game=game)
 
         def begin(tx: Tx) -> tuple[Operation, bool]:
-            existing = ops.by_key(tx, key, OpKind.OPEN, table_id or None)
+            existing = ops.by_key(tx, key, OpKind.OPEN, table_id or None, fingerprint,
+                                  request_id=request_id)
             if existing is not None:
                 return existing, False
             new_id = table_id or f"t_{secrets.token_hex(6)}"
             players.check_id("table_id", new_id)
             if tables.exists(tx, new_id):
-                raise AlreadyExists(f"table {new_id!r} already exists")
+                raise AlreadyExists(f"table {quote(new_id)} already exists")
             tables.insert(tx, new_id, name or new_id, rules, game,
                           tables.place(tx, self.dealers))
             return ops.create(tx, key, OpKind.OPEN, new_id, OpState.REQUESTED,
-                              lease_seconds=self.ctx.lease_seconds), True
+                              lease_seconds=self.ctx.lease_seconds,
+                              fingerprint=fingerprint), True
 
         op, owned = self.ctx.tx(begin)
         if not op.final:
@@ -145,6 +156,15 @@ class Lobby:
     def tables(self, include_closed: bool = False) -> list[Table]:
         return self.ctx.tx(lambda tx: tables.listing(tx, include_closed))
 
+    def tables_page(self, include_closed: bool, size: int = 0,
+                    token: str = "") -> tuple[list[Table], str]:
+        """One page of tables, oldest first (size 0: MAX_TABLES_PAGE), and the next token."""
+        size = size or MAX_TABLES_PAGE
+        if not 0 < size <= MAX_TABLES_PAGE:
+            raise InvalidArgument(f"page_size: {size} is not in 1..{MAX_TABLES_PAGE}")
+        checks.text("page_token", token, MAX_ID_CHARS)
+        return self.ctx.tx(lambda tx: tables.page(tx, include_closed, size, token))
+
     def button_draw(self, table_id: str) -> ButtonDraw | None:
         def run(tx: Tx) -> ButtonDraw | None:
             tables.get(tx, table_id)
@@ -159,6 +179,8 @@ class Lobby:
         """R9: the operator forces the level the table's next hand plays; the dealer checks
         the index against the table's schedule (its own defaults included). The request_id
         goes to the dealer, which answers a repeat of it without setting the level again."""
+        if request_id:
+            checks.request_id(request_id)
         table = self.table(table_id)
         tables.require_open(table)
         try:
@@ -173,16 +195,21 @@ class Lobby:
 
     # Seats -----------------------------------------------------------------------------
 
+    # `by`: whose request id it is: ops.OPERATOR_SCOPE for the operator's, None for the
+    # player's own (operations.scope).
+
     def join(self, player_id: str, table_id: str, seat: int | None, buy_in: int,
-             wait_for_big_blind: bool, request_id: str) -> Operation:
+             wait_for_big_blind: bool, request_id: str, by: str | None = None) -> Operation:
         return seating.join(self.ctx, player_id, table_id, seat, buy_in, wait_for_big_blind,
-                            request_id)
+                            request_id, by)
 
-    def rebuy(self, player_id: str, table_id: str, amount: int, request_id: str) -> Operation:
-        return seating.rebuy(self.ctx, player_id, table_id, amount, request_id)
+    def rebuy(self, player_id: str, table_id: str, amount: int, request_id: str,
+              by: str | None = None) -> Operation:
+        return seating.rebuy(self.ctx, player_id, table_id, amount, request_id, by)
 
-    def leave(self, player_id: str, table_id: str, request_id: str) -> Operation:
-        return leaving.leave(self.ctx, player_id, table_id, request_id)
+    def leave(self, player_id: str, table_id: str, request_id: str,
+              by: str | None = None) -> Operation:
+        return leaving.leave(self.ctx, player_id, table_id, request_id, by)
 
     # Recovery --------------------------------------------------------------------------
 

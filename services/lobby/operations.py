@@ -18,18 +18,32 @@ happened. Leaving and closing use `dealer_sequence` the same way.
 
 The seat token of a join is never stored: `Operation.seat_token` carries it in
 memory from the dealer's answer to the caller.
+
+Idempotency: a request_id belongs to its caller (the operator, or one player) and one
+RPC. The key of what a request records is `<kind>:<caller's scope>:<request_id>`
+(`scope`: the player's id, or `*` for the operator), and its `fingerprint` is the hash
+of the RPC, the caller and every field of the request. The same key with another
+fingerprint is refused with ALREADY_EXISTS (lobby.proto). Rows of older versions have
+no fingerprint and were keyed by the player acted for (`legacy` keys): they are still
+found, and compared by kind, table and amount.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 import time
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from poker.limits import quote
 from services.lobby.errors import AlreadyExists
 from services.lobby.storage import Tx
+
+#: The scope of the operator's request ids (a character no player id has).
+OPERATOR_SCOPE = "*"
 
 
 class OpKind(StrEnum):
@@ -77,6 +91,7 @@ class Operation:
     error_status: str = ""
     error: str = ""
     dealer_request_id: str = ""
+    fingerprint: str = ""
 
     @property
     def final(self) -> bool:
@@ -90,40 +105,78 @@ def _op(row: dict[str, Any]) -> Operation:
         wait_for_big_blind=bool(row["wait_for_big_blind"]), attempts=int(row["attempts"]),
         dealer_sequence=int(row["dealer_sequence"]), void_hand=bool(row["void_hand"]),
         result=int(row["result"]), error_status=row["error_status"], error=row["error"],
-        dealer_request_id=row["dealer_request_id"],
+        dealer_request_id=row["dealer_request_id"], fingerprint=row.get("fingerprint") or "",
     )
+
+
+def scope(by: str | None, player_id: str) -> str:
+    """Whose request ids a request's is: `by` (a player id, or OPERATOR_SCOPE), or the
+    player acted for when `by` is None (the player themself)."""
+    return player_id if by is None else by
+
+
+def fingerprint(rpc: str, caller: str, **fields: Any) -> str:
+    """The hash of a request: its RPC, its caller and every field, as sent."""
+    text = json.dumps({"rpc": rpc, "caller": caller, **fields}, sort_keys=True,
+                      separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def reused(request_id: str, what: str) -> AlreadyExists:
+    """The refusal of a request_id sent again with other fields."""
+    return AlreadyExists(
+        f"request id {quote(request_id)} was already used for {what} with other fields; "
+        "send a retry with exactly the same fields, or use a new request id for a new request")
 
 
 def create(tx: Tx, key: str, kind: OpKind, table_id: str, state: OpState, *,
            player_id: str = "", seat: int = -1, amount: int = 0,
            wait_for_big_blind: bool = False, void_hand: bool = False,
-           lease_seconds: float = 0.0) -> Operation:
+           lease_seconds: float = 0.0, fingerprint: str = "") -> Operation:
     """Records a new operation under its idempotency key, leased to its creator."""
     op_id = f"op_{secrets.token_hex(8)}"
     now = time.time()
     tx.execute(
         "INSERT INTO operations (id, idempotency_key, kind, player_id, table_id, seat, amount,"
-        " state, wait_for_big_blind, void_hand, lease_until, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " state, wait_for_big_blind, void_hand, lease_until, created_at, updated_at,"
+        " fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (op_id, key, kind.value, player_id, table_id, seat, amount, state.value,
-         int(wait_for_big_blind), int(void_hand), now + lease_seconds, now, now),
+         int(wait_for_big_blind), int(void_hand), now + lease_seconds, now, now, fingerprint),
     )
     return Operation(op_id, key, kind, player_id, table_id, seat, amount, state,
-                     wait_for_big_blind=wait_for_big_blind, void_hand=void_hand)
+                     wait_for_big_blind=wait_for_big_blind, void_hand=void_hand,
+                     fingerprint=fingerprint)
 
 
-def by_key(tx: Tx, key: str, kind: OpKind, table_id: str | None) -> Operation | None:
-    """The operation recorded under a key; refuses a key reused for another request."""
+def by_key(tx: Tx, key: str, kind: OpKind, table_id: str | None, fingerprint: str = "", *,
+           legacy_key: str = "", amount: int = 0, request_id: str = "") -> Operation | None:
+    """The operation recorded under a key (or, from an older version, under `legacy_key`);
+    refuses a key reused for another request: another fingerprint, or for a row without
+    one another kind, table or (when `amount` is given) amount."""
     row = tx.one("SELECT * FROM operations WHERE idempotency_key = ?", (key,))
+    if row is None and legacy_key:
+        row = tx.one("SELECT * FROM operations WHERE idempotency_key = ? AND fingerprint = ''",
+                     (legacy_key,))
     if row is None:
         return None
     op = _op(row)
-    if op.kind is not kind or table_id not in (None, op.table_id):
-        raise AlreadyExists(
-            f"request id {key.rsplit(':', 1)[-1]!r} was already used for a {op.kind.value} at "
-            f"table {op.table_id}; use a new request id for a new request"
-        )
+    if op.fingerprint and fingerprint:
+        same = op.fingerprint == fingerprint
+    else:
+        same = (op.kind is kind and table_id in (None, op.table_id)
+                and amount in (0, op.amount))
+    if not same:
+        raise reused(request_id or key, describe(op))
     return op
+
+
+def describe(op: Operation) -> str:
+    """What an operation did, for a message."""
+    what = {OpKind.OPEN: "opening", OpKind.JOIN: "a buy-in", OpKind.REBUY: "a rebuy",
+            OpKind.LEAVE: "leaving", OpKind.CLOSE: "closing"}[op.kind]
+    who = f" by {op.player_id}" if op.player_id else ""
+    chips = f" of {op.amount}" if op.amount else ""
+    return f"{what}{chips}{who} at table {op.table_id}"
 
 
 def get(tx: Tx, op_id: str) -> Operation:

@@ -7,17 +7,16 @@ once, when it is issued.
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 import time
 from dataclasses import dataclass
 
-from services.lobby import ledger
+from poker.limits import MAX_ID_CHARS, quote
+from services.lobby import checks, ledger
+from services.lobby import operations as ops
 from services.lobby.errors import AlreadyExists, InvalidArgument, NotFound
 from services.lobby.ledger import AccountKind, TransferKind
 from services.lobby.storage import Tx
-
-_ID = re.compile(r"^[A-Za-z0-9_.:@-]{1,128}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,19 +40,17 @@ def new_token() -> str:
 
 def check_id(kind: str, value: str) -> None:
     """Refuses an id that is empty, too long or has characters other than [A-Za-z0-9_.:@-]."""
-    if not _ID.match(value):
-        raise InvalidArgument(
-            f"{kind} {value!r} is not a valid id: 1 to 128 of letters, digits, _ . : @ -"
-        )
+    checks.an_id(kind, value)
 
 
 def create(tx: Tx, player_id: str, display_name: str) -> tuple[Player, str]:
     """Creates a player with balance 0; returns the player and their token."""
     check_id("player_id", player_id)
+    checks.name("display_name", display_name)
     if not display_name.strip():
         raise InvalidArgument("display_name is required")
     if tx.one("SELECT id FROM players WHERE id = ?", (player_id,)):
-        raise AlreadyExists(f"player {player_id!r} already exists")
+        raise AlreadyExists(f"player {quote(player_id)} already exists")
     token = new_token()
     tx.execute(
         "INSERT INTO players (id, display_name, token_hash, created_at) VALUES (?, ?, ?, ?)",
@@ -65,9 +62,10 @@ def create(tx: Tx, player_id: str, display_name: str) -> tuple[Player, str]:
 
 def get(tx: Tx, player_id: str) -> Player:
     """A player with their balance; NotFound for an unknown id."""
+    checks.text("player_id", player_id, MAX_ID_CHARS)
     row = tx.one("SELECT id, display_name FROM players WHERE id = ?", (player_id,))
     if row is None:
-        raise NotFound(f"there is no player {player_id!r}")
+        raise NotFound(f"there is no player {quote(player_id)}")
     return Player(row["id"], row["display_name"],
                   ledger.balance(tx, ledger.player_account(player_id)))
 
@@ -87,15 +85,31 @@ def by_token(tx: Tx, token: str) -> str | None:
 
 
 def move(tx: Tx, player_id: str, amount: int, request_id: str, kind: TransferKind) -> Player:
-    """A deposit (from the operator) or a withdrawal (to the operator), once per request id."""
+    """A deposit (from the operator) or a withdrawal (to the operator), once per request id.
+
+    The request id is the operator's: sent again with another player or amount it is
+    refused (ALREADY_EXISTS). A deposit of an older version, keyed by player, is found too.
+    """
+    checks.lookup_id("player_id", player_id)
+    checks.chips("amount", amount)
+    checks.request_id(request_id, "a retried request move money once")
     get(tx, player_id)
-    if not request_id:
-        raise InvalidArgument("request_id is required: it makes a retried request move money once")
     account = ledger.player_account(player_id)
     source, destination = (
         (ledger.OPERATOR, account) if kind is TransferKind.DEPOSIT else (account, ledger.OPERATOR)
     )
+    rpc = "Deposit" if kind is TransferKind.DEPOSIT else "Withdraw"
+    fingerprint = ops.fingerprint(rpc, ops.OPERATOR_SCOPE, player_id=player_id, amount=amount)
+    key = f"{kind.value}:{ops.OPERATOR_SCOPE}:{request_id}"
+    earlier = ledger.find_transfer(tx, key)
+    legacy = ledger.find_transfer(tx, f"{kind.value}:{player_id}:{request_id}")
+    if earlier is None and legacy is not None and not legacy.fingerprint:
+        key = legacy.key  # made by an older version: compared field by field
+    elif earlier is not None and earlier.fingerprint != fingerprint:
+        whose = earlier.destination if kind is TransferKind.DEPOSIT else earlier.source
+        raise ops.reused(request_id, f"a {kind.value} of {earlier.amount} for "
+                         f"{whose.replace(':', ' ', 1)}")
     ledger.ensure_operator(tx)
-    ledger.transfer(tx, key=f"{kind.value}:{player_id}:{request_id}", kind=kind,
-                    source=source, destination=destination, amount=amount)
+    ledger.transfer(tx, key=key, kind=kind, source=source, destination=destination,
+                    amount=amount, fingerprint=fingerprint)
     return get(tx, player_id)

@@ -15,14 +15,22 @@ services.lobby.errors.InvalidArgument: a buy-in of 500 is outside this table's r
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from poker.limits import MAX_CHIPS, quote
 from services.lobby.errors import FailedPrecondition, InvalidArgument
 
 MIN_SEATS, MAX_SEATS = 2, 10
 UNLIMITED = -1
+#: `max_rebuys` at most (besides -1, no limit).
+MAX_REBUYS = 1000
+#: `rebuy_until_minutes` at most: 366 days.
+MAX_REBUY_MINUTES = 366 * 24 * 60
+#: `rebuy_wait_seconds` at most: one day.
+MAX_REBUY_WAIT_SECONDS = 24 * 60 * 60
 
 
 class LateJoin(StrEnum):
@@ -62,7 +70,7 @@ class TableRules:
         """Every inconsistency, each naming the option."""
         found = []
         if not MIN_SEATS <= self.seats <= MAX_SEATS:
-            found.append(f"seats: {self.seats} is not in {MIN_SEATS}..{MAX_SEATS}")
+            found.append(f"seats: {quote(self.seats)} is not in {MIN_SEATS}..{MAX_SEATS}")
         fixed, ranged = self.initial_stack > 0, self.max_buy_in > 0 or self.min_buy_in > 0
         if fixed == ranged:
             found.append("buy-in: give either initial_stack or min_buy_in and max_buy_in")
@@ -71,14 +79,21 @@ class TableRules:
                 f"min_buy_in {self.min_buy_in} must be positive and at most "
                 f"max_buy_in {self.max_buy_in}"
             )
-        if self.initial_stack < 0 or self.rebuy_amount < 0:
-            found.append("initial_stack and rebuy_amount cannot be negative")
-        if self.max_rebuys < UNLIMITED:
-            found.append(f"max_rebuys: {self.max_rebuys}; use -1 for no limit")
-        if self.rebuy_until_hand < 0 or self.rebuy_until_minutes < 0:
-            found.append("rebuy_until_hand and rebuy_until_minutes cannot be negative")
-        if not self.rebuy_wait_seconds >= 0:
-            found.append(f"rebuy_wait_seconds: {self.rebuy_wait_seconds}; 0 for no limit")
+        for name in ("min_buy_in", "max_buy_in", "initial_stack", "rebuy_amount",
+                     "rebuy_until_hand"):
+            value = getattr(self, name)
+            if not 0 <= value <= MAX_CHIPS:
+                found.append(f"{name}: {quote(value)} is not in 0..{MAX_CHIPS}")
+        if not UNLIMITED <= self.max_rebuys <= MAX_REBUYS:
+            found.append(f"max_rebuys: {self.max_rebuys} is not in -1..{MAX_REBUYS} "
+                         "(-1: no limit)")
+        for name, maximum in (("rebuy_until_minutes", MAX_REBUY_MINUTES),
+                              ("rebuy_wait_seconds", MAX_REBUY_WAIT_SECONDS)):
+            value = getattr(self, name)
+            if not (isinstance(value, int | float) and math.isfinite(value)
+                    and 0 <= value <= maximum):
+                found.append(f"{name}: {quote(value)} is not a number in 0..{maximum} "
+                             "(0: no limit)")
         return found
 
     def check_buy_in(self, amount: int) -> None:
@@ -149,4 +164,10 @@ class TableRules:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableRules:
-        return cls(**{**data, "late_join": LateJoin(data.get("late_join", "player_choice"))})
+        """The rules as stored, not checked again: a table an older version opened with
+        rules now refused (a NaN) must still be listed, and closed."""
+        values = {**data, "late_join": LateJoin(data.get("late_join", "player_choice"))}
+        rules = object.__new__(cls)
+        for f in dataclasses.fields(cls):
+            object.__setattr__(rules, f.name, values.get(f.name, f.default))
+        return rules

@@ -9,19 +9,34 @@ buy-in's request_id (seating.py). A database of an older version, which kept the
 plain text (`seats.seat_token`, `operations.seat_token`), is migrated at start-up: the
 columns are blanked and dropped, and the backend drops its old copies of the rows
 (`Storage.scrub`). Backups and copies made before are not touched.
+
+Chips are whole numbers within poker/limits.py's bounds. SQLite would store an integer
+past 2^63 - 1 as a float, silently: a new database has CHECK constraints on every chip
+column, and on SQLite triggers (added to a database of an older version too, since
+SQLite cannot add a CHECK to an existing table) refuse any write of a chip column that
+is not an integer in range. PostgreSQL's BIGINT refuses an overflow by itself.
+
+`transfers.fingerprint` and `operations.fingerprint` (added to older databases) hold
+the hash of the request a row was made for (operations.fingerprint); rows of older
+versions have it empty and are compared field by field.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
+from poker.limits import MAX_CHIPS, MAX_LEDGER_TOTAL
 from services.lobby.storage import Storage, Tx
+
+_BALANCE = f"BETWEEN {-MAX_LEDGER_TOTAL} AND {MAX_LEDGER_TOTAL}"
+_CHIPS = f"BETWEEN 0 AND {MAX_CHIPS}"
 
 STATEMENTS: tuple[str, ...] = (
     """CREATE TABLE IF NOT EXISTS accounts (
         id TEXT PRIMARY KEY,
         kind TEXT NOT NULL,
-        balance BIGINT NOT NULL DEFAULT 0,
+        balance BIGINT NOT NULL DEFAULT 0 CHECK (balance BETWEEN -4611686018427387904
+            AND 4611686018427387904),
         created_at DOUBLE PRECISION NOT NULL
     )""",
     """CREATE TABLE IF NOT EXISTS transfers (
@@ -30,9 +45,10 @@ STATEMENTS: tuple[str, ...] = (
         kind TEXT NOT NULL,
         source TEXT NOT NULL REFERENCES accounts(id),
         destination TEXT NOT NULL REFERENCES accounts(id),
-        amount BIGINT NOT NULL CHECK (amount > 0),
+        amount BIGINT NOT NULL CHECK (amount > 0 AND amount <= 9007199254740991),
         memo TEXT NOT NULL DEFAULT '',
-        created_at DOUBLE PRECISION NOT NULL
+        created_at DOUBLE PRECISION NOT NULL,
+        fingerprint TEXT NOT NULL DEFAULT ''
     )""",
     "CREATE INDEX IF NOT EXISTS transfers_source ON transfers(source)",
     "CREATE INDEX IF NOT EXISTS transfers_destination ON transfers(destination)",
@@ -66,7 +82,7 @@ STATEMENTS: tuple[str, ...] = (
         seat INTEGER NOT NULL,
         player_id TEXT NOT NULL REFERENCES players(id),
         state TEXT NOT NULL,
-        bought_in BIGINT NOT NULL DEFAULT 0,
+        bought_in BIGINT NOT NULL DEFAULT 0 CHECK (bought_in BETWEEN 0 AND 9007199254740991),
         rebuys INTEGER NOT NULL DEFAULT 0,
         joined_at DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (table_id, seat),
@@ -79,19 +95,20 @@ STATEMENTS: tuple[str, ...] = (
         player_id TEXT NOT NULL DEFAULT '',
         table_id TEXT NOT NULL,
         seat INTEGER NOT NULL DEFAULT -1,
-        amount BIGINT NOT NULL DEFAULT 0,
+        amount BIGINT NOT NULL DEFAULT 0 CHECK (amount BETWEEN 0 AND 9007199254740991),
         state TEXT NOT NULL,
         dealer_request_id TEXT NOT NULL DEFAULT '',
         wait_for_big_blind INTEGER NOT NULL DEFAULT 0,
         attempts INTEGER NOT NULL DEFAULT 0,
         dealer_sequence BIGINT NOT NULL DEFAULT 0,
         void_hand INTEGER NOT NULL DEFAULT 0,
-        result BIGINT NOT NULL DEFAULT 0,
+        result BIGINT NOT NULL DEFAULT 0 CHECK (result BETWEEN 0 AND 9007199254740991),
         lease_until DOUBLE PRECISION NOT NULL DEFAULT 0,
         error_status TEXT NOT NULL DEFAULT '',
         error TEXT NOT NULL DEFAULT '',
         created_at DOUBLE PRECISION NOT NULL,
-        updated_at DOUBLE PRECISION NOT NULL
+        updated_at DOUBLE PRECISION NOT NULL,
+        fingerprint TEXT NOT NULL DEFAULT ''
     )""",
     "CREATE INDEX IF NOT EXISTS operations_state ON operations(state)",
     "CREATE INDEX IF NOT EXISTS operations_seat ON operations(table_id, player_id)",
@@ -100,7 +117,31 @@ STATEMENTS: tuple[str, ...] = (
 #: Columns added since the first version: (table, column, definition).
 ADDED: tuple[tuple[str, str, str], ...] = (
     ("operations", "dealer_request_id", "TEXT NOT NULL DEFAULT ''"),
+    ("operations", "fingerprint", "TEXT NOT NULL DEFAULT ''"),
+    ("transfers", "fingerprint", "TEXT NOT NULL DEFAULT ''"),
 )
+#: SQLite only: (table, column, the range it must be in) of every chip column.
+WHOLE_CHIPS: tuple[tuple[str, str, str], ...] = (
+    ("accounts", "balance", _BALANCE),
+    ("transfers", "amount", _CHIPS),
+    ("seats", "bought_in", _CHIPS),
+    ("operations", "amount", _CHIPS),
+    ("operations", "result", _CHIPS),
+)
+
+
+def _sqlite_triggers() -> list[str]:
+    """Triggers that refuse a chip column written as anything but an integer in range."""
+    made = []
+    for table, column, bounds in WHOLE_CHIPS:
+        for event in ("INSERT", f"UPDATE OF {column}"):
+            name = f"{table}_{column}_{event.split()[0].lower()}_whole"
+            made.append(
+                f"CREATE TRIGGER IF NOT EXISTS {name} BEFORE {event} ON {table}"
+                f" WHEN typeof(NEW.{column}) <> 'integer' OR NEW.{column} NOT {bounds}"
+                f" BEGIN SELECT RAISE(ABORT, '{table}.{column} must be a whole number"
+                f" {bounds.lower()}'); END")
+    return made
 #: Columns of older versions that held secrets in plain text: (table, column).
 DROPPED: tuple[tuple[str, str], ...] = (("seats", "seat_token"), ("operations", "seat_token"))
 
@@ -129,6 +170,9 @@ def _migrate(tx: Tx, dialect: str) -> list[str]:
             if dialect != "sqlite" or sqlite3.sqlite_version_info >= (3, 35):
                 tx.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
             scrubbed.append(table)
+    if dialect == "sqlite":
+        for sql in _sqlite_triggers():
+            tx.execute(sql)
     return scrubbed
 
 

@@ -36,10 +36,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from services.lobby import ledger, players, tables
+from poker.limits import MAX_CHIPS
+from services.lobby import checks, ledger, players, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import DealerRefused, DealerUnreachable
-from services.lobby.errors import AlreadyExists, FailedPrecondition, InvalidArgument
+from services.lobby.errors import AlreadyExists, FailedPrecondition
 from services.lobby.ledger import TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.steps import (
@@ -61,15 +62,26 @@ from services.lobby.tables import SeatState
 
 
 def join(ctx: Ctx, player_id: str, table_id: str, seat: int | None, buy_in: int,
-         wait_for_big_blind: bool, request_id: str) -> Operation:
+         wait_for_big_blind: bool, request_id: str, by: str | None = None) -> Operation:
     """Buys in and seats the player; returns the finished operation with the seat token
-    (in memory: from the dealer's answer, or asked of the dealer again for a retry)."""
-    if not request_id:
-        raise InvalidArgument("request_id is required: it makes a retried buy-in move money once")
-    key = f"join:{player_id}:{request_id}"
+    (in memory: from the dealer's answer, or asked of the dealer again for a retry).
+
+    `by`: whose request id it is (operations.scope): the operator's, or None for the
+    player's own."""
+    checks.lookup_id("table_id", table_id)
+    checks.lookup_id("player_id", player_id)
+    checks.chips("buy_in", buy_in)
+    checks.request_id(request_id, "a retried buy-in move money once")
+    caller = ops.scope(by, player_id)
+    key = f"join:{caller}:{request_id}"
+    fingerprint = ops.fingerprint("JoinTable", caller, table_id=table_id, seat=seat,
+                                  player_id=player_id, buy_in=buy_in,
+                                  wait_for_big_blind=wait_for_big_blind)
 
     def begin(tx: Tx) -> tuple[Operation, bool]:
-        existing = ops.by_key(tx, key, OpKind.JOIN, table_id)
+        existing = ops.by_key(tx, key, OpKind.JOIN, table_id, fingerprint, amount=buy_in,
+                              legacy_key=f"join:{player_id}:{request_id}",
+                              request_id=request_id)
         if existing is not None:
             return existing, False
         table = tables.get(tx, table_id)
@@ -83,7 +95,8 @@ def join(ctx: Ctx, player_id: str, table_id: str, seat: int | None, buy_in: int,
         tables.book_seat(tx, table_id, chosen, player_id, amount)
         op = ops.create(tx, key, OpKind.JOIN, table_id, OpState.DEBITED, player_id=player_id,
                         seat=chosen, amount=amount, lease_seconds=ctx.lease_seconds,
-                        wait_for_big_blind=table.rules.wait_for_big_blind(wait_for_big_blind))
+                        wait_for_big_blind=table.rules.wait_for_big_blind(wait_for_big_blind),
+                        fingerprint=fingerprint)
         ledger.transfer(tx, key=f"{op.id}:debit", kind=TransferKind.BUY_IN,
                         source=ledger.player_account(player_id),
                         destination=ledger.table_account(table_id), amount=amount)
@@ -192,8 +205,10 @@ def _refund(ctx: Ctx, op: Operation, amount: int, err: Exception | None) -> Oper
             if tables.undo_draw_with(tx, op.table_id, op.seat, op.player_id):
                 log.info("button_draw_undone", table_id=op.table_id, seat=op.seat)
         else:
-            tx.execute("UPDATE seats SET rebuys = rebuys - 1, bought_in = bought_in - ?"
-                       " WHERE table_id = ? AND seat = ?", (op.amount, op.table_id, op.seat))
+            tx.execute("UPDATE seats SET rebuys = rebuys - 1, bought_in = CASE WHEN"
+                       " bought_in > ? THEN bought_in - ? ELSE 0 END"
+                       " WHERE table_id = ? AND seat = ?",
+                       (op.amount, op.amount, op.table_id, op.seat))
         return ops.update(tx, op.id, state=OpState.REFUNDED, result=amount,
                           error_status=status, error=message)
 
@@ -234,12 +249,23 @@ def tell_buttons(ctx: Ctx, table_id: str | None = None, strict: bool = False) ->
         ctx.tx(lambda tx, t=tid, o=outcome: tables.mark_button_told(tx, t, o))  # type: ignore[misc]
 
 
-def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str) -> Operation:
+def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str,
+          by: str | None = None) -> Operation:
     """R30: adds chips to an empty stack between hands, within the table's limits."""
-    if not request_id:
-        raise InvalidArgument("request_id is required: it makes a retried rebuy move money once")
-    key = f"rebuy:{player_id}:{request_id}"
-    existing = ctx.tx(lambda tx: ops.by_key(tx, key, OpKind.REBUY, table_id))
+    checks.lookup_id("table_id", table_id)
+    checks.lookup_id("player_id", player_id)
+    checks.chips("amount", amount)
+    checks.request_id(request_id, "a retried rebuy move money once")
+    caller = ops.scope(by, player_id)
+    key = f"rebuy:{caller}:{request_id}"
+    fingerprint = ops.fingerprint("Rebuy", caller, table_id=table_id, player_id=player_id,
+                                  amount=amount)
+
+    def find(tx: Tx) -> Operation | None:
+        return ops.by_key(tx, key, OpKind.REBUY, table_id, fingerprint, amount=amount,
+                          legacy_key=f"rebuy:{player_id}:{request_id}", request_id=request_id)
+
+    existing = ctx.tx(find)
     if existing is not None:
         return finish(ctx, existing)
     table = ctx.table(table_id)
@@ -257,7 +283,7 @@ def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str)
     minutes = table.minutes_open()
 
     def begin(tx: Tx) -> tuple[Operation, bool]:
-        again = ops.by_key(tx, key, OpKind.REBUY, table_id)
+        again = find(tx)
         if again is not None:
             return again, False
         booked = tables.get(tx, table_id).seat_of(player_id)
@@ -266,12 +292,17 @@ def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str)
                                         here.stack if here else 0)
         chips = table.rules.rebuy(amount)
         op = ops.create(tx, key, OpKind.REBUY, table_id, OpState.DEBITED, player_id=player_id,
-                        seat=booked.seat, amount=chips, lease_seconds=ctx.lease_seconds)
+                        seat=booked.seat, amount=chips, lease_seconds=ctx.lease_seconds,
+                        fingerprint=fingerprint)
         ledger.transfer(tx, key=f"{op.id}:debit", kind=TransferKind.REBUY,
                         source=ledger.player_account(player_id),
                         destination=ledger.table_account(table_id), amount=chips)
-        tx.execute("UPDATE seats SET rebuys = rebuys + 1, bought_in = bought_in + ?"
-                   " WHERE table_id = ? AND seat = ?", (chips, table_id, booked.seat))
+        # bought_in counts every chip brought, which chips won and lost can take past
+        # MAX_CHIPS while the table holds fewer: it stops at MAX_CHIPS (lobby.proto).
+        tx.execute("UPDATE seats SET rebuys = rebuys + 1, bought_in = CASE WHEN"
+                   " bought_in > ? - ? THEN ? ELSE bought_in + ? END"
+                   " WHERE table_id = ? AND seat = ?",
+                   (MAX_CHIPS, chips, MAX_CHIPS, chips, table_id, booked.seat))
         return op, True
 
     op, owned = ctx.tx(begin)

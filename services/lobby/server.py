@@ -20,15 +20,16 @@ import structlog
 
 from poker import tls
 from poker.cards import card_text
+from poker.limits import MAX_NAME_CHARS, MAX_TOKEN_CHARS
 from poker.serving import Service, serve_forever
 from poker.v1 import dealer_pb2, lobby_pb2_grpc
 from poker.v1 import lobby_pb2 as pb
-from services.lobby import errors
+from services.lobby import checks, errors
 from services.lobby.dealer_client import GrpcDealer, game_config, game_json
 from services.lobby.draw import ButtonDraw
 from services.lobby.ledger import LedgerCorrupt, Transfer
 from services.lobby.lobby import Lobby
-from services.lobby.operations import OpState
+from services.lobby.operations import OPERATOR_SCOPE, OpState
 from services.lobby.players import Player
 from services.lobby.rules import DEFAULT_REBUY_WAIT_S, LateJoin, TableRules
 from services.lobby.storage import StorageConflict, open_storage
@@ -78,7 +79,9 @@ def rpc(method: Callable[..., R]) -> Callable[..., R]:
     @functools.wraps(method)
     def wrapper(self: LobbyServicer, request: Any, context: grpc.ServicerContext) -> R:
         try:
-            return method(self, request, context, self.caller(context))
+            caller = self.caller(context)
+            checks.message(request)  # every field within its limit (lobby.proto)
+            return method(self, request, context, caller)
         except grpc.RpcError:
             raise
         except Exception as err:
@@ -129,6 +132,11 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         assert caller.player_id is not None
         return caller.player_id
 
+    @staticmethod
+    def scope(caller: Caller) -> str | None:
+        """Whose request ids the caller's are: the operator's, or (None) the player's own."""
+        return OPERATOR_SCOPE if caller.is_operator else None
+
     # ------------------------------------------------------------------ players and money
 
     @rpc
@@ -170,16 +178,23 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     def AuditLedger(self, request: Any, context: Any, caller: Caller) -> pb.AuditLedgerResponse:
         self.operator_only(caller, "auditing the ledger")
         audit = self.lobby.audit()
+        # A ledger past its limits (made by an older version) is reported, not fatal: the
+        # sums are cut to what the fields hold, and the problems say the real numbers.
         return pb.AuditLedgerResponse(
-            ok=audit.ok, total=audit.total, player_balances=audit.by_kind.get("player", 0),
-            table_chips=audit.by_kind.get("table", 0),
-            operator_balance=audit.by_kind.get("operator", 0), problems=audit.problems)
+            ok=audit.ok, total=_int64(audit.total),
+            player_balances=_uint64(audit.by_kind.get("player", 0)),
+            table_chips=_uint64(audit.by_kind.get("table", 0)),
+            operator_balance=_int64(audit.by_kind.get("operator", 0)),
+            problems=audit.problems[:MAX_PROBLEMS])
 
     # ------------------------------------------------------------------ tables
 
     @rpc
     def OpenTable(self, request: Any, context: Any, caller: Caller) -> pb.OpenTableResponse:
         self.operator_only(caller, "opening a table")
+        for n, level in enumerate(request.config.levels):
+            for name in ("small_blind", "big_blind", "ante"):
+                checks.chips(f"config.levels[{n}].{name}", getattr(level, name))
         rules = rules_of(request.rules, request.config.seats or 6)
         table = self.lobby.open_table(request.name, rules, game_json(request.config),
                                       request.request_id, request.table_id)
@@ -187,8 +202,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     def ListTables(self, request: Any, context: Any, caller: Caller) -> pb.ListTablesResponse:
-        return pb.ListTablesResponse(
-            tables=[table_pb(t) for t in self.lobby.tables(request.include_closed)])
+        found, token = self.lobby.tables_page(request.include_closed, request.page_size,
+                                              request.page_token)
+        return pb.ListTablesResponse(tables=[table_pb(t) for t in found], next_page_token=token)
 
     @rpc
     def GetLobbyTable(self, request: Any, context: Any,
@@ -226,7 +242,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         player_id = self.whose(caller, request.player_id)
         seat = request.seat if request.HasField("seat") else None
         op = self.lobby.join(player_id, request.table_id, seat, request.buy_in,
-                             request.wait_for_big_blind, request.request_id)
+                             request.wait_for_big_blind, request.request_id, self.scope(caller))
         table = self.lobby.table(request.table_id)
         draw = self.lobby.button_draw(request.table_id)
         return pb.JoinTableResponse(
@@ -237,14 +253,16 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     @rpc
     def Rebuy(self, request: Any, context: Any, caller: Caller) -> pb.RebuyResponse:
         player_id = self.whose(caller, request.player_id)
-        op = self.lobby.rebuy(player_id, request.table_id, request.amount, request.request_id)
+        op = self.lobby.rebuy(player_id, request.table_id, request.amount, request.request_id,
+                              self.scope(caller))
         return pb.RebuyResponse(amount=op.amount, stack=op.result,
                                 player=player_pb(self.lobby.player(player_id)))
 
     @rpc
     def LeaveTable(self, request: Any, context: Any, caller: Caller) -> pb.LeaveTableResponse:
         player_id = self.whose(caller, request.player_id)
-        op = self.lobby.leave(player_id, request.table_id, request.request_id)
+        op = self.lobby.leave(player_id, request.table_id, request.request_id,
+                              self.scope(caller))
         done = op.state is OpState.DONE
         return pb.LeaveTableResponse(
             status=pb.LEAVE_STATUS_DONE if done else pb.LEAVE_STATUS_PENDING,
@@ -258,6 +276,10 @@ def bearer(metadata: Any) -> str | None:
     for key, value in metadata or ():
         if key == "authorization":
             text = value.decode() if isinstance(value, bytes) else value
+            if len(text) > MAX_TOKEN_CHARS + len("Bearer "):
+                raise errors.Unauthenticated(
+                    f"the authorization metadata is {len(text)} characters; a token has at "
+                    f"most {MAX_TOKEN_CHARS}")
             scheme, _, token = text.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
                 raise errors.Unauthenticated("authorization must be 'Bearer <token>'")
@@ -272,7 +294,21 @@ _LATE = {pb.LATE_JOIN_UNSPECIFIED: LateJoin.PLAYER_CHOICE,
 _LATE_PB = {v: k for k, v in _LATE.items() if k != pb.LATE_JOIN_UNSPECIFIED}
 
 
+#: AuditLedgerResponse.problems at most.
+MAX_PROBLEMS = 100
+
+
+def _int64(value: int) -> int:
+    return max(-(2**63), min(value, 2**63 - 1))
+
+
+def _uint64(value: int) -> int:
+    return max(0, min(value, 2**64 - 1))
+
+
 def rules_of(rules: pb.TableRules, seats: int) -> TableRules:
+    if rules.late_join not in _LATE:
+        raise errors.InvalidArgument(f"rules.late_join: {rules.late_join} is not a LateJoin value")
     return TableRules(
         seats=seats, min_buy_in=rules.min_buy_in, max_buy_in=rules.max_buy_in,
         initial_stack=rules.initial_stack, rebuy_amount=rules.rebuy_amount,
@@ -291,8 +327,14 @@ def rules_pb(rules: TableRules) -> pb.TableRules:
         rebuy_wait_seconds=rules.rebuy_wait_seconds)
 
 
+def shown(name: str) -> str:
+    """A name as answered: at most MAX_NAME_CHARS (an older lobby stored names of any size,
+    and one huge name must not make ListTables fail for every caller)."""
+    return name[:MAX_NAME_CHARS]
+
+
 def player_pb(player: Player) -> pb.Player:
-    return pb.Player(player_id=player.player_id, display_name=player.display_name,
+    return pb.Player(player_id=player.player_id, display_name=shown(player.display_name),
                      balance=player.balance)
 
 
@@ -307,12 +349,13 @@ def transfer_pb(t: Transfer) -> pb.Transfer:
 
 
 def table_pb(table: Table) -> pb.LobbyTable:
-    seats = [pb.LobbySeat(seat=s.seat, player_id=s.player_id, display_name=s.display_name,
+    seats = [pb.LobbySeat(seat=s.seat, player_id=s.player_id, display_name=shown(s.display_name),
                           status=pb.SeatStatus.Value(f"SEAT_STATUS_{s.state.value.upper()}"),
                           bought_in=s.bought_in, rebuys=s.rebuys) for s in table.seats]
     config = game_config({**table.game, "seats": table.rules.seats})
     return pb.LobbyTable(
-        table_id=table.table_id, name=table.name, config=config, rules=rules_pb(table.rules),
+        table_id=table.table_id, name=shown(table.name), config=config,
+        rules=rules_pb(table.rules),
         dealer_address=table.dealer,
         status=pb.TableStatus.Value(f"TABLE_STATUS_{table.status.value.upper()}"),
         seats=seats, button=table.button_seat, chips=table.chips)

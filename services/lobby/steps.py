@@ -11,6 +11,7 @@ from typing import TypeVar
 
 import structlog
 
+from poker.limits import MAX_TEXT_CHARS, quote
 from services.lobby import errors, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import Dealer, DealerEvent, DealerRefused, DealerUnreachable, SeatStack
@@ -82,24 +83,33 @@ def error_name(err: BaseException | None) -> str:
     return type(err).__name__ if isinstance(err, LobbyError) else "Unavailable"
 
 
+def dealer_text(message: str) -> str:
+    """A dealer's message as the lobby passes it on: cut to MAX_TEXT_CHARS, so a dealer
+    that echoes a huge input cannot swell the lobby's status past gRPC's limits."""
+    if len(message) <= MAX_TEXT_CHARS:
+        return message
+    return f"{message[:MAX_TEXT_CHARS]}... ({len(message)} characters, cut)"
+
+
 def refusal(err: DealerRefused, what: str) -> LobbyError:
     """A dealer's refusal as the lobby's error, said for the lobby's caller."""
+    message = dealer_text(err.message)
     if err.status in ("UNAUTHENTICATED", "PERMISSION_DENIED"):
         return LobbyError(
-            f"the dealer refused the lobby's service credential ({err.message}); the operator "
+            f"the dealer refused the lobby's service credential ({message}); the operator "
             "must start the lobby with the dealer's service token (--service-token)"
         )
     if err.status == "ALREADY_EXISTS":
-        return SeatUnavailable(f"{what} refused by the dealer: {err.message}")
+        return SeatUnavailable(f"{what} refused by the dealer: {message}")
     return _BY_STATUS.get(err.status, FailedPrecondition)(f"{what} refused by the dealer: "
-                                                          f"{err.message}")
+                                                          f"{message}")
 
 
 def not_an_answer(table: tables.Table, err: DealerRefused, what: str) -> Unavailable:
     """A repeat refused for a reason that is not the dealer's answer to the request."""
     return Unavailable(
         f"the dealer of table {table.table_id} ({table.dealer}) refused the lobby's call "
-        f"({err.status}: {err.message}); {what}")
+        f"({err.status}: {dealer_text(err.message)}); {what}")
 
 
 def ask_seat(ctx: Ctx, op: Operation, table: tables.Table) -> str:
@@ -155,8 +165,8 @@ def drive_leased(ctx: Ctx, op: Operation, step: Callable[[Operation], Operation]
         if owned:
             break
         if time.monotonic() > deadline:
-            raise Unavailable(f"request {op.key.rsplit(':', 1)[-1]!r} is being completed right "
-                              "now; ask again in a moment")
+            raise Unavailable(f"request {quote(op.key.rsplit(':', 1)[-1])} is being completed "
+                              "right now; ask again in a moment")
         time.sleep(0.05)
     try:
         return step(ctx.op(op.id))

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from services.lobby import ledger
+from poker.limits import quote
+from services.lobby import checks, ledger
 from services.lobby.draw import ButtonDraw, DrawCard, draw_button
 from services.lobby.errors import FailedPrecondition, InvalidArgument, NotFound, SeatUnavailable
 from services.lobby.rules import TableRules
@@ -93,9 +94,10 @@ def exists(tx: Tx, table_id: str) -> bool:
 
 def get(tx: Tx, table_id: str) -> Table:
     """A table with its seats; NotFound for an unknown id."""
+    checks.lookup_id("table_id", table_id)
     row = tx.one("SELECT * FROM tables WHERE id = ?", (table_id,))
     if row is None:
-        raise NotFound(f"there is no table {table_id!r}")
+        raise NotFound(f"there is no table {quote(table_id)}")
     return _table(tx, row)
 
 
@@ -103,6 +105,25 @@ def listing(tx: Tx, include_closed: bool = False) -> list[Table]:
     """Every table, oldest first."""
     rows = tx.all("SELECT * FROM tables ORDER BY created_at, id")
     return [_table(tx, r) for r in rows if include_closed or r["status"] != TableStatus.CLOSED]
+
+
+def page(tx: Tx, include_closed: bool, size: int, after: str = "") -> tuple[list[Table], str]:
+    """At most `size` tables, oldest first, after the table `after` (a page token: the id
+    of the last table of the previous page); and the token of the next page, or ""."""
+    sql, params = "SELECT * FROM tables", []
+    where = [] if include_closed else ["status <> ?"]
+    params += [] if include_closed else [TableStatus.CLOSED.value]
+    if after:
+        last = tx.one("SELECT created_at, id FROM tables WHERE id = ?", (after,))
+        if last is None:
+            raise InvalidArgument(f"page_token {quote(after)} is not one this lobby gave")
+        where.append("(created_at > ? OR (created_at = ? AND id > ?))")
+        params += [last["created_at"], last["created_at"], last["id"]]
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    rows = tx.all(sql + " ORDER BY created_at, id LIMIT ?", (*params, size + 1))
+    found = [_table(tx, r) for r in rows[:size]]
+    return found, (found[-1].table_id if len(rows) > size else "")
 
 
 def _table(tx: Tx, row: dict[str, Any]) -> Table:

@@ -34,7 +34,7 @@ def test_racing_joins_fill_each_seat_once(storage: Storage) -> None:
     names = [f"p{i}" for i in range(10)]
     for name in names:
         rooms[0].create_player(name, name)
-        rooms[0].deposit(name, 100, "fund")
+        rooms[0].deposit(name, 100, f"fund-{name}")
     refused: list[str] = []
 
     def join(i: int) -> Callable[[], None]:
@@ -59,7 +59,7 @@ def test_racing_joins_fill_each_seat_once(storage: Storage) -> None:
         second.close()
 
 
-@pytest.mark.parametrize("module", ["ledger", "draw", "rules"])
+@pytest.mark.parametrize("module", ["ledger", "draw", "rules", "checks"])
 def test_docstring_examples_run(module: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(f"services.lobby.{module}"))
     assert tried and not failures

@@ -121,7 +121,8 @@ def new_player(op: Any, player_id: str, amount: int) -> str:
     token: str = op.CreatePlayer(pb.CreatePlayerRequest(
         player_id=player_id, display_name=player_id.title())).token
     for _ in range(2):  # a retried deposit moves money once
-        op.Deposit(pb.DepositRequest(player_id=player_id, amount=amount, request_id="fund"))
+        op.Deposit(pb.DepositRequest(player_id=player_id, amount=amount,
+                                     request_id=f"fund-{player_id}"))
     return token
 
 
@@ -237,7 +238,7 @@ def test_the_whole_story_every_chip_accounted_for(
 
     for table_id in ("main", "side"):
         closed = op.CloseLobbyTable(pb.CloseLobbyTableRequest(
-            table_id=table_id, void_hand_in_progress=True, request_id="close"))
+            table_id=table_id, void_hand_in_progress=True, request_id=f"close-{table_id}"))
         assert closed.table.status == pb.TABLE_STATUS_CLOSED and closed.table.chips == 0
     balances = sum(op.GetPlayer(pb.GetPlayerRequest(player_id=p)).player.balance
                    for p in players)
@@ -316,13 +317,14 @@ def test_dealer_killed_during_a_buy_in_is_completed_when_it_is_back(
 
 
 def buy_in_row(backend: list[str], player_id: str, request_id: str) -> Row:
-    """A JoinTable's operation, read from the lobby's database directly."""
+    """A JoinTable the operator sent for `player_id`: its operation, read from the lobby's
+    database directly (the operator's request ids are keyed `join:*:<request_id>`)."""
     flag, where = backend
     storage = open_storage(where if flag == "--dsn" else None, where if flag == "--db" else None)
     try:
         row = storage.transact(lambda tx: tx.one(
-            "SELECT * FROM operations WHERE idempotency_key = ?",
-            (f"join:{player_id}:{request_id}",)))
+            "SELECT * FROM operations WHERE idempotency_key = ? AND player_id = ?",
+            (f"join:*:{request_id}", player_id)))
     finally:
         storage.close()
     assert row is not None and row["dealer_request_id"] == row["id"]
@@ -450,7 +452,7 @@ def test_R9_set_table_level_through_the_lobby_is_the_next_hands_level(
     for name in ("ann", "bob"):
         new_player(op, name, 1000)
         op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id=name, buy_in=300,
-                                         request_id="j1"))
+                                         request_id=f"j1-{name}"))
     started = table_events(suite.dealer_stub(dealer), "t1",
                            lambda e: e.WhichOneof("event") == "hand_started")
     first = next(e.hand_started for e in started if e.HasField("hand_started"))
