@@ -10,8 +10,9 @@ The wrapper costs one Python call a message (see bench/wire.py); the explaining 
 done only for a request that failed.
 
 A known field sent with another wire type is parsed by protobuf as an unknown field
-and silently dropped; for the top-level fields of a request that is refused too (a
-field number no version of the API knows is still accepted, as protobuf wants).
+and silently dropped (and upb lets field number 0 by in a message with no fields); in
+the top-level fields of a request both are refused too. A field number no version of
+the API knows is still accepted, as protobuf wants.
 
 `bounded` cuts a status message to `MAX_STATUS_CHARS`: every abort point of the
 services goes through it, so even a message quoting a huge input whole stays far
@@ -248,6 +249,8 @@ def _fits(field: _descriptor.FieldDescriptor, wire: int) -> bool:
 
 def _mistyped(request: Any, descriptor: _descriptor.Descriptor) -> str | None:
     for unknown in unknown_fields.UnknownFieldSet(request):
+        if unknown.field_number == 0:  # upb lets it by in a message with no fields
+            return "field number 0 (no field has number 0)"
         field = descriptor.fields_by_number.get(unknown.field_number)
         if field is not None:
             return _mistyped_text(field, unknown.wire_type)

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import grpc
 import numpy as np
 
-from poker import serving, tls
+from poker import serving, tls, wire
 from poker.cards import CardError, card_text, parse_card
 from poker.log import get_logger
 from poker.v1 import evaluator_pb2 as pb
@@ -76,7 +76,7 @@ def _translated(method: Handler) -> Handler:
 def _abort(context: grpc.ServicerContext, rpc: str, err: Exception) -> None:
     code = _status_of(err)
     log.warning("request_refused", rpc=rpc, code=code.name, reason=str(err))
-    context.abort(code, str(err))
+    context.abort(code, wire.bounded(str(err)))
 
 
 def _cards(texts: Sequence[str], index: int | None, what: str) -> list[int]:
@@ -241,9 +241,8 @@ def service(limits: Limits = Limits()) -> serving.Service:
     servicer = EvaluatorServicer(limits)
     return serving.Service(
         names=[SERVICE_NAME],
-        add_to_server=lambda server: pb_grpc.add_EvaluatorServiceServicer_to_server(  # type: ignore[no-untyped-call]
-            servicer, server
-        ),
+        add_to_server=lambda server: wire.add(
+            server, SERVICE_NAME, pb_grpc.add_EvaluatorServiceServicer_to_server, servicer),
     )
 
 
