@@ -244,7 +244,7 @@ def _fits(field: _descriptor.FieldDescriptor, wire: int) -> bool:
     expected = _WIRE_OF.get(field.type)
     # A repeated number may come packed (length-delimited) as well.
     return wire == expected or (wire == 2 and expected in (0, 1, 5)
-                                and field.label == _F.LABEL_REPEATED)
+                                and field.is_repeated)
 
 
 def _mistyped(request: Any, descriptor: _descriptor.Descriptor) -> str | None:

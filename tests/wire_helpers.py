@@ -82,13 +82,14 @@ class Suite:
             assert reply.status == health_pb2.HealthCheckResponse.SERVING, name
 
 
-def start_suite(folder: Path) -> Iterator[Suite]:
+def start_suite(folder: Path, evaluator_args: Sequence[str] = ()) -> Iterator[Suite]:
     """Starts evaluator, dealer and lobby on 127.0.0.1 (port 0); yields them; stops them."""
     operator, service, auditor = (secrets.token_hex(16) for _ in range(3))
     started: dict[str, ServiceProcess] = {}
     channels: dict[str, grpc.Channel] = {}
     try:
-        started["evaluator"] = start_service("evaluator", log_path=folder / "evaluator.log")
+        started["evaluator"] = start_service("evaluator", evaluator_args,
+                                           log_path=folder / "evaluator.log")
         started["dealer"] = start_service("dealer", [
             "--db", str(folder / "dealer.sqlite"), "--service-token", service,
             "--auditor-token", auditor, "--evaluator", started["evaluator"].address,
