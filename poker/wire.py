@@ -14,10 +14,11 @@ and silently dropped (and upb lets field number 0 by in a message with no fields
 the top-level fields of a request both are refused too. A field number no version of
 the API knows is still accepted, as protobuf wants.
 
-`bounded` cuts a status message to `MAX_STATUS_CHARS`: every abort point of the
-services goes through it, so even a message quoting a huge input whole stays far
-below the metadata limit (8 KiB by default) that would otherwise turn it into an
-opaque transport error.
+`bounded` cuts a status message to `MAX_STATUS_CHARS`. Every abort point of the
+services goes through it, and so does the UNKNOWN status of an exception a synchronous
+unary handler lets out (gRPC would quote the exception whole): a message quoting a
+huge input stays far below the metadata limit (8 KiB by default) past which the caller
+would see an opaque transport error instead.
 """
 
 from __future__ import annotations
@@ -27,9 +28,13 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import grpc
-from google.protobuf import descriptor as _descriptor
-from google.protobuf import unknown_fields
-from google.protobuf.message import DecodeError
+from google.protobuf import descriptor as _descriptor  # type: ignore[import-untyped,unused-ignore]
+from google.protobuf import unknown_fields  # type: ignore[import-untyped,unused-ignore]
+from google.protobuf.message import DecodeError  # type: ignore[import-untyped,unused-ignore]
+
+from poker.log import get_logger
+
+log = get_logger(__name__)
 
 #: The longest status message a server sends; longer ones are cut (`bounded`).
 MAX_STATUS_CHARS = 1024
@@ -132,14 +137,37 @@ class _Parser:
 _INVALID = grpc.StatusCode.INVALID_ARGUMENT
 
 
-def _sync_unary(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
-    def unary(data: bytes, context: grpc.ServicerContext) -> Any:
+def _sync_unary_unary(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
+    def unary_unary(data: bytes, context: grpc.ServicerContext) -> Any:
+        request, refused = parser.parse(data)
+        if refused is not None:
+            context.abort(_INVALID, refused)
+        try:
+            return behavior(request, context)
+        except Exception as err:
+            _unexpected(parser.method, err, context)
+            raise
+
+    return unary_unary
+
+
+def _sync_unary_stream(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
+    def unary_stream(data: bytes, context: grpc.ServicerContext) -> Any:
         request, refused = parser.parse(data)
         if refused is not None:
             context.abort(_INVALID, refused)
         return behavior(request, context)
 
-    return unary
+    return unary_stream
+
+
+def _unexpected(method: str, err: Exception, context: grpc.ServicerContext) -> None:
+    """An exception the handler did not turn into a status (none was set): UNKNOWN, as
+    gRPC would answer, but with its message bounded and the traceback logged."""
+    if context.code() is not None:  # aborted, or set_code: the handler's own answer
+        return
+    log.exception("rpc_failed", rpc=method)
+    context.abort(grpc.StatusCode.UNKNOWN, bounded(f"Exception calling application: {err}"))
 
 
 def _sync_stream(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
@@ -212,7 +240,7 @@ async def _async_requests(parser: _Parser, requests: AsyncIterator[bytes],
         yield request
 
 
-_SYNC = {"unary_unary": _sync_unary, "unary_stream": _sync_unary,
+_SYNC = {"unary_unary": _sync_unary_unary, "unary_stream": _sync_unary_stream,
          "stream_unary": _sync_stream, "stream_stream": _sync_stream}
 _ASYNC = {"unary_unary": _async_unary_unary, "unary_stream": _async_unary_stream,
           "stream_unary": _async_stream_unary, "stream_stream": _async_stream_stream}

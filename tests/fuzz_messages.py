@@ -204,4 +204,6 @@ def _one(value: Any) -> str:
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{_one(k)}: {_one(v)}" for k, v in list(value.items())[:3]) + "}"
     text = repr(value)
-    return text if len(text) <= 40 else f"{text[:30]}...({len(value) if isinstance(value, str | bytes) else len(text)} long)"
+    if len(text) <= 40:
+        return text
+    return f"{text[:30]}...({len(value) if isinstance(value, str | bytes) else len(text)} long)"

@@ -19,8 +19,8 @@ from typing import TypeVar
 
 import grpc
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
 from google.protobuf.message import Message
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from poker.v1 import dealer_pb2 as dpb

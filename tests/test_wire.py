@@ -5,15 +5,17 @@ request in the middle of a stream), never INTERNAL; and the servers stay healthy
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
+from concurrent import futures
 
 import grpc
 import pytest
 from google.protobuf import descriptor as _descriptor
+from google.protobuf import message_factory
 
 from poker import wire
 from poker.v1 import dealer_pb2 as dpb
 from poker.v1 import evaluator_pb2 as epb
+from poker.v1 import evaluator_pb2_grpc as epb_grpc
 from tests.wire_helpers import Rpc, Suite, bearer, call_raw, every_rpc, start_suite
 
 pytestmark = pytest.mark.timeout(150)
@@ -188,6 +190,55 @@ def test_a_status_message_is_bounded() -> None:
     assert wire.bounded("x" * 900) == "x" * 900
     cut = wire.bounded("x" * 100_000)
     assert len(cut) == wire.MAX_STATUS_CHARS and cut.endswith("(cut, 100000 characters)")
+
+
+class _Raising(epb_grpc.EvaluatorServiceServicer):
+    def EvaluateHand(self, request: object, context: object) -> object:
+        raise ValueError("x" * 100_000)
+
+
+def test_an_exception_a_handler_lets_out_is_unknown_with_a_bounded_message() -> None:
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    wire.add(server, "poker.v1.EvaluatorService",
+             epb_grpc.add_EvaluatorServiceServicer_to_server, _Raising())
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            rpc = next(r for r in every_rpc() if r.method.name == "EvaluateHand")
+            code, message = call_raw(channel, rpc, [b""])
+    finally:
+        server.stop(None)
+    assert code == grpc.StatusCode.UNKNOWN
+    assert message.startswith("Exception calling application: xxx")
+    assert len(message) == wire.MAX_STATUS_CHARS
+
+
+def _stuffed(message: _descriptor.Descriptor, text: str) -> bytes:
+    """A request with every top-level string field (one of each oneof) set to `text`."""
+    cls = message_factory.GetMessageClass(message)
+    request, oneofs = cls(), set()
+    for field in message.fields:
+        if field.type != _F.TYPE_STRING or (field.containing_oneof in oneofs):
+            continue
+        if field.containing_oneof is not None:
+            oneofs.add(field.containing_oneof)
+        if field.is_repeated:
+            getattr(request, field.name).append(text)
+        else:
+            setattr(request, field.name, text)
+    return request.SerializeToString()  # type: ignore[no-any-return]
+
+
+def test_no_status_message_is_longer_than_the_bound(suite: Suite) -> None:
+    # Even where a service quotes what it was sent whole, no caller swells a status.
+    huge = "As" + "z" * 200_000
+    for rpc in every_rpc():
+        data = _stuffed(rpc.request, huge)
+        for token in (None, suite.token_for(rpc)):
+            code, message = call_raw(suite.channel(rpc), rpc, [data], token, timeout=3)
+            assert len(message) <= wire.MAX_STATUS_CHARS, (str(rpc), code, message[:200])
+    suite.assert_healthy()
 
 
 def test_health_and_reflection_keep_working(suite: Suite) -> None:
