@@ -101,9 +101,15 @@ def _guard(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler
     kind = ("stream" if handler.request_streaming else "unary") + "_" + (
         "stream" if handler.response_streaming else "unary")
     behavior = getattr(handler, kind)
-    wrap = (_ASYNC if inspect.iscoroutinefunction(behavior)
-            or inspect.isasyncgenfunction(behavior) else _SYNC)[kind]
-    return handler._replace(request_deserializer=None, **{kind: wrap(parser, behavior)})
+    streams = bool(handler.request_streaming)
+    if inspect.isasyncgenfunction(behavior):
+        wrapped = (_async_stream_gen if streams else _async_unary_gen)(parser, behavior)
+    elif inspect.iscoroutinefunction(behavior):  # one answer, or written with context.write
+        wrapped = (_async_stream if streams else _async_unary)(parser, behavior)
+    else:
+        wrapped = (_sync_stream if streams else _sync_unary)(
+            parser, behavior, not handler.response_streaming)
+    return handler._replace(request_deserializer=None, **{kind: wrapped})
 
 
 class _Parser:
@@ -137,28 +143,36 @@ class _Parser:
 _INVALID = grpc.StatusCode.INVALID_ARGUMENT
 
 
-def _sync_unary_unary(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
-    def unary_unary(data: bytes, context: grpc.ServicerContext) -> Any:
+def _sync_unary(parser: _Parser, behavior: Callable[..., Any],
+                one_answer: bool) -> Callable[..., Any]:
+    def unary(data: bytes, context: grpc.ServicerContext) -> Any:
         request, refused = parser.parse(data)
         if refused is not None:
             context.abort(_INVALID, refused)
+        if not one_answer:  # an iterator of answers: gRPC runs it
+            return behavior(request, context)
         try:
             return behavior(request, context)
         except Exception as err:
             _unexpected(parser.method, err, context)
             raise
 
-    return unary_unary
+    return unary
 
 
-def _sync_unary_stream(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
-    def unary_stream(data: bytes, context: grpc.ServicerContext) -> Any:
-        request, refused = parser.parse(data)
-        if refused is not None:
-            context.abort(_INVALID, refused)
-        return behavior(request, context)
+def _sync_stream(parser: _Parser, behavior: Callable[..., Any],
+                 one_answer: bool) -> Callable[..., Any]:
+    def stream(requests: Iterator[bytes], context: grpc.ServicerContext) -> Any:
+        parsed = _sync_requests(parser, requests, context)
+        if not one_answer:
+            return behavior(parsed, context)
+        try:
+            return behavior(parsed, context)
+        except Exception as err:
+            _unexpected(parser.method, err, context)
+            raise
 
-    return unary_stream
+    return stream
 
 
 def _unexpected(method: str, err: Exception, context: grpc.ServicerContext) -> None:
@@ -170,13 +184,6 @@ def _unexpected(method: str, err: Exception, context: grpc.ServicerContext) -> N
     context.abort(grpc.StatusCode.UNKNOWN, bounded(f"Exception calling application: {err}"))
 
 
-def _sync_stream(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
-    def stream(requests: Iterator[bytes], context: grpc.ServicerContext) -> Any:
-        return behavior(_sync_requests(parser, requests, context), context)
-
-    return stream
-
-
 def _sync_requests(parser: _Parser, requests: Iterator[bytes],
                    context: grpc.ServicerContext) -> Iterator[Any]:
     for index, data in enumerate(requests, 1):
@@ -186,17 +193,17 @@ def _sync_requests(parser: _Parser, requests: Iterator[bytes],
         yield request
 
 
-def _async_unary_unary(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
-    async def unary_unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
+def _async_unary(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
+    async def unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
         request, refused = parser.parse(data)
         if refused is not None:
             await context.abort(_INVALID, refused)
         return await behavior(request, context)
 
-    return unary_unary
+    return unary
 
 
-def _async_unary_stream(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
+def _async_unary_gen(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
     async def unary_stream(data: bytes, context: grpc.aio.ServicerContext) -> Any:
         request, refused = parser.parse(data)
         if refused is not None:
@@ -207,15 +214,14 @@ def _async_unary_stream(parser: _Parser, behavior: Callable[..., Any]) -> Callab
     return unary_stream
 
 
-def _async_stream_unary(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
-    async def stream_unary(requests: AsyncIterator[bytes],
-                           context: grpc.aio.ServicerContext) -> Any:
+def _async_stream(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
+    async def stream(requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> Any:
         return await behavior(_async_requests(parser, requests, context), context)
 
-    return stream_unary
+    return stream
 
 
-def _async_stream_stream(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
+def _async_stream_gen(parser: _Parser, behavior: Callable[..., Any]) -> Callable[..., Any]:
     async def stream_stream(requests: AsyncIterator[bytes],
                             context: grpc.aio.ServicerContext) -> Any:
         async for response in behavior(_async_requests(parser, requests, context), context):
@@ -238,12 +244,6 @@ async def _async_requests(parser: _Parser, requests: AsyncIterator[bytes],
             except grpc.aio.AbortError:
                 return
         yield request
-
-
-_SYNC = {"unary_unary": _sync_unary_unary, "unary_stream": _sync_unary_stream,
-         "stream_unary": _sync_stream, "stream_stream": _sync_stream}
-_ASYNC = {"unary_unary": _async_unary_unary, "unary_stream": _async_unary_stream,
-          "stream_unary": _async_stream_unary, "stream_stream": _async_stream_stream}
 
 
 # ---------------------------------------------------------------------- explaining

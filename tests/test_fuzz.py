@@ -6,7 +6,8 @@ The RPCs come from the proto descriptors, so a new one is fuzzed as soon as it e
 Hypothesis is derandomized (and keeps no database): a run is the same run on any machine,
 and a failure seen once is seen again. Failures are collected rather than shrunk (each
 example is a real call): a test fails with every distinct bad answer, its status, message
-and a short view of one request that got it. POKER_FUZZ_EXAMPLES sets the examples per RPC.
+and a short view of one request that got it. POKER_FUZZ_EXAMPLES sets the examples per RPC;
+POKER_FUZZ_SEED=N explores another sequence of examples (the same one again for the same N).
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from typing import TypeVar
 import grpc
 import pytest
 from google.protobuf.message import Message
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
+from poker import wire
 from poker.v1 import dealer_pb2 as dpb
 from poker.v1 import lobby_pb2 as lpb
 from tests.fuzz_messages import Pools, request_bytes, short
@@ -31,6 +33,7 @@ from tests.wire_helpers import Rpc, Suite, bearer, call_raw, every_rpc, start_su
 pytestmark = pytest.mark.timeout(240)
 
 EXAMPLES = int(os.environ.get("POKER_FUZZ_EXAMPLES", "100"))
+SEED = os.environ.get("POKER_FUZZ_SEED")
 #: Statuses that say the server failed, not the request.
 SERVER_FAULTS = (grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL, grpc.StatusCode.DATA_LOSS)
 #: A call's deadline; a response stream (WatchTable) waits for news and legitimately runs
@@ -76,6 +79,8 @@ def world(suite: Suite) -> World:
     seat_tokens = [_call(dealer, "/poker.v1.DealerService/SeatPlayer", dpb.SeatPlayerRequest(
         table_id=table_id, seat=s, player_id=f"fuzz-{s}", stack=1000),
         dpb.SeatPlayerResponse, svc).seat_token for s in (0, 1)]
+    hand_id = _call(dealer, "/poker.v1.DealerService/GetTable", dpb.GetTableRequest(
+        table_id=table_id), dpb.GetTableResponse, bearer(suite.auditor_token)).table.hand.hand_id
     player_token = _call(lobby, "/poker.v1.LobbyService/CreatePlayer", lpb.CreatePlayerRequest(
         player_id="fuzz-alice", display_name="Alice"), lpb.CreatePlayerResponse, op).token
     _call(lobby, "/poker.v1.LobbyService/Deposit", lpb.DepositRequest(
@@ -88,6 +93,7 @@ def world(suite: Suite) -> World:
         "table_id": [table_id, lobby_table],
         "player_id": ["fuzz-alice", "fuzz-0", "fuzz-1"],
         "seat_token": seat_tokens,
+        "hand_id": [hand_id] if hand_id else [],
         "request_id": ["fuzz-deposit", "fuzz-open", "r1"],
         "idempotency_key": ["k1"],
         "range": ["AA", "AKs", "22+", "random"],
@@ -143,7 +149,7 @@ def test_every_answer_is_a_status_the_request_earned(rpc: Rpc, suite: Suite,
         else DEADLINE_S
     credentials = {"no": None, "the strongest": suite.token_for(rpc)}
 
-    @settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=EXAMPLES, derandomize=SEED is None, database=None, deadline=None,
               phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
     @given(requests=_requests(rpc, world), other=st.sampled_from(world.others[rpc.process]))
     def fuzz(requests: list[bytes], other: str) -> None:
@@ -155,9 +161,9 @@ def test_every_answer_is_a_status_the_request_earned(rpc: Rpc, suite: Suite,
                         short(rpc.request, data) for data in requests) or "(no request)"))
                 failure.tokens.add(who)
             else:
-                assert len(message) <= 1024, (code, message[:200])
+                assert len(message) <= wire.MAX_STATUS_CHARS, (code, message[:200])
 
-    fuzz()
+    (seed(int(SEED))(fuzz) if SEED else fuzz)()
     suite.assert_healthy()
     assert not found, f"{rpc}: {len(found)} kinds of failure:\n" + "\n".join(
         str(failure) for _key, failure in sorted(found.items()))

@@ -11,6 +11,8 @@ import grpc
 import pytest
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message_factory
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from poker import wire
 from poker.v1 import dealer_pb2 as dpb
@@ -242,12 +244,41 @@ def test_no_status_message_is_longer_than_the_bound(suite: Suite) -> None:
 
 
 def test_health_and_reflection_keep_working(suite: Suite) -> None:
-    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-
     suite.assert_healthy()
     for name, channel in suite.channels.items():
+        watch = health_pb2_grpc.HealthStub(channel).Watch(
+            health_pb2.HealthCheckRequest(service=""), timeout=5)
+        assert next(watch).status == health_pb2.HealthCheckResponse.SERVING, name
+        watch.cancel()
         stub = reflection_pb2_grpc.ServerReflectionStub(channel)
         answers = list(stub.ServerReflectionInfo(
             iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5))
         services = {s.name for s in answers[0].list_services_response.service}
         assert any(s.startswith("poker.v1.") for s in services), (name, services)
+
+
+@pytest.mark.parametrize("method", ["/grpc.health.v1.Health/Check",
+                                    "/grpc.health.v1.Health/Watch"])
+def test_health_refuses_malformed_bytes_too(suite: Suite, method: str) -> None:
+    for name, channel in suite.channels.items():
+        call = (channel.unary_stream if method.endswith("Watch") else channel.unary_unary)(
+            method, request_serializer=None, response_deserializer=None)
+        with pytest.raises(grpc.RpcError) as refused:
+            answer = call(b"\x0a\x05ab", timeout=5)
+            if method.endswith("Watch"):
+                next(answer)
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, name
+        assert "grpc.health.v1.HealthCheckRequest" in (refused.value.details() or "")
+
+
+def test_reflection_refuses_malformed_bytes_mid_stream(suite: Suite) -> None:
+    good = reflection_pb2.ServerReflectionRequest(list_services="").SerializeToString()
+    for name, channel in suite.channels.items():
+        call = channel.stream_stream("/grpc.reflection.v1alpha.ServerReflection/"
+                                     "ServerReflectionInfo", request_serializer=None,
+                                     response_deserializer=None)
+        with pytest.raises(grpc.RpcError) as refused:
+            list(call(iter([good, b"\x00\x01"]), timeout=5))
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, name
+        assert "request 2 of the stream" in (refused.value.details() or ""), name
+    suite.assert_healthy()

@@ -26,8 +26,7 @@ from typing import Any, TypeVar
 
 import grpc
 import structlog
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_health.v1 import health, health_pb2
 
 from poker import serving, tls, wire
 from poker.serving import SERVER_OPTIONS
@@ -390,9 +389,7 @@ async def serve(args: argparse.Namespace) -> int:
     server = grpc.aio.server(options=SERVER_OPTIONS)
     add_servicer(DealerServicer(dealer, args.stream_linger_ms / 1000), server)
     health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        [SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
+    serving.add_health_and_reflection(server, health_servicer, [SERVICE_NAME])
     port = tls.listen(server, args.host, args.port, server_tls)
     # Before the address is announced: a signal sent as soon as it is read stops the
     # dealer gracefully instead of ending it.
