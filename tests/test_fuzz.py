@@ -32,7 +32,7 @@ from tests.wire_helpers import Rpc, Suite, bearer, call_raw, every_rpc, start_su
 
 pytestmark = pytest.mark.timeout(240)
 
-EXAMPLES = int(os.environ.get("POKER_FUZZ_EXAMPLES", "100"))
+EXAMPLES = int(os.environ.get("POKER_FUZZ_EXAMPLES", "200"))
 SEED = os.environ.get("POKER_FUZZ_SEED")
 #: Statuses that say the server failed, not the request.
 SERVER_FAULTS = (grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL, grpc.StatusCode.DATA_LOSS)
