@@ -396,4 +396,20 @@ class _Walker:
                                "(a string must be UTF-8)") from None
         elif field is not None and field.type == _F.TYPE_MESSAGE:
             self.walk(pos, pos + length, field.message_type, name + ".", None, depth + 1)
+        elif field is not None and _WIRE_OF.get(field.type) in (0, 1, 5):
+            self._packed(pos, pos + length, field, name)
         return pos + length
+
+    def _packed(self, pos: int, end: int, field: _descriptor.FieldDescriptor,
+                name: str) -> None:
+        size = {1: 8, 5: 4}.get(_WIRE_OF[field.type])
+        if size is not None:
+            if (end - pos) % size:
+                raise _Problem(f"byte {pos}: field {name!r}: {end - pos} bytes of packed "
+                               f"{size}-byte numbers")
+            return
+        while pos < end:
+            self.fields += 1
+            if self.fields > _MAX_FIELDS:
+                raise _Problem(f"somewhere after byte {pos}")
+            _, pos = _varint(self.data, pos, end, f"field {name!r} (packed)")

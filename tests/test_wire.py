@@ -4,6 +4,7 @@ request in the middle of a stream), never INTERNAL; and the servers stay healthy
 
 from __future__ import annotations
 
+import doctest
 from collections.abc import Iterator
 from concurrent import futures
 
@@ -180,12 +181,25 @@ def test_the_message_says_what_is_wrong() -> None:
     }
 
 
+def test_packed_numbers_are_explained_too() -> None:
+    showdown = epb.ShowdownResponse.DESCRIPTOR  # winners: repeated uint32, packed
+    assert wire.explain(b"\x12\x02\x00\xff", showdown) == \
+        "byte 3: field 'winners' (packed): truncated varint"
+    valid = epb.ShowdownResponse(winners=[0, 2, 300]).SerializeToString()
+    assert wire.explain(valid, showdown) == "it does not parse"  # nothing wrong to say
+
+
 def test_a_field_number_no_version_knows_is_still_accepted(suite: Suite) -> None:
     # Forward compatibility: a newer client's field is skipped, as protobuf wants.
     rpc = next(r for r in every_rpc() if r.method.name == "EvaluateHand")
     request = epb.EvaluateHandRequest(cards=["As", "Ks", "Qs", "Js", "Ts"]).SerializeToString()
     assert call_raw(suite.channel(rpc), rpc, [request + tag(SPARE, 0) + b"\x01"])[0] == \
         grpc.StatusCode.OK
+
+
+def test_the_wire_module_doctests_pass() -> None:
+    result = doctest.testmod(wire)
+    assert result.attempted and not result.failed
 
 
 def test_a_status_message_is_bounded() -> None:
