@@ -37,24 +37,37 @@ MAX_DEPTH = 3
 _DENSITY = st.sampled_from((1, 2, 4))
 _QUARTERS = st.integers(0, 3)
 
-Pools = Mapping[str, Sequence[str]]
-"""Known values for string fields, by field name (`table_id`, `player_id`, ...)."""
+Pools = Mapping[str, Sequence[str | int]]
+"""Values to draw often, by field name: ids the services know (`table_id`, `player_id`),
+amounts at the limits (`amount`, `stack`)."""
 
 
-def _ints(kind: int) -> st.SearchStrategy[int]:
+def weighted(*choices: tuple[int, st.SearchStrategy[Any]]) -> st.SearchStrategy[Any]:
+    """One of the strategies, each drawn `weight` times in sum-of-weights (one_of takes
+    them alike, and takes a strategy given twice once)."""
+    return st.sampled_from([s for weight, s in choices for _ in range(weight)]).flatmap(
+        lambda chosen: chosen)
+
+
+def _ints(kind: int, name: str, pools: Pools) -> st.SearchStrategy[int]:
     low, high = _RANGES[kind]
     edges = st.sampled_from([v for v in INT_EDGES if low <= v <= high])
-    return st.one_of(edges, edges, st.integers(max(low, -3), min(high, 1000)),
-                     st.integers(low, high))
+    choices = [(2, edges), (1, st.integers(max(low, -3), min(high, 1000))),
+               (1, st.integers(low, high))]
+    known = [v for v in pools.get(name, ()) if isinstance(v, int) and low <= v <= high]
+    if known:  # the values that matter most for this field, half the time
+        choices.append((4, st.sampled_from(known)))
+    return weighted(*choices)
 
 
 def _text(name: str, pools: Pools, huge: bool) -> st.SearchStrategy[str]:
     choices: list[st.SearchStrategy[str]] = [st.text(max_size=12), st.sampled_from(ODD_TEXT)]
     if huge:
         choices.append(st.just(HUGE_TEXT))
-    known = pools.get(name)
-    if known:  # half the time: a value the services know, so the call gets past the lookup
-        choices = [st.sampled_from(list(known))] * len(choices) + choices
+    known = [v for v in pools.get(name, ()) if isinstance(v, str)]
+    if known:  # two times in three: a value the services know, to get past the lookup
+        return weighted((2 * len(choices), st.sampled_from(known)),
+                        *((1, choice) for choice in choices))
     return st.one_of(*choices)
 
 
@@ -62,7 +75,7 @@ def _scalar(field: _descriptor.FieldDescriptor, pools: Pools,
             huge: bool) -> st.SearchStrategy[Any]:
     kind = field.type
     if kind in _RANGES:
-        return _ints(kind)
+        return _ints(kind, field.name, pools)
     if kind == _F.TYPE_BOOL:
         return st.booleans()
     if kind in (_F.TYPE_DOUBLE, _F.TYPE_FLOAT):
@@ -176,7 +189,7 @@ def _mutated(draw: Callable[..., Any], valid: st.SearchStrategy[bytes]) -> bytes
 def request_bytes(descriptor: _descriptor.Descriptor, pools: Pools) -> st.SearchStrategy[bytes]:
     """Serialized requests: valid-ish messages, and byte-level mutations of them."""
     valid = messages(descriptor, pools).map(lambda m: m.SerializeToString())
-    return st.one_of(valid, _mutated(valid))
+    return weighted((3, valid), (1, _mutated(valid)))
 
 
 def short(descriptor: _descriptor.Descriptor, data: bytes, limit: int = 300) -> str:

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from poker import wire
+from poker.limits import MAX_CHIPS
 from poker.v1 import dealer_pb2 as dpb
 from poker.v1 import lobby_pb2 as lpb
 from tests.fuzz_messages import Pools, request_bytes, short
@@ -41,6 +42,8 @@ SERVER_FAULTS = (grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL, grpc.StatusC
 DEADLINE_S = 4.0
 STREAM_DEADLINE_S = 0.3
 RPCS = every_rpc()
+#: Amounts around the limit of chips (poker.limits.MAX_CHIPS) and of the storage's integers.
+CHIP_EDGES = [MAX_CHIPS, MAX_CHIPS + 1, 2**62, 2**63 - 1, 2**63, 2**64 - 1, 1, 100, 1000]
 M = TypeVar("M", bound=Message)
 
 
@@ -97,6 +100,8 @@ def world(suite: Suite) -> World:
         "request_id": ["fuzz-deposit", "fuzz-open", "r1"],
         "idempotency_key": ["k1"],
         "range": ["AA", "AKs", "22+", "random"],
+        **dict.fromkeys(("amount", "stack", "buy_in", "min_buy_in", "max_buy_in",
+                         "initial_stack", "rebuy_amount"), CHIP_EDGES),
     }
     return World(
         pools=pools,
