@@ -19,11 +19,11 @@ from concurrent import futures
 from pathlib import Path
 from typing import Any
 
-import grpc
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from poker import wire  # noqa: E402
+# poker before grpc: importing it selects the engine the services run on (poker.grpc_engine).
+from poker import wire  # noqa: E402, I001
+import grpc  # noqa: E402
 from poker.v1 import evaluator_pb2 as pb  # noqa: E402
 from poker.v1 import evaluator_pb2_grpc as pb_grpc  # noqa: E402
 
