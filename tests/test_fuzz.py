@@ -54,7 +54,7 @@ class World:
     pools: Pools
     #: Beside none and the strongest: other credentials, by process.
     others: dict[str, Sequence[str]]
-    #: For each streaming RPC: a first request the service accepts (and its credential).
+    #: For each streaming RPC: a first request the service accepts, to start a stream with.
     openers: dict[str, list[bytes]]
 
 
