@@ -192,7 +192,7 @@ def request_bytes(descriptor: _descriptor.Descriptor, pools: Pools) -> st.Search
     return weighted((3, valid), (1, _mutated(valid)))
 
 
-def short(descriptor: _descriptor.Descriptor, data: bytes, limit: int = 300) -> str:
+def short(descriptor: _descriptor.Descriptor, data: bytes, limit: int = 600) -> str:
     """A one-line view of a request for a failure report: its fields (long values cut,
     long lists counted), or its bytes when it does not parse."""
     try:
