@@ -1,10 +1,11 @@
 """Runs a gRPC service the way every service of the suite runs.
 
 Health checking (`grpc.health.v1`) and server reflection are added to every
-server; SIGTERM and SIGINT stop it gracefully (in-flight calls get a grace
-period) and within a deadline (`arm_stop_deadline`); the bound port is logged and
-printed as `listening on HOST:PORT`, so a test that asked for port 0 can read the
-port it got from the first line of stdout.
+server, their requests parsed by `poker.wire` as the services' are; SIGTERM and
+SIGINT stop it gracefully (in-flight calls get a grace period) and within a
+deadline (`arm_stop_deadline`); the bound port is logged and printed as
+`listening on HOST:PORT`, so a test that asked for port 0 can read the port it
+got from the first line of stdout.
 Given a `poker.tls.ServerTLS`, the port speaks TLS only.
 """
 
@@ -22,9 +23,10 @@ from typing import NoReturn
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from poker import tls as tls_options
+from poker import wire
 from poker.log import get_logger
 
 log = get_logger(__name__)
@@ -109,18 +111,29 @@ def start(services: Sequence[Service], host: str, port: int, max_workers: int = 
         futures.ThreadPoolExecutor(max_workers=max_workers), options=SERVER_OPTIONS
     )
     health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = [n for s in services for n in s.names]
+    add_health_and_reflection(server, health_servicer, names)
     for service in services:
         service.add_to_server(server)
-    reflection.enable_server_reflection(
-        [*names, health.SERVICE_NAME, reflection.SERVICE_NAME], server
-    )
     bound = tls_options.listen(server, host, port, tls)
     server.start()
     for name in [*names, ""]:
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     return Running(server, bound, health_servicer, services)
+
+
+def add_health_and_reflection(server: grpc.Server | grpc.aio.Server,
+                              health_servicer: health.HealthServicer | health.aio.HealthServicer,
+                              names: Sequence[str]) -> None:
+    """Adds health checking and server reflection (of `names` and of both) to a server,
+    sync or asyncio, their requests guarded by poker.wire as the services' are."""
+    wire.add(server, health.SERVICE_NAME, health_pb2_grpc.add_HealthServicer_to_server,
+             health_servicer)
+    on_loop = isinstance(server, grpc.aio.Server)
+    servicer = (reflection.aio.ReflectionServicer if on_loop else reflection.ReflectionServicer)(
+        [*names, health.SERVICE_NAME, reflection.SERVICE_NAME])
+    wire.add(server, reflection.SERVICE_NAME,
+             reflection_pb2_grpc.add_ServerReflectionServicer_to_server, servicer)
 
 
 def serve_forever(services: Sequence[Service], host: str, port: int, name: str,

@@ -26,10 +26,9 @@ from typing import Any, TypeVar
 
 import grpc
 import structlog
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_health.v1 import health, health_pb2
 
-from poker import serving, tls
+from poker import serving, tls, wire
 from poker.limits import quote
 from poker.serving import SERVER_OPTIONS
 from poker.v1 import dealer_pb2 as pb
@@ -71,10 +70,12 @@ def unary(handler: Callable[[DealerServicer, Any, Any], R]) -> Callable[..., Awa
 
 
 async def _abort(context: Any, err: Exception) -> None:
+    if isinstance(err, grpc.aio.AbortError):  # aborted already (poker.wire): the status is out
+        raise err
     code, message = status_of(err)
     if code == grpc.StatusCode.INTERNAL:
         log.exception("internal_error", error=repr(err))
-    await context.abort(code, message)
+    await context.abort(code, wire.bounded(message))
 
 
 class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
@@ -277,23 +278,13 @@ SERIALIZED_STREAMS = ("WatchTable", "Play", "PlayMany")
 
 def add_servicer(servicer: DealerServicer, server: grpc.aio.Server) -> None:
     """Adds DealerService to a server: the generated handlers, except that WatchTable and
-    Play send the bytes they are given (serialized once per event and audience)."""
-    handlers: dict[str, grpc.RpcMethodHandler] = {}
-
-    class Capture:
-        def add_generic_rpc_handlers(self, generic: Any) -> None:
-            pass
-
-        def add_registered_method_handlers(self, service: str, found: Any) -> None:
-            handlers.update(found)
-
-    dealer_pb2_grpc.add_DealerServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        servicer, Capture())
+    Play send the bytes they are given (serialized once per event and audience), with
+    their requests guarded by poker.wire."""
+    handlers = wire.handlers_of(dealer_pb2_grpc.add_DealerServiceServicer_to_server, servicer)
     for name in SERIALIZED_STREAMS:
         handlers[name] = handlers[name]._replace(
             response_serializer=_passthrough(handlers[name].response_serializer))
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
-    server.add_registered_method_handlers(SERVICE_NAME, handlers)
+    wire.register(server, SERVICE_NAME, handlers)
 
 
 def _passthrough(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], bytes]:
@@ -411,9 +402,7 @@ async def serve(args: argparse.Namespace) -> int:
     server = grpc.aio.server(options=SERVER_OPTIONS)
     add_servicer(DealerServicer(dealer, args.stream_linger_ms / 1000), server)
     health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        [SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
+    serving.add_health_and_reflection(server, health_servicer, [SERVICE_NAME])
     port = tls.listen(server, args.host, args.port, server_tls)
     # Before the address is announced: a signal sent as soon as it is read stops the
     # dealer gracefully instead of ending it.

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import grpc
 import numpy as np
 
-from poker import serving, tls
+from poker import serving, tls, wire
 from poker.cards import CardError, card_text, parse_card
 from poker.limits import MAX_CARDS_TEXT_CHARS, MAX_TOKEN_CHARS, check_count, check_text, quote
 from poker.log import get_logger
@@ -120,10 +120,10 @@ def _translated(method: Handler) -> Handler:
 def _abort(context: grpc.ServicerContext, rpc: str, err: Exception) -> None:
     code = _status_of(err, context)
     if isinstance(err, Abandoned):
-        log.info("call_abandoned", rpc=rpc, code=code.name, reason=str(err))
+        log.info("call_abandoned", rpc=rpc, code=code.name, reason=str(err)[:200])
     else:
-        log.warning("request_refused", rpc=rpc, code=code.name, reason=str(err))
-    context.abort(code, str(err))
+        log.warning("request_refused", rpc=rpc, code=code.name, reason=str(err)[:200])
+    context.abort(code, wire.bounded(str(err)))
 
 
 def _internal(context: grpc.ServicerContext, rpc: str) -> None:
@@ -374,9 +374,8 @@ def service(limits: Limits = Limits(), token: str | None = None) -> serving.Serv
     servicer = EvaluatorServicer(limits, token)
     return serving.Service(
         names=[SERVICE_NAME],
-        add_to_server=lambda server: pb_grpc.add_EvaluatorServiceServicer_to_server(  # type: ignore[no-untyped-call]
-            servicer, server
-        ),
+        add_to_server=lambda server: wire.add(
+            server, SERVICE_NAME, pb_grpc.add_EvaluatorServiceServicer_to_server, servicer),
     )
 
 

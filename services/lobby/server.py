@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import grpc
 import structlog
 
-from poker import tls
+from poker import tls, wire
 from poker.cards import card_text
 from poker.limits import MAX_NAME_CHARS, MAX_TOKEN_CHARS
 from poker.serving import Service, serve_forever
@@ -65,9 +65,10 @@ def _abort(context: grpc.ServicerContext, err: Exception) -> None:
     """The one place where the lobby's errors become gRPC status codes."""
     if isinstance(err, errors.LobbyError):
         code = _CODES.get(err.status, grpc.StatusCode.INTERNAL)
-        context.abort(code, str(err))
+        context.abort(code, wire.bounded(str(err)))
     if isinstance(err, StorageConflict):
-        context.abort(grpc.StatusCode.ABORTED, f"{err}; retry with the same request_id")
+        context.abort(grpc.StatusCode.ABORTED,
+                      wire.bounded(f"{err}; retry with the same request_id"))
     if isinstance(err, LedgerCorrupt):
         log.error("ledger_corrupt", error=str(err))
     context.abort(grpc.StatusCode.INTERNAL, "internal error; the lobby's log says more")
@@ -440,6 +441,7 @@ def run(args: argparse.Namespace) -> int:
         storage.close()
 
     service = Service([SERVICE_NAME],
-                      lambda server: lobby_pb2_grpc.add_LobbyServiceServicer_to_server(  # type: ignore[no-untyped-call,unused-ignore]
-                          servicer, server), on_stop=stop)
+                      lambda server: wire.add(server, SERVICE_NAME,
+                                              lobby_pb2_grpc.add_LobbyServiceServicer_to_server,
+                                              servicer), on_stop=stop)
     return serve_forever([service], args.host, args.port, "lobby", tls=server_tls)
