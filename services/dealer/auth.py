@@ -95,9 +95,12 @@ class Authenticator:
         """The caller a token stands for; no token is a spectator."""
         if token is None:
             return SPECTATOR
-        if self._service and hmac.compare_digest(token, self._service):
+        # Bytes, not str: compare_digest refuses a str with non-ASCII characters (a
+        # PlayMany seat token is a protobuf string, so any Unicode can arrive).
+        given = token.encode()
+        if self._service and hmac.compare_digest(given, self._service.encode()):
             return SERVICE
-        if self._auditor and hmac.compare_digest(token, self._auditor):
+        if self._auditor and hmac.compare_digest(given, self._auditor.encode()):
             return AUDITOR
         found = self._seats.get(token_hash(token))
         if found is None:

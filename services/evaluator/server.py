@@ -102,6 +102,8 @@ def _translated(method: Handler) -> Handler:
         except (EvaluatorError, CardError) as err:
             _abort(context, method.__name__, err)
         except Exception:  # noqa: BLE001 - a bug: INTERNAL, never UNKNOWN
+            if context.code() is not None:
+                raise  # context.abort (a malformed request in poker.wire) chose the status
             _internal(context, method.__name__)
 
     @functools.wraps(method)
@@ -112,6 +114,8 @@ def _translated(method: Handler) -> Handler:
         except (EvaluatorError, CardError) as err:
             _abort(context, method.__name__, err)
         except Exception:  # noqa: BLE001 - a bug: INTERNAL, never UNKNOWN
+            if context.code() is not None:
+                raise  # context.abort (a malformed request in poker.wire) chose the status
             _internal(context, method.__name__)
 
     return (streaming if inspect.isgeneratorfunction(method) else unary)  # type: ignore[return-value]

@@ -384,3 +384,15 @@ def test_finding8_a_second_start_on_a_play_stream_is_invalid_argument(client: Cl
     finally:
         requests.put(None)
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "start" in message
+
+
+def test_finding4_a_token_with_non_ascii_characters_is_unknown_not_internal() -> None:
+    # A PlayMany seat token is a protobuf string: any Unicode can arrive (the fuzz test
+    # found hmac.compare_digest raising TypeError on it, an INTERNAL answer).
+    from services.dealer.auth import Authenticator
+    from services.dealer.errors import Unauthenticated
+
+    auth = Authenticator("service", "auditor")
+    with pytest.raises(Unauthenticated, match="unknown token"):
+        auth.caller("\U0003147b\x8f")
+    assert auth.caller("service").role == "service"
