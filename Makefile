@@ -39,6 +39,8 @@ bench: $(STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/dealer.py
 	$(PY) bench/table.py
+	$(PY) bench/wire.py
+	$(PY) bench/admission.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache
