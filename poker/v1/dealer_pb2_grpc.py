@@ -143,6 +143,16 @@ class DealerServiceStub:
                 request_serializer=poker_dot_v1_dot_dealer__pb2.GetHandHistoryRequest.SerializeToString,
                 response_deserializer=poker_dot_v1_dot_dealer__pb2.GetHandHistoryResponse.FromString,
                 _registered_method=True)
+        self.CommitSeeds = channel.unary_unary(
+                '/poker.v1.DealerService/CommitSeeds',
+                request_serializer=poker_dot_v1_dot_dealer__pb2.CommitSeedsRequest.SerializeToString,
+                response_deserializer=poker_dot_v1_dot_dealer__pb2.CommitSeedsResponse.FromString,
+                _registered_method=True)
+        self.RevealSeed = channel.unary_unary(
+                '/poker.v1.DealerService/RevealSeed',
+                request_serializer=poker_dot_v1_dot_dealer__pb2.RevealSeedRequest.SerializeToString,
+                response_deserializer=poker_dot_v1_dot_dealer__pb2.RevealSeedResponse.FromString,
+                _registered_method=True)
 
 
 class DealerServiceServicer:
@@ -306,6 +316,23 @@ class DealerServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CommitSeeds(self, request, context):
+        """R39 (tables with player_seeded_decks): the seat commits to its hash chain
+        of seeds, once per seating, before the hands it wants to seed. Seat token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevealSeed(self, request, context):
+        """R39: the seat's seed for the coming hand, after DeckCommitted and before
+        the seed time runs out: the preimage of its last published chain value.
+        Seat token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DealerServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -383,6 +410,16 @@ def add_DealerServiceServicer_to_server(servicer, server):
                     servicer.GetHandHistory,
                     request_deserializer=poker_dot_v1_dot_dealer__pb2.GetHandHistoryRequest.FromString,
                     response_serializer=poker_dot_v1_dot_dealer__pb2.GetHandHistoryResponse.SerializeToString,
+            ),
+            'CommitSeeds': grpc.unary_unary_rpc_method_handler(
+                    servicer.CommitSeeds,
+                    request_deserializer=poker_dot_v1_dot_dealer__pb2.CommitSeedsRequest.FromString,
+                    response_serializer=poker_dot_v1_dot_dealer__pb2.CommitSeedsResponse.SerializeToString,
+            ),
+            'RevealSeed': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevealSeed,
+                    request_deserializer=poker_dot_v1_dot_dealer__pb2.RevealSeedRequest.FromString,
+                    response_serializer=poker_dot_v1_dot_dealer__pb2.RevealSeedResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -824,6 +861,60 @@ class DealerService:
             '/poker.v1.DealerService/GetHandHistory',
             poker_dot_v1_dot_dealer__pb2.GetHandHistoryRequest.SerializeToString,
             poker_dot_v1_dot_dealer__pb2.GetHandHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CommitSeeds(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/poker.v1.DealerService/CommitSeeds',
+            poker_dot_v1_dot_dealer__pb2.CommitSeedsRequest.SerializeToString,
+            poker_dot_v1_dot_dealer__pb2.CommitSeedsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevealSeed(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/poker.v1.DealerService/RevealSeed',
+            poker_dot_v1_dot_dealer__pb2.RevealSeedRequest.SerializeToString,
+            poker_dot_v1_dot_dealer__pb2.RevealSeedResponse.FromString,
             options,
             channel_credentials,
             insecure,

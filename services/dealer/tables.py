@@ -14,6 +14,7 @@ one for the pause before the next hand.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -26,11 +27,14 @@ from services.dealer import events as ev
 from services.dealer.engine import (
     Action,
     ActionKind,
+    BoardDealt,
+    CardsShown,
     Decision,
     Hand,
     HandEnded,
     HandRanker,
     HandStarted,
+    HoleCardsDealt,
     Level,
     PlayerIn,
     TableConfig,
@@ -44,6 +48,9 @@ from services.dealer.errors import (
     TableNotFound,
 )
 from services.dealer.store import ActRecord, Row, Store
+
+#: The engine's events that open cards (R3): each carries their salts.
+_OPENING = frozenset({HoleCardsDealt, BoardDealt, CardsShown})
 
 #: Events kept in memory per table for watchers; older ones are read from the store.
 RECENT_EVENTS = 1024
@@ -118,7 +125,8 @@ class Table:
         self.hand_number = 0
         self.turn: ev.TurnStarted | None = None
         self.action_number = 0
-        self._salt = b""
+        self._proof = ev.HandSalt()  # the running hand's salts (R3)
+        self._salt_of: dict[int, bytes] = {}  # card -> its salt, to open it (R3)
         self._deck: tuple[int, ...] = ()
         self._hand_events: list[Any] = []  # the current hand's stored events, for recovery
         self._prefetched = ""  # the hand whose showdown ranks were asked for ahead
@@ -225,7 +233,11 @@ class Table:
         self.level_base = (e.level_index, self.hands_played, s.time_ms)
 
     def _on_salt(self, e: ev.HandSalt, s: Stored) -> None:
-        self._salt = e.salt
+        self._set_proof(e)
+
+    def _set_proof(self, proof: ev.HandSalt) -> None:
+        self._proof = proof
+        self._salt_of = dict(zip(proof.deck, proof.salts, strict=True)) if proof.salts else {}
 
     def _on_hand_started(self, e: HandStarted, s: Stored) -> None:
         self.hands_played += 1
@@ -468,9 +480,11 @@ class Table:
                           level=self.next_level(), hand_id=hand_id,
                           commitment=shuffled.commitment, ranker=self.ranker)
         self._deck = shuffled.cards
+        proof = ev.HandSalt(salts=shuffled.salts, deck=shuffled.cards)
+        self._set_proof(proof)
         self.hand = hand
-        # The prelude (button draw, salt) and the engine's first events are one write.
-        self._after_decision([*prelude, ev.HandSalt(shuffled.salt), *hand.events], None)
+        # The prelude (button draw, salts) and the engine's first events are one write.
+        self._after_decision([*prelude, proof, *hand.events], None)
         # Per hand: debug. Every hand is in the event store and the streams already; the
         # info log keeps what an operator acts on (tables, seats, time-outs, failures), and
         # two JSON lines a hand cost about 5 % of a busy dealer.
@@ -491,8 +505,10 @@ class Table:
         """Adds the turn or the end of the hand to a decision's events, writes them, arms clocks."""
         hand = self.hand
         assert hand is not None
+        if self._salt_of:
+            events = self._open(events)
         if hand.is_over:
-            events.append(ev.DeckRevealed(self._salt_for(events), self._deck, self._commitment()))
+            events.append(self._reveal(hand))
         elif hand.actor is not None:
             events.append(self._turn_event(hand))
         also = None
@@ -519,11 +535,32 @@ class Table:
         if prefetch is not None and len(hand.in_hand) > 1:
             prefetch(hand.board, [hand.hole_cards(seat) for seat in hand.in_hand])
 
-    def _salt_for(self, events: list[Any]) -> bytes:
+    def _open(self, events: list[Any]) -> list[Any]:
+        """R3: each event that opens cards carries their salts (views send a hole card's
+        salts to its owner and the auditor only, as its cards)."""
+        salt_of = self._salt_of
+        out = []
         for event in events:
-            if isinstance(event, ev.HandSalt):
-                return event.salt
-        return self._salt
+            if type(event) in _OPENING and event.cards and not event.salts:
+                event = dataclasses.replace(event, salts=tuple(salt_of[c] for c in event.cards))
+            out.append(event)
+        return out
+
+    def _reveal(self, hand: Hand) -> ev.DeckRevealed:
+        """R3's proof at the end of the hand: which positions each viewer saw opened."""
+        proof = self._proof
+        if not proof.salts:  # a hand begun by a dealer before per-position salts
+            return ev.DeckRevealed(proof.salt, self._deck, self._commitment())
+        where = {card: i for i, card in enumerate(proof.deck)}
+        public: set[int] = set()
+        dealt = []
+        for e in hand.events:
+            if isinstance(e, HoleCardsDealt):
+                dealt.append((e.seat, where[e.cards[0]], where[e.cards[1]]))
+            elif isinstance(e, BoardDealt | CardsShown):
+                public.update(where[c] for c in e.cards)
+        return ev.DeckRevealed(b"", proof.deck, self._commitment(), proof.salts,
+                               tuple(sorted(public)), tuple(dealt))
 
     def _commitment(self) -> str:
         assert self.hand is not None

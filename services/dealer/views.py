@@ -16,6 +16,7 @@ from typing import Any
 
 from poker.cards import card_text
 from poker.v1 import dealer_pb2 as pb
+from services.dealer import deck
 from services.dealer import events as ev
 from services.dealer.auth import Caller
 from services.dealer.engine import (
@@ -243,17 +244,20 @@ def _engine_event(e: Any, hand_id: str) -> dict[str, Any]:  # noqa: C901 - one c
         return {"blind_posted": pb.BlindPosted(seat=e.seat, blind=_BLINDS[e.blind],
                                                amount=e.amount, all_in=e.all_in)}
     if isinstance(e, HoleCardsDealt):
-        return {"hole_cards_dealt": pb.HoleCardsDealt(seat=e.seat, cards=texts(e.cards))}
+        return {"hole_cards_dealt": pb.HoleCardsDealt(seat=e.seat, cards=texts(e.cards),
+                                                      salts=e.salts)}
     if isinstance(e, ActionTaken):
         return {"action_taken": pb.ActionTaken(seat=e.seat, action=_ACTIONS[e.action], to=e.to,
                                                added=e.added, all_in=e.all_in)}
     if isinstance(e, BoardDealt):
-        return {"board_dealt": pb.BoardDealt(street=_STREETS[e.street], cards=texts(e.cards))}
+        return {"board_dealt": pb.BoardDealt(street=_STREETS[e.street], cards=texts(e.cards),
+                                             salts=e.salts)}
     if isinstance(e, BetReturned):
         return {"bet_returned": pb.BetReturned(seat=e.seat, amount=e.amount)}
     if isinstance(e, CardsShown):
         reason = _SHOW_REASONS.get(e.reason, pb.SHOW_REASON_UNSPECIFIED)
-        return {"cards_shown": pb.CardsShown(seat=e.seat, cards=texts(e.cards), reason=reason)}
+        return {"cards_shown": pb.CardsShown(seat=e.seat, cards=texts(e.cards), reason=reason,
+                                             salts=e.salts)}
     if isinstance(e, CardsMucked):
         return {"cards_mucked": pb.CardsMucked(seat=e.seat, cards=texts(e.cards))}
     if isinstance(e, PotAwarded):
@@ -272,9 +276,10 @@ def _dealer_event(e: Any, table: Table | None) -> dict[str, Any]:  # noqa: C901
             deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e))}
     if isinstance(e, ev.TurnTimedOut):
         return {"turn_timed_out": pb.TurnTimedOut(seat=e.seat, action_number=e.action_number)}
-    if isinstance(e, ev.DeckRevealed):
-        return {"deck_revealed": pb.DeckRevealed(salt=e.salt, deck=texts(e.deck),
-                                                 commitment=e.commitment)}
+    if isinstance(e, ev.DeckSeeded):
+        return {"deck_seeded": pb.DeckSeeded(
+            seeds=[pb.SeatSeed(seat=seat, seed=seed) for seat, seed in e.seeds],
+            permutation=e.permutation)}
     if isinstance(e, ev.HandVoided):
         return {"hand_voided": pb.HandVoided(stacks=_stacks(e.stacks), reason=e.reason)}
     if isinstance(e, ev.PlayerSeated):
@@ -300,7 +305,39 @@ def _dealer_event(e: Any, table: Table | None) -> dict[str, Any]:  # noqa: C901
     if isinstance(e, ev.TableClosed):
         return {"table_closed": pb.TableClosed(stacks=[
             pb.SeatStack(seat=s, player_id=p, stack=c) for s, p, c in e.stacks])}
-    return {}  # HandSalt: never sent; the salt comes with DeckRevealed
+    return {}  # HandSalt: never sent; the salts come with the cards they open
+
+
+def reveal_for(e: ev.DeckRevealed, who: Any) -> pb.DeckRevealed:
+    """R3's proof as `who` (an engine viewer) gets it: the auditor the whole deck and its
+    salts; anyone else h_i for each position not opened to them (empty where it was).
+    A hand dealt before per-position salts: the auditor alone gets its salt and deck."""
+    if who is AUDITOR:
+        return pb.DeckRevealed(salt=e.salt, deck=texts(e.deck), commitment=e.commitment,
+                               salts=e.salts)
+    if e.legacy:
+        return pb.DeckRevealed(commitment=e.commitment, withheld=True)
+    opened = e.opened_to(who)
+    hashes = [b"" if i in opened else deck.position_hash(i, card, salt)
+              for i, (card, salt) in enumerate(zip(e.deck, e.salts, strict=True))]
+    return pb.DeckRevealed(commitment=e.commitment, hashes=hashes)
+
+
+def _reveal_frame(s: Stored, viewer: Viewer) -> bytes:
+    """A DeckRevealed frame per viewer (the opened positions differ), kept per viewer."""
+    event = s.event
+    who = viewer.at(s.sequence)
+    if isinstance(who, int) and not any(seat == who for seat, _, _ in event.dealt):
+        who = SPECTATOR  # a seat not dealt in sees what a spectator sees
+    key = ("reveal", who)
+    cached = s.views.get(key)
+    if cached is not None:
+        return cached
+    message = _header(s)
+    message.deck_revealed.CopyFrom(reveal_for(event, who))
+    frame: bytes = length_delimited(_EVENTS_FIELD, message.SerializeToString())
+    s.views[key] = frame
+    return frame
 
 
 def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
@@ -314,6 +351,8 @@ def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
     if shared is not None:  # the same for every viewer: most events
         return shared
     event = s.event
+    if type(event) is ev.DeckRevealed:
+        return _reveal_frame(s, viewer)
     if type(event) in ev.DEALER_TYPES:
         if not event.audit_only:
             key: Any = "public"
