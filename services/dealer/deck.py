@@ -46,8 +46,8 @@ class ShuffledDeck:
 
     @property
     def hashes(self) -> tuple[bytes, ...]:
-        return tuple(position_hash(i, c, s) for i, (c, s) in enumerate(zip(self.cards,
-                                                                           self.salts)))
+        pairs = zip(self.cards, self.salts, strict=True)
+        return tuple(position_hash(i, c, s) for i, (c, s) in enumerate(pairs))
 
     @property
     def commitment(self) -> str:

@@ -209,10 +209,11 @@ def test_R3_a_doctored_reveal_of_a_real_hand_fails_the_check(
         honest.feed(e)
     assert honest.verified == 1
     reveal = next(e for e in hand if isinstance(e, DeckRevealed))
-    deck = list(reveal.deck)
-    deck[-1], deck[-2] = deck[-2], deck[-1]  # two cards nobody saw
-    for doctored in (replace(reveal, deck=tuple(deck)),
-                     replace(reveal, salt=bytes(len(reveal.salt)))):
+    hashes = list(reveal.hashes)
+    assert len(hashes) == 52 and hashes[-1] and hashes[-2] and not reveal.deck
+    hashes[-1], hashes[-2] = hashes[-2], hashes[-1]  # two cards nobody saw
+    for doctored in (replace(reveal, hashes=tuple(hashes)),
+                     replace(reveal, hashes=(*hashes[:-1], b""))):
         checker = FairDeckChecker()
         with pytest.raises(FairDeckViolation, match=reveal.hand_id):
             for e in hand:
