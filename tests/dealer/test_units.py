@@ -31,7 +31,7 @@ def test_R3_commitment_is_sha256_of_the_52_position_hashes() -> None:
     assert len(shuffled.salts) == 52 and {len(s) for s in shuffled.salts} == {16}
     assert len(set(shuffled.salts)) == 52  # fresh for every position
     hashes = [hashlib.sha256(s + bytes((i, c))).digest()
-              for i, (c, s) in enumerate(zip(shuffled.cards, shuffled.salts))]
+              for i, (c, s) in enumerate(zip(shuffled.cards, shuffled.salts, strict=True))]
     expected = hashlib.sha256(b"".join(hashes)).hexdigest()
     assert shuffled.commitment == expected == deck.commitment_of(shuffled.hashes)
     swapped = deck.ShuffledDeck((shuffled.cards[1], shuffled.cards[0], *shuffled.cards[2:]),
