@@ -126,6 +126,27 @@ class DeckRevealed:
 
 
 @dataclass(frozen=True, slots=True)
+class SeedsCommitted:
+    """R39: a seat's player committed to a hash chain of seeds (its head, 32 bytes)."""
+
+    seat: int
+    chain_head: bytes
+    audit_only: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCommitted:
+    """R39: the coming hand's commitment, published before its seeds are asked for;
+    `seats` are the seats to be dealt in, `deadline_ms` the end of the seed time."""
+
+    hand_number: int
+    commitment: str
+    seats: tuple[int, ...]
+    deadline_ms: int
+    audit_only: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
 class DeckSeeded:
     """R39: the seeds of the hand's players, in seat order (empty: none came in time),
     and the permutation they draw; the card dealt at position j is committed card p[j]."""
@@ -185,12 +206,13 @@ class TableClosed:
 
 DEALER_EVENTS: tuple[type, ...] = (
     PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut, PlayerSatIn, ButtonSet, LevelSet,
-    HandSalt, DeckRevealed, DeckSeeded, TurnStarted, TurnTimedOut, HandVoided, TableClosed,
+    HandSalt, DeckRevealed, SeedsCommitted, DeckCommitted, DeckSeeded, TurnStarted,
+    TurnTimedOut, HandVoided, TableClosed,
 )
 DEALER_TYPES: frozenset[type] = frozenset(DEALER_EVENTS)
 
 #: Events of the table rather than of a hand (stored with an empty hand id).
 TABLE_EVENTS: frozenset[type] = frozenset({
     PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut, PlayerSatIn, ButtonSet, LevelSet,
-    TableClosed,
+    TableClosed, SeedsCommitted,
 })

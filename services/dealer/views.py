@@ -140,6 +140,8 @@ def config_from_proto(config: pb.TableConfig) -> tuple[TableConfig, TableOptions
         action_time_ms=config.action_time_ms or 30_000,
         show_time_ms=config.show_time_ms or 5_000,
         test_mode=config.test_mode,
+        player_seeded_decks=config.player_seeded_decks,
+        seed_time_ms=config.seed_time_ms or 1_000,
     )
     pause = (config.pause_between_hands_ms if config.HasField("pause_between_hands_ms")
              else DEFAULT_PAUSE_MS)
@@ -164,6 +166,8 @@ def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfi
         pause_between_hands_ms=options.pause_ms,
         test_mode=config.test_mode,
         deck_seed=options.deck_seed or 0,
+        player_seeded_decks=config.player_seeded_decks,
+        seed_time_ms=config.seed_time_ms,
     )
 
 
@@ -276,6 +280,12 @@ def _dealer_event(e: Any, table: Table | None) -> dict[str, Any]:  # noqa: C901
             deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e))}
     if isinstance(e, ev.TurnTimedOut):
         return {"turn_timed_out": pb.TurnTimedOut(seat=e.seat, action_number=e.action_number)}
+    if isinstance(e, ev.SeedsCommitted):
+        return {"seeds_committed": pb.SeedsCommitted(seat=e.seat, chain_head=e.chain_head)}
+    if isinstance(e, ev.DeckCommitted):
+        return {"deck_committed": pb.DeckCommitted(
+            hand_number=e.hand_number, commitment=e.commitment, seats=e.seats,
+            deadline_unix_ms=e.deadline_ms)}
     if isinstance(e, ev.DeckSeeded):
         return {"deck_seeded": pb.DeckSeeded(
             seeds=[pb.SeatSeed(seat=seat, seed=seed) for seat, seed in e.seeds],
