@@ -285,6 +285,8 @@ class TableConfig:
     pause_between_hands_ms: int | None = None
     test_mode: bool = False
     deck_seed: int = 0
+    player_seeded_decks: bool = False  # R39: the SDK sends its seeds by itself
+    seed_time_ms: int = 0
 
     def to_proto(self) -> dealer_pb2.TableConfig:
         """The `poker.v1.TableConfig` message."""

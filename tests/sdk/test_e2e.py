@@ -22,7 +22,7 @@ from clients.accounts import LeaveStatus, TransferKind
 from clients.aio import AsyncLobbyClient, AsyncTableClient
 from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.errors import ActionRefused, FairDeckViolation
-from clients.events import DeckRevealed, Event, HandEnded, HandStarted
+from clients.events import DeckRevealed, DeckSeeded, Event, HandEnded, HandStarted
 from clients.fairdeck import FairDeckChecker
 from clients.models import Action, TableView
 from clients.sdk import LobbyClient, TableClient
@@ -408,3 +408,29 @@ def test_R30_a_busted_player_who_does_not_rebuy_is_taken_off_and_the_other_bot_s
     seats = operator.table(table.table_id).seats
     assert len(seats) == 1 and seats[0].player_id in {p.player_id for p in players}
     _conserved(operator, players, table.table_id)
+
+
+def test_R39_sdk_players_seed_every_deck_by_themselves_and_every_check_passes(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    table = open_table(operator, 3, player_seeded_decks=True, seed_time_ms=5_000)
+    players = seated(suite, operator, table, 3, buy_in=1000)
+    play_all(players, [RandomBot(seed=1), CallingStation(), RandomBot(seed=3)],
+             table.table_id, until_hand=15)
+    for p in players:
+        assert p.table is not None and p.table.fair_deck is not None
+        assert p.table.seed_chain is not None and p.table.seed_chain.seat is not None
+        assert not p.table.fair_deck.violations and p.table.fair_deck.verified >= 12
+    spectator = TableClient(table.dealer_address, table.table_id)
+    seeded = []
+    for event in spectator.events(after=0):
+        if isinstance(event, DeckSeeded):
+            seeded.append(event)
+        if isinstance(event, HandStarted) and event.hand_number >= 15:
+            break
+    spectator.close()
+    assert len(seeded) >= 14
+    # Once all three had sat down and committed, every seed came from the SDK in time
+    # and was the next link of its chain.
+    late = [e for e in seeded if len(e.seeds) == 3][2:]
+    assert late and all(s.seed for e in late for s in e.seeds)
+    operator.close_table(table.table_id, void_hand_in_progress=True)
