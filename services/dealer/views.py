@@ -318,7 +318,13 @@ def _dealer_event(e: Any, table: Table | None) -> dict[str, Any]:  # noqa: C901
     return {}  # HandSalt: never sent; the salts come with the cards they open
 
 
-def reveal_for(e: ev.DeckRevealed, who: Any) -> pb.DeckRevealed:
+def _position_hashes(e: ev.DeckRevealed) -> list[bytes]:
+    return [deck.position_hash(i, card, salt)
+            for i, (card, salt) in enumerate(zip(e.deck, e.salts, strict=True))]
+
+
+def reveal_for(e: ev.DeckRevealed, who: Any,
+               hashes: list[bytes] | None = None) -> pb.DeckRevealed:
     """R3's proof as `who` (an engine viewer) gets it: the auditor the whole deck and its
     salts; anyone else h_i for each position not opened to them (empty where it was).
     A hand dealt before per-position salts: the auditor alone gets its salt and deck."""
@@ -328,9 +334,9 @@ def reveal_for(e: ev.DeckRevealed, who: Any) -> pb.DeckRevealed:
     if e.legacy:
         return pb.DeckRevealed(commitment=e.commitment, withheld=True)
     opened = e.opened_to(who)
-    hashes = [b"" if i in opened else deck.position_hash(i, card, salt)
-              for i, (card, salt) in enumerate(zip(e.deck, e.salts, strict=True))]
-    return pb.DeckRevealed(commitment=e.commitment, hashes=hashes)
+    every = hashes if hashes is not None else _position_hashes(e)
+    return pb.DeckRevealed(commitment=e.commitment,
+                           hashes=[b"" if i in opened else h for i, h in enumerate(every)])
 
 
 def _reveal_frame(s: Stored, viewer: Viewer) -> bytes:
@@ -340,11 +346,14 @@ def _reveal_frame(s: Stored, viewer: Viewer) -> bytes:
     if isinstance(who, int) and not any(seat == who for seat, _, _ in event.dealt):
         who = SPECTATOR  # a seat not dealt in sees what a spectator sees
     key = ("reveal", who)
-    cached = s.views.get(key)
+    cached: bytes | None = s.views.get(key)
     if cached is not None:
         return cached
+    hashes = s.views.get("hashes")
+    if hashes is None and not event.legacy:  # 52 SHA-256s once a hand, for every viewer
+        hashes = s.views["hashes"] = _position_hashes(event)
     message = _header(s)
-    message.deck_revealed.CopyFrom(reveal_for(event, who))
+    message.deck_revealed.CopyFrom(reveal_for(event, who, hashes))
     frame: bytes = length_delimited(_EVENTS_FIELD, message.SerializeToString())
     s.views[key] = frame
     return frame
