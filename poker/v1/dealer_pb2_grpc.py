@@ -318,7 +318,12 @@ class DealerServiceServicer:
 
     def CommitSeeds(self, request, context):
         """R39 (tables with player_seeded_decks): the seat commits to its hash chain
-        of seeds, once per seating, before the hands it wants to seed. Seat token.
+        of seeds, once per seating, before the hands it wants to seed (a chain
+        committed after a hand's DeckCommitted seeds the hands after it). Seat
+        token. INVALID_ARGUMENT: chain_head not 32 bytes; ALREADY_EXISTS: this
+        seating committed a chain already; FAILED_PRECONDITION: the table does not
+        use player-seeded decks, or is closed; NOT_FOUND: no such table or an
+        empty seat; PERMISSION_DENIED: not this seat's token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -327,7 +332,13 @@ class DealerServiceServicer:
     def RevealSeed(self, request, context):
         """R39: the seat's seed for the coming hand, after DeckCommitted and before
         the seed time runs out: the preimage of its last published chain value.
-        Seat token.
+        The same seed again for the same hand is accepted (a retry). Seat token.
+        INVALID_ARGUMENT: seed not 32 bytes, or SHA-256(seed) is not the seat's
+        last chain value (a wrong or skipped link: refused, the hand waits on);
+        FAILED_PRECONDITION: the hand is not awaiting seeds (not yet committed,
+        already dealt, the seed time is over), the seat is not dealt in, the seat
+        committed no chain before the hand's DeckCommitted, another seed was
+        revealed for it already, or the table does not use player-seeded decks.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
