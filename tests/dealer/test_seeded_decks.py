@@ -214,3 +214,41 @@ def test_R39_a_played_game_every_viewer_checks_every_hand(tmp_path: Path) -> Non
             if e.hand_id in finished:
                 _assert_nothing_unopened(f"event {e.sequence}", e, truths[e.hand_id], viewer.who)
     store.close()
+
+
+def test_R39_a_dealer_restarted_while_awaiting_seeds_commits_afresh(tmp_path: Path) -> None:
+    async def first() -> tuple[dict[int, list[bytes]], str, bytes]:
+        store, table = _table(tmp_path, seed_time_ms=60_000)
+        chains = _chains(table)
+        await _until(lambda: table._seeding is not None)
+        seeding = table._seeding
+        assert seeding is not None
+        seed = _next_seed(table, chains[0], 0)
+        table.reveal_seed(0, seeding.hand_id, seed)  # in memory only: lost in the restart
+        table.shutdown()
+        store.close()
+        return chains, seeding.shuffled.commitment, seed
+
+    chains, old_commitment, seed = asyncio.run(first())
+
+    async def second() -> None:
+        store = Store(tmp_path / "d.sqlite")
+        dealer = Dealer(store, Authenticator("svc", "aud"), None, "resume")
+        dealer.restore()
+        table = dealer.tables["t"]
+        await _until(lambda: table._seeding is not None)
+        seeding = table._seeding
+        assert seeding is not None and seeding.hand_id == "t-1"
+        assert seeding.shuffled.commitment != old_commitment  # a fresh deck, committed anew
+        for seat in range(SEATS):  # the same links again: nothing was published
+            expected = seed if seat == 0 else chains[seat][-2]
+            assert _next_seed(table, chains[seat], seat) == expected
+            table.reveal_seed(seat, "t-1", expected)
+        assert table.hand is not None and table.hand.hand_id == "t-1"
+        committed = [s.event for s in table.events_after(0, 1000)
+                     if isinstance(s.event, ev.DeckCommitted)]
+        assert [c.commitment for c in committed] == [old_commitment,
+                                                     seeding.shuffled.commitment]
+        store.close()
+
+    asyncio.run(second())
