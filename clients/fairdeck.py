@@ -61,7 +61,7 @@ from clients.events import (
     HandVoided,
     HoleCardsDealt,
 )
-from clients.models import Street
+from clients.models import Street, TableView
 
 __all__ = ["FairDeckChecker", "dealing_order", "permutation", "position_hash",
            "verify_reveal"]
@@ -266,10 +266,30 @@ class FairDeckChecker:
         self._hands: dict[str, _Hand] = {}
         self._perms: dict[str, tuple[int, ...]] = {}  # R39: DeckSeeded comes first
 
-    def expect(self, hand_id: str, commitment: str) -> None:
-        """A hand in progress the client joined mid-way: its commitment (from GetTable)."""
-        if hand_id and commitment and hand_id not in self._hands:
-            self._hands[hand_id] = _Hand(commitment)
+    def expect(self, hand_id: str, commitment: str, view: TableView | None = None) -> None:
+        """A hand in progress the client joined mid-way: its commitment, and from the
+        GetTable `view` (when given) who was dealt in and the cards (with their salts)
+        opened to the client before it came, so that the hand can still be checked."""
+        if not (hand_id and commitment) or hand_id in self._hands:
+            return
+        hand = self._hands[hand_id] = _Hand(commitment)
+        seen = view.hand if view is not None else None
+        if view is None or seen is None or seen.hand_id != hand_id:
+            return
+        hand.order = dealing_order([s.seat for s in view.seats if s.in_hand], seen.button)
+        if seen.deck_permutation:
+            hand.perm = tuple(seen.deck_permutation)
+        n = len(hand.order)
+        for s in view.seats:
+            if s.hole_cards and s.seat in hand.order:
+                p = hand.order.index(s.seat)
+                _open(hand, (p, n + p), s.hole_cards, s.hole_card_salts, f"seat {s.seat}'s cards")
+        streets = ((Street.FLOP, 0, 3), (Street.TURN, 3, 4), (Street.RIVER, 4, 5))
+        for street, start, end in streets:
+            cards = seen.board[start:end]
+            if cards:
+                _open(hand, board_positions(n, street), cards, seen.board_salts[start:end],
+                      f"the {street}")
 
     def feed(self, event: Event) -> None:
         """Takes one event; raises (or flags) FairDeckViolation when a proof fails."""

@@ -326,6 +326,7 @@ class SeatView:
     all_in: bool = False
     hole_cards: tuple[Card, ...] = ()
     waiting_for_big_blind: bool = False
+    hole_card_salts: tuple[bytes, ...] = ()  # R3: each opens its hole card
 
     @property
     def active(self) -> bool:
@@ -351,6 +352,8 @@ class HandView:
     test_mode: bool = False
     button: int = 0
     level: Level | None = None
+    board_salts: tuple[bytes, ...] = ()  # R3: each opens its board card
+    deck_permutation: tuple[int, ...] = ()  # R39
 
 
 @dataclass(frozen=True, slots=True)

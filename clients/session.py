@@ -64,7 +64,7 @@ class Follower:
         self.tracker, self.checker, self.last = tracker, checker, after
         self.seeds: SeedChain | None = None  # R39: the seat's chain, fed what it reads
         if checker is not None and tracker.hand is not None:
-            checker.expect(tracker.hand.hand_id, tracker.hand.commitment)
+            checker.expect(tracker.hand.hand_id, tracker.hand.commitment, tracker.snapshot)
 
     def accept(self, messages: Iterable[Any],
                convert: Callable[[Any], Event] = event_from_proto) -> list[Event]:

@@ -378,7 +378,7 @@ class Pot(_message.Message):
     def __init__(self, amount: _Optional[int] = ..., eligible: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind")
+    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind", "hole_card_salts")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     STACK_FIELD_NUMBER: _ClassVar[int]
@@ -389,6 +389,7 @@ class SeatView(_message.Message):
     ALL_IN_FIELD_NUMBER: _ClassVar[int]
     HOLE_CARDS_FIELD_NUMBER: _ClassVar[int]
     WAITING_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
+    HOLE_CARD_SALTS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     player_id: str
     stack: int
@@ -399,10 +400,11 @@ class SeatView(_message.Message):
     all_in: bool
     hole_cards: _containers.RepeatedScalarFieldContainer[str]
     waiting_for_big_blind: bool
-    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ...) -> None: ...
+    hole_card_salts: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ..., hole_card_salts: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class HandView(_message.Message):
-    __slots__ = ("hand_id", "hand_number", "street", "board", "pots", "actor", "decision", "action_number", "deadline_unix_ms", "legal_actions", "commitment", "test_mode", "button", "level")
+    __slots__ = ("hand_id", "hand_number", "street", "board", "pots", "actor", "decision", "action_number", "deadline_unix_ms", "legal_actions", "commitment", "test_mode", "button", "level", "board_salts", "deck_permutation")
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     STREET_FIELD_NUMBER: _ClassVar[int]
@@ -417,6 +419,8 @@ class HandView(_message.Message):
     TEST_MODE_FIELD_NUMBER: _ClassVar[int]
     BUTTON_FIELD_NUMBER: _ClassVar[int]
     LEVEL_FIELD_NUMBER: _ClassVar[int]
+    BOARD_SALTS_FIELD_NUMBER: _ClassVar[int]
+    DECK_PERMUTATION_FIELD_NUMBER: _ClassVar[int]
     hand_id: str
     hand_number: int
     street: Street
@@ -431,7 +435,9 @@ class HandView(_message.Message):
     test_mode: bool
     button: int
     level: Level
-    def __init__(self, hand_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., street: _Optional[_Union[Street, str]] = ..., board: _Optional[_Iterable[str]] = ..., pots: _Optional[_Iterable[_Union[Pot, _Mapping]]] = ..., actor: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[LegalActions, _Mapping]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., button: _Optional[int] = ..., level: _Optional[_Union[Level, _Mapping]] = ...) -> None: ...
+    board_salts: _containers.RepeatedScalarFieldContainer[bytes]
+    deck_permutation: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, hand_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., street: _Optional[_Union[Street, str]] = ..., board: _Optional[_Iterable[str]] = ..., pots: _Optional[_Iterable[_Union[Pot, _Mapping]]] = ..., actor: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[LegalActions, _Mapping]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., button: _Optional[int] = ..., level: _Optional[_Union[Level, _Mapping]] = ..., board_salts: _Optional[_Iterable[bytes]] = ..., deck_permutation: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class TableView(_message.Message):
     __slots__ = ("table_id", "config", "sequence", "seats", "hand", "button", "hands_played", "next_level", "your_seat", "closed")

@@ -140,6 +140,7 @@ class Table:
         self.action_number = 0
         self._proof = ev.HandSalt()  # the running hand's salts (R3)
         self._salt_of: dict[int, bytes] = {}  # card -> its salt, to open it (R3)
+        self.permutation: tuple[int, ...] = ()  # R39: the running hand's
         self._deck: tuple[int, ...] = ()
         self._hand_events: list[Any] = []  # the current hand's stored events, for recovery
         self._prefetched = ""  # the hand whose showdown ranks were asked for ahead
@@ -235,6 +236,7 @@ class Table:
         self.chains[e.seat] = (e.chain_head, s.sequence)
 
     def _on_deck_seeded(self, e: ev.DeckSeeded, s: Stored) -> None:
+        self.permutation = e.permutation
         for seat, seed in e.seeds:
             if seed and seat in self.chains:
                 self.chains[seat] = (seed, self.chains[seat][1])
@@ -263,6 +265,12 @@ class Table:
     def _set_proof(self, proof: ev.HandSalt) -> None:
         self._proof = proof
         self._salt_of = dict(zip(proof.deck, proof.salts, strict=True)) if proof.salts else {}
+        self.permutation = ()  # R39: set by the hand's DeckSeeded
+
+    def salts_of(self, cards: Sequence[int]) -> list[bytes]:
+        """R3: the salts that open `cards` of the running hand (none for an old hand)."""
+        salt_of = self._salt_of
+        return [salt_of[c] for c in cards] if salt_of else []
 
     def _on_hand_started(self, e: HandStarted, s: Stored) -> None:
         self.hands_played += 1

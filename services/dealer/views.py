@@ -504,6 +504,7 @@ def table_view(table: Table, viewer: Viewer) -> pb.TableView:
             all_in=in_hand and hand is not None and hand.stacks.get(seat, 1) == 0
             and seat not in seen.folded,
             hole_cards=texts(seen.cards.get(seat, ())),
+            hole_card_salts=table.salts_of(seen.cards.get(seat, ())),
             waiting_for_big_blind=state.wait_for_big_blind))
     if hand is not None:
         view.hand.CopyFrom(_hand_view(table, viewer))
@@ -543,7 +544,8 @@ def _hand_view(table: Table, viewer: Viewer) -> pb.HandView:
         street=_STREETS[hand.street], board=texts(hand.board),
         pots=[pb.Pot(amount=p.amount, eligible=p.eligible) for p in hand.pots],
         commitment=getattr(started, "commitment", ""), test_mode=table.config.test_mode,
-        button=hand.button, level=level_to_proto(hand.level))
+        button=hand.button, level=level_to_proto(hand.level),
+        board_salts=table.salts_of(hand.board), deck_permutation=table.permutation)
     turn = table.turn
     if turn is not None:
         out.actor = turn.seat
