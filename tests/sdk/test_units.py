@@ -269,6 +269,30 @@ def test_R39_the_checker_places_cards_by_the_seeds_permutation() -> None:
         _feed([replace(events[0], permutation=tuple(range(52))), *events[1:]])
 
 
+def test_R3_a_hand_joined_mid_way_is_checked_from_the_views_salts() -> None:
+    from clients.models import HandView, SeatView
+
+    events, salts, deck = _hand()
+    hole, flop = events[1], events[2]
+    view = TableView(table_id="t", seats=tuple(
+        SeatView(seat=s, player_id=f"p{s}", stack=100, in_hand=True,
+                 hole_cards=hole.cards if s == 1 else (),
+                 hole_card_salts=hole.salts if s == 1 else ()) for s in range(3)),
+        hand=HandView(hand_id="h", hand_number=1, street=Street.FLOP, board=flop.cards,
+                      board_salts=flop.salts, commitment=events[0].commitment, button=0))
+    checker = FairDeckChecker()
+    checker.expect("h", events[0].commitment, view)
+    for e in events[3:]:  # joined after the flop: only the end and the reveal follow
+        checker.feed(e)
+    assert checker.verified == 1 and not checker.unverified
+    lying = replace(view, hand=replace(view.hand, board_salts=(bytes(16), *flop.salts[1:])))
+    checker = FairDeckChecker("flag")
+    checker.expect("h", events[0].commitment, lying)
+    for e in events[3:]:
+        checker.feed(e)
+    assert checker.verified == 0 and len(checker.violations) == 1
+
+
 def test_R3_a_hand_that_ends_without_a_reveal_is_flagged_at_the_next_hand() -> None:
     events, _, _ = _hand()
     checker = _feed(events[:-1] + [events[0]], policy="flag")
