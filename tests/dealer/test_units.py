@@ -184,6 +184,10 @@ def test_codec_fast_dumps_writes_the_generic_text() -> None:
         ev.TableClosed(((1, "p\u00e9\"", 3),)),
         ActionTaken(2, ActionKind.RAISE, 300, 250, all_in=True),
         BoardDealt(Street.FLOP, (1, 2, 3)),
+        BoardDealt(Street.TURN, (4,), (b"\x01" * 16,)),
+        ev.HandSalt(salts=(b"\x00" * 16, b"\xab" * 16), deck=(3, 4)),
+        ev.DeckRevealed(b"", (3, 4), "ab", (b"\x02" * 16,), (0, 1), ((1, 0, 1), (2, 5, 6))),
+        ev.DeckSeeded(((0, b"\x05" * 32), (1, b"")), (1, 0)),
         HandStarted("t-1", config, Level(50, 100), (PlayerIn(0, "a", 900), PlayerIn(1, "b", 50)),
                     0, "c0ffee"),
     ]
