@@ -31,7 +31,7 @@ from services.dealer.store import Store
 from services.dealer.tables import Table
 from services.dealer.views import Viewer
 
-HANDS = 1500
+HANDS = 2000
 SEATS = 6
 CARD_TEXTS = frozenset(card_text(i) for i in range(52))
 
