@@ -37,6 +37,7 @@ from clients.errors import ActionRefused, ServiceError, error_from_rpc
 from clients.events import Event
 from clients.fairdeck import FairDeckChecker, Policy
 from clients.models import Action, Level, TableConfig, TableView
+from clients.seeds import SeedChain
 from clients.session import Bot, BotSession, Follower, PlayResult, Stop
 from clients.tracker import TableTracker
 from clients.transport import (
@@ -180,6 +181,8 @@ class AsyncTableClient:
                           else FairDeckChecker(fair_deck))  # type: ignore[arg-type]
         self.tracker: TableTracker | None = None
         self.follower: Follower | None = None
+        #: R39: this seat's chain of deck seeds, made when it plays a player-seeded table.
+        self.seed_chain: SeedChain | None = None
         self._metadata = bearer(token)
         self._stream: Any = None
         self._closed = False
@@ -283,6 +286,31 @@ class AsyncTableClient:
     async def sit_in(self) -> None:
         await self._do(c.sit_in(self.table_id, await self._my_seat()))
 
+    async def commit_seeds(self) -> None:
+        """As `TableClient.commit_seeds` (R39)."""
+        follower = await self._follower()
+        if self.seed_chain is not None:
+            return
+        self.seed_chain = follower.seeds = SeedChain()
+        try:
+            await self._do(c.commit_seeds(self.table_id, await self._my_seat(),
+                                          self.seed_chain.head))
+        except ServiceError as err:
+            if err.code != grpc.StatusCode.ALREADY_EXISTS:
+                raise
+
+    async def send_seed(self) -> None:
+        """As `TableClient.send_seed` (R39)."""
+        chain, seat = self.seed_chain, self.seat
+        due = chain.due(seat) if chain is not None and seat is not None else None
+        if due is None:
+            return
+        try:
+            await self._do(c.reveal_seed(self.table_id, seat, *due))  # type: ignore[arg-type]
+        except ServiceError as err:
+            if err.code != grpc.StatusCode.FAILED_PRECONDITION:  # too late: an empty seed
+                raise
+
     async def _stream_follower(self, after: int | None) -> Follower:
         """This client's follower, or, to read again from an earlier `after`, a separate one
         (its own state from an empty table; the fair-deck check stays with this client's)."""
@@ -336,6 +364,9 @@ class AsyncTableClient:
         follower = await self._follower(after)
         session = BotSession(_SyncBot(bot), await self._my_seat(),
                              Stop(hands, until_hand, seconds, until), rebuy)
+        config = follower.tracker.view().config
+        if config is not None and config.player_seeded_decks:
+            await self.commit_seeds()
         me = follower.tracker.view().me
         if me is not None and me.sitting_out:
             await self.sit_in()

@@ -179,6 +179,19 @@ def sit_in(table_id: str, seat: int) -> Call[None]:
     return Call("SitIn", dealer_pb2.SitInRequest(table_id=table_id, seat=seat), lambda r: None)
 
 
+def commit_seeds(table_id: str, seat: int, chain_head: bytes) -> Call[int]:
+    # Not retried: a second CommitSeeds after a lost answer is ALREADY_EXISTS (same chain).
+    return Call("CommitSeeds", dealer_pb2.CommitSeedsRequest(
+        table_id=table_id, seat=seat, chain_head=chain_head), lambda r: int(r.sequence),
+        retry=False)
+
+
+def reveal_seed(table_id: str, seat: int, hand_id: str, seed: bytes) -> Call[None]:
+    # Safe to retry: the same seed again for the same hand is accepted once.
+    return Call("RevealSeed", dealer_pb2.RevealSeedRequest(
+        table_id=table_id, seat=seat, hand_id=hand_id, seed=seed), lambda r: None)
+
+
 def hand_history(table_id: str, hand_id: str) -> Call[str]:
     return Call("GetHandHistory", dealer_pb2.GetHandHistoryRequest(
         table_id=table_id, hand_id=hand_id), lambda r: str(r.phh))

@@ -35,6 +35,7 @@ __all__ = [
     "CardsMucked", "CardsShown", "ChipsAdded", "DeckRevealed", "DeckSet", "Event", "HandEnded",
     "HandPlayer", "HandStarted", "HandVoided", "Hidden", "HoleCardsDealt", "LevelSet",
     "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "SeatCard",
+    "SeatSeed", "SeedsCommitted", "DeckCommitted", "DeckSeeded",
     "TableClosed", "TurnStarted", "TurnTimedOut", "EVENT_TYPES",
 ]
 
@@ -76,7 +77,8 @@ class SeatCard:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandStarted(Event):
-    """A hand begins; `commitment` is SHA-256(salt || deck) in hex (R3)."""
+    """A hand begins; `commitment` is C = SHA-256(h_0 || ... || h_51) in hex, with
+    h_i = SHA-256(s_i || i || card_i) (R3)."""
 
     kind: ClassVar[str] = "hand_started"
     hand_number: int
@@ -114,11 +116,13 @@ class BlindPosted(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HoleCardsDealt(Event):
-    """Two cards to a seat: `cards` is empty unless they are the caller's (or the auditor's)."""
+    """Two cards to a seat: `cards` (and their R3 `salts`) are empty unless they are the
+    caller's (or the auditor's)."""
 
     kind: ClassVar[str] = "hole_cards_dealt"
     seat: int
     cards: tuple[Card, ...] = ()
+    salts: tuple[bytes, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -138,6 +142,7 @@ class BoardDealt(Event):
     kind: ClassVar[str] = "board_dealt"
     street: Street
     cards: tuple[Card, ...]
+    salts: tuple[bytes, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -155,6 +160,7 @@ class CardsShown(Event):
     seat: int
     cards: tuple[Card, ...]
     reason: ShowReason | None = None
+    salts: tuple[bytes, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -186,12 +192,55 @@ class HandEnded(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeckRevealed(Event):
-    """The proof of the deck (R3): salt and order, to check against the commitment."""
+    """The proof of the deck (R3), the caller's copy: `hashes[i]` is h_i of each position
+    not opened to the caller (b"" where it was); the auditor's has `deck` and `salts`
+    (committed order) instead. `withheld`: a hand from before per-position commitments,
+    its proof the auditor's alone (`salt`, `deck`)."""
 
     kind: ClassVar[str] = "deck_revealed"
-    salt: bytes
-    deck: tuple[Card, ...]
+    salt: bytes = b""
+    deck: tuple[Card, ...] = ()
     commitment: str
+    hashes: tuple[bytes, ...] = ()
+    salts: tuple[bytes, ...] = ()
+    withheld: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatSeed:
+    """One seat's seed of a hand (R39); empty when none came in time."""
+
+    seat: int
+    seed: bytes = b""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeedsCommitted(Event):
+    """A seat committed to its hash chain of seeds (R39)."""
+
+    kind: ClassVar[str] = "seeds_committed"
+    seat: int
+    chain_head: bytes
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeckCommitted(Event):
+    """R39: the coming hand's commitment, before any seed; the seats dealt in reveal one."""
+
+    kind: ClassVar[str] = "deck_committed"
+    hand_number: int
+    commitment: str
+    seats: tuple[int, ...] = ()
+    deadline_unix_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeckSeeded(Event):
+    """R39: the hand's seeds (seat order) and the permutation they draw."""
+
+    kind: ClassVar[str] = "deck_seeded"
+    seeds: tuple[SeatSeed, ...] = ()
+    permutation: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -288,6 +337,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HandStarted, DeckSet, AntePosted, BlindPosted, HoleCardsDealt, ActionTaken, BoardDealt,
         BetReturned, CardsShown, CardsMucked, PotAwarded, HandEnded, DeckRevealed, TurnStarted,
         TurnTimedOut, HandVoided, PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut,
-        PlayerSatIn, ButtonSet, LevelSet, TableClosed)
+        PlayerSatIn, ButtonSet, LevelSet, TableClosed, SeedsCommitted, DeckCommitted,
+        DeckSeeded)
 }
 assert all(_snake(cls.__name__) == kind for kind, cls in EVENT_TYPES.items())

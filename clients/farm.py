@@ -116,6 +116,9 @@ class BotFarm:
             me = seat.follower.tracker.view().me
             if me is not None and me.sitting_out:
                 await seat.client.sit_in()
+            config = seat.follower.tracker.view().config
+            if config is not None and config.player_seeded_decks:
+                await seat.client.commit_seeds()  # R39: its seeds go by themselves
         by_key = {seat.key: seat for seat in self.seats}
         reconnector = Reconnector(self.reconnect_for)
         while any(not seat.stopped for seat in self.seats):

@@ -285,6 +285,8 @@ class TableConfig:
     pause_between_hands_ms: int | None = None
     test_mode: bool = False
     deck_seed: int = 0
+    player_seeded_decks: bool = False  # R39: the SDK sends its seeds by itself
+    seed_time_ms: int = 0
 
     def to_proto(self) -> dealer_pb2.TableConfig:
         """The `poker.v1.TableConfig` message."""
@@ -324,6 +326,7 @@ class SeatView:
     all_in: bool = False
     hole_cards: tuple[Card, ...] = ()
     waiting_for_big_blind: bool = False
+    hole_card_salts: tuple[bytes, ...] = ()  # R3: each opens its hole card
 
     @property
     def active(self) -> bool:
@@ -349,6 +352,8 @@ class HandView:
     test_mode: bool = False
     button: int = 0
     level: Level | None = None
+    board_salts: tuple[bytes, ...] = ()  # R3: each opens its board card
+    deck_permutation: tuple[int, ...] = ()  # R39
 
 
 @dataclass(frozen=True, slots=True)

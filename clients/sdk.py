@@ -38,6 +38,7 @@ from clients.errors import ActionRefused, ServiceError, error_from_rpc
 from clients.events import Event
 from clients.fairdeck import FairDeckChecker, Policy
 from clients.models import Action, Level, TableConfig, TableView
+from clients.seeds import SeedChain
 from clients.session import Bot, BotSession, Follower, PlayResult, Step, Stop
 from clients.tracker import TableTracker
 from clients.transport import (
@@ -215,6 +216,8 @@ class TableClient:
         self._metadata = bearer(token)
         self._stream: Any = None
         self._closed = False
+        #: R39: this seat's chain of deck seeds, made when it plays a player-seeded table.
+        self.seed_chain: SeedChain | None = None
 
     def close(self) -> None:
         self._closed = True
@@ -319,6 +322,33 @@ class TableClient:
         """Is dealt in again from the next hand on."""
         self._do(c.sit_in(self.table_id, self._my_seat()))
 
+    def commit_seeds(self) -> None:
+        """R39: commits a fresh chain of seeds (once per seating; play() does it when the
+        table uses player-seeded decks). A chain committed already (by another client of
+        this seat) leaves this client without one: its seeds then count as empty."""
+        follower = self._follower()
+        if self.seed_chain is not None:
+            return
+        self.seed_chain = follower.seeds = SeedChain()
+        try:
+            self._do(c.commit_seeds(self.table_id, self._my_seat(), self.seed_chain.head))
+        except ServiceError as err:
+            if err.code != grpc.StatusCode.ALREADY_EXISTS:
+                raise
+
+    def send_seed(self) -> None:
+        """R39: this seat's seed for the hand awaiting it (the session calls it on
+        DeckCommitted); nothing when there is no chain or the seed time is over."""
+        chain, seat = self.seed_chain, self.seat
+        due = chain.due(seat) if chain is not None and seat is not None else None
+        if due is None:
+            return
+        try:
+            self._do(c.reveal_seed(self.table_id, seat, *due))  # type: ignore[arg-type]
+        except ServiceError as err:
+            if err.code != grpc.StatusCode.FAILED_PRECONDITION:  # too late: an empty seed
+                raise
+
     def _my_seat(self) -> int:
         if self.seat is None:
             self.view()
@@ -387,6 +417,9 @@ class TableClient:
         follower = self._follower(after)
         session = BotSession(bot, self._my_seat(), Stop(hands, until_hand, seconds, until),
                              rebuy)
+        config = follower.tracker.view().config
+        if config is not None and config.player_seeded_decks:
+            self.commit_seeds()
         me = follower.tracker.view().me
         if me is not None and me.sitting_out:
             self.sit_in()

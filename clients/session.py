@@ -20,6 +20,7 @@ import grpc
 from clients.convert import event_from_proto
 from clients.errors import ActionRefused, StreamGap
 from clients.events import (
+    DeckCommitted,
     DeckRevealed,
     Event,
     HandEnded,
@@ -32,6 +33,7 @@ from clients.events import (
 )
 from clients.fairdeck import FairDeckChecker
 from clients.models import Action, SitOutReason, TableView
+from clients.seeds import SeedChain
 from clients.tracker import TableTracker
 
 __all__ = ["Bot", "BotSession", "Follower", "PlayResult", "Step", "Stop"]
@@ -60,8 +62,9 @@ class Follower:
     def __init__(self, tracker: TableTracker, checker: FairDeckChecker | None,
                  after: int) -> None:
         self.tracker, self.checker, self.last = tracker, checker, after
+        self.seeds: SeedChain | None = None  # R39: the seat's chain, fed what it reads
         if checker is not None and tracker.hand is not None:
-            checker.expect(tracker.hand.hand_id, tracker.hand.commitment)
+            checker.expect(tracker.hand.hand_id, tracker.hand.commitment, tracker.snapshot)
 
     def accept(self, messages: Iterable[Any],
                convert: Callable[[Any], Event] = event_from_proto) -> list[Event]:
@@ -83,6 +86,8 @@ class Follower:
             apply(event)
             if checker is not None and type(event) in proves:  # most events prove nothing
                 checker.feed(event)
+            if self.seeds is not None and type(event) in SeedChain.reads:
+                self.seeds.feed(event)
             out.append(event)
         return out
 
@@ -195,6 +200,10 @@ class BotSession:
                     commands += self._wind_down(f"the table reached hand {e.hand_number}")
             elif isinstance(e, DeckRevealed | HandVoided):
                 self.unproven.discard(e.hand_id)
+            elif isinstance(e, DeckCommitted):
+                if self.seat in e.seats:
+                    commands.append(("send_seed", None))  # R39: the client's seed for it
+                continue
             if isinstance(e, HandEnded | HandVoided):
                 hand_ended = True
                 mine = next((s for s in e.stacks if s.seat == self.seat), None)
@@ -320,7 +329,7 @@ _STATUS = {c.value[0]: c for c in grpc.StatusCode}
 _IDLE = Step()
 #: The events `on_events` acts on.
 _SESSION_EVENTS = frozenset({HandStarted, DeckRevealed, HandVoided, HandEnded, PlayerSatOut,
-                             PlayerSatIn, PlayerUnseated, TableClosed})
+                             PlayerSatIn, PlayerUnseated, TableClosed, DeckCommitted})
 #: Events that change who is at the table and in.
 _SEAT_EVENTS = frozenset({PlayerSatOut, PlayerSatIn, PlayerUnseated})
 

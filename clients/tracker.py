@@ -103,6 +103,7 @@ class TableTracker:
     """A `TableView` kept current by `apply(event)`; `view()` returns a frozen copy."""
 
     def __init__(self, snapshot: TableView) -> None:
+        self.snapshot = snapshot  # what it began from (the fair-deck check reads it)
         self.table_id = snapshot.table_id
         self.your_seat = snapshot.your_seat
         self.sequence = snapshot.sequence

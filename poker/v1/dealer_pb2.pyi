@@ -121,6 +121,38 @@ SIT_OUT_REASON_UNSPECIFIED: SitOutReason
 SIT_OUT_REASON_REQUESTED: SitOutReason
 SIT_OUT_REASON_TIMED_OUT: SitOutReason
 
+class CommitSeedsRequest(_message.Message):
+    __slots__ = ("table_id", "seat", "chain_head")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_HEAD_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    seat: int
+    chain_head: bytes
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., chain_head: _Optional[bytes] = ...) -> None: ...
+
+class CommitSeedsResponse(_message.Message):
+    __slots__ = ("sequence",)
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    def __init__(self, sequence: _Optional[int] = ...) -> None: ...
+
+class RevealSeedRequest(_message.Message):
+    __slots__ = ("table_id", "seat", "hand_id", "seed")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    HAND_ID_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    seat: int
+    hand_id: str
+    seed: bytes
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., hand_id: _Optional[str] = ..., seed: _Optional[bytes] = ...) -> None: ...
+
+class RevealSeedResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
 class Level(_message.Message):
     __slots__ = ("small_blind", "big_blind", "ante")
     SMALL_BLIND_FIELD_NUMBER: _ClassVar[int]
@@ -132,7 +164,7 @@ class Level(_message.Message):
     def __init__(self, small_blind: _Optional[int] = ..., big_blind: _Optional[int] = ..., ante: _Optional[int] = ...) -> None: ...
 
 class TableConfig(_message.Message):
-    __slots__ = ("seats", "structure", "preset", "levels", "hands_per_level", "minutes_per_level", "ante_form", "turn_river_min_bet", "min_raise_rule", "fixed_limit_cap", "all_in_exposure", "action_time_ms", "show_time_ms", "pause_between_hands_ms", "test_mode", "deck_seed")
+    __slots__ = ("seats", "structure", "preset", "levels", "hands_per_level", "minutes_per_level", "ante_form", "turn_river_min_bet", "min_raise_rule", "fixed_limit_cap", "all_in_exposure", "action_time_ms", "show_time_ms", "pause_between_hands_ms", "test_mode", "deck_seed", "player_seeded_decks", "seed_time_ms")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     STRUCTURE_FIELD_NUMBER: _ClassVar[int]
     PRESET_FIELD_NUMBER: _ClassVar[int]
@@ -149,6 +181,8 @@ class TableConfig(_message.Message):
     PAUSE_BETWEEN_HANDS_MS_FIELD_NUMBER: _ClassVar[int]
     TEST_MODE_FIELD_NUMBER: _ClassVar[int]
     DECK_SEED_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_SEEDED_DECKS_FIELD_NUMBER: _ClassVar[int]
+    SEED_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     seats: int
     structure: Structure
     preset: Preset
@@ -165,7 +199,9 @@ class TableConfig(_message.Message):
     pause_between_hands_ms: int
     test_mode: bool
     deck_seed: int
-    def __init__(self, seats: _Optional[int] = ..., structure: _Optional[_Union[Structure, str]] = ..., preset: _Optional[_Union[Preset, str]] = ..., levels: _Optional[_Iterable[_Union[Level, _Mapping]]] = ..., hands_per_level: _Optional[int] = ..., minutes_per_level: _Optional[float] = ..., ante_form: _Optional[_Union[AnteForm, str]] = ..., turn_river_min_bet: _Optional[int] = ..., min_raise_rule: _Optional[_Union[MinRaiseRule, str]] = ..., fixed_limit_cap: _Optional[int] = ..., all_in_exposure: _Optional[bool] = ..., action_time_ms: _Optional[int] = ..., show_time_ms: _Optional[int] = ..., pause_between_hands_ms: _Optional[int] = ..., test_mode: _Optional[bool] = ..., deck_seed: _Optional[int] = ...) -> None: ...
+    player_seeded_decks: bool
+    seed_time_ms: int
+    def __init__(self, seats: _Optional[int] = ..., structure: _Optional[_Union[Structure, str]] = ..., preset: _Optional[_Union[Preset, str]] = ..., levels: _Optional[_Iterable[_Union[Level, _Mapping]]] = ..., hands_per_level: _Optional[int] = ..., minutes_per_level: _Optional[float] = ..., ante_form: _Optional[_Union[AnteForm, str]] = ..., turn_river_min_bet: _Optional[int] = ..., min_raise_rule: _Optional[_Union[MinRaiseRule, str]] = ..., fixed_limit_cap: _Optional[int] = ..., all_in_exposure: _Optional[bool] = ..., action_time_ms: _Optional[int] = ..., show_time_ms: _Optional[int] = ..., pause_between_hands_ms: _Optional[int] = ..., test_mode: _Optional[bool] = ..., deck_seed: _Optional[int] = ..., player_seeded_decks: _Optional[bool] = ..., seed_time_ms: _Optional[int] = ...) -> None: ...
 
 class SeatStack(_message.Message):
     __slots__ = ("seat", "player_id", "stack")
@@ -342,7 +378,7 @@ class Pot(_message.Message):
     def __init__(self, amount: _Optional[int] = ..., eligible: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind")
+    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind", "hole_card_salts")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     STACK_FIELD_NUMBER: _ClassVar[int]
@@ -353,6 +389,7 @@ class SeatView(_message.Message):
     ALL_IN_FIELD_NUMBER: _ClassVar[int]
     HOLE_CARDS_FIELD_NUMBER: _ClassVar[int]
     WAITING_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
+    HOLE_CARD_SALTS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     player_id: str
     stack: int
@@ -363,10 +400,11 @@ class SeatView(_message.Message):
     all_in: bool
     hole_cards: _containers.RepeatedScalarFieldContainer[str]
     waiting_for_big_blind: bool
-    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ...) -> None: ...
+    hole_card_salts: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ..., hole_card_salts: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class HandView(_message.Message):
-    __slots__ = ("hand_id", "hand_number", "street", "board", "pots", "actor", "decision", "action_number", "deadline_unix_ms", "legal_actions", "commitment", "test_mode", "button", "level")
+    __slots__ = ("hand_id", "hand_number", "street", "board", "pots", "actor", "decision", "action_number", "deadline_unix_ms", "legal_actions", "commitment", "test_mode", "button", "level", "board_salts", "deck_permutation")
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     STREET_FIELD_NUMBER: _ClassVar[int]
@@ -381,6 +419,8 @@ class HandView(_message.Message):
     TEST_MODE_FIELD_NUMBER: _ClassVar[int]
     BUTTON_FIELD_NUMBER: _ClassVar[int]
     LEVEL_FIELD_NUMBER: _ClassVar[int]
+    BOARD_SALTS_FIELD_NUMBER: _ClassVar[int]
+    DECK_PERMUTATION_FIELD_NUMBER: _ClassVar[int]
     hand_id: str
     hand_number: int
     street: Street
@@ -395,7 +435,9 @@ class HandView(_message.Message):
     test_mode: bool
     button: int
     level: Level
-    def __init__(self, hand_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., street: _Optional[_Union[Street, str]] = ..., board: _Optional[_Iterable[str]] = ..., pots: _Optional[_Iterable[_Union[Pot, _Mapping]]] = ..., actor: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[LegalActions, _Mapping]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., button: _Optional[int] = ..., level: _Optional[_Union[Level, _Mapping]] = ...) -> None: ...
+    board_salts: _containers.RepeatedScalarFieldContainer[bytes]
+    deck_permutation: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, hand_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., street: _Optional[_Union[Street, str]] = ..., board: _Optional[_Iterable[str]] = ..., pots: _Optional[_Iterable[_Union[Pot, _Mapping]]] = ..., actor: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[LegalActions, _Mapping]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., button: _Optional[int] = ..., level: _Optional[_Union[Level, _Mapping]] = ..., board_salts: _Optional[_Iterable[bytes]] = ..., deck_permutation: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class TableView(_message.Message):
     __slots__ = ("table_id", "config", "sequence", "seats", "hand", "button", "hands_played", "next_level", "your_seat", "closed")
@@ -600,7 +642,7 @@ class GetHandHistoryResponse(_message.Message):
     def __init__(self, phh: _Optional[str] = ...) -> None: ...
 
 class TableEvent(_message.Message):
-    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "turn_timed_out", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed")
+    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "turn_timed_out", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed", "seeds_committed", "deck_committed", "deck_seeded")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -628,6 +670,9 @@ class TableEvent(_message.Message):
     BUTTON_SET_FIELD_NUMBER: _ClassVar[int]
     LEVEL_SET_FIELD_NUMBER: _ClassVar[int]
     TABLE_CLOSED_FIELD_NUMBER: _ClassVar[int]
+    SEEDS_COMMITTED_FIELD_NUMBER: _ClassVar[int]
+    DECK_COMMITTED_FIELD_NUMBER: _ClassVar[int]
+    DECK_SEEDED_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     time_unix_ms: int
     hand_id: str
@@ -655,7 +700,10 @@ class TableEvent(_message.Message):
     button_set: ButtonSet
     level_set: LevelSet
     table_closed: TableClosed
-    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ...) -> None: ...
+    seeds_committed: SeedsCommitted
+    deck_committed: DeckCommitted
+    deck_seeded: DeckSeeded
+    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ..., seeds_committed: _Optional[_Union[SeedsCommitted, _Mapping]] = ..., deck_committed: _Optional[_Union[DeckCommitted, _Mapping]] = ..., deck_seeded: _Optional[_Union[DeckSeeded, _Mapping]] = ...) -> None: ...
 
 class HandPlayer(_message.Message):
     __slots__ = ("seat", "player_id", "stack", "posts_late")
@@ -714,12 +762,14 @@ class BlindPosted(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., blind: _Optional[_Union[BlindKind, str]] = ..., amount: _Optional[int] = ..., all_in: _Optional[bool] = ...) -> None: ...
 
 class HoleCardsDealt(_message.Message):
-    __slots__ = ("seat", "cards")
+    __slots__ = ("seat", "cards", "salts")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
+    SALTS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     cards: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
+    salts: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., salts: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class ActionTaken(_message.Message):
     __slots__ = ("seat", "action", "to", "added", "all_in")
@@ -736,12 +786,14 @@ class ActionTaken(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[ActionKind, str]] = ..., to: _Optional[int] = ..., added: _Optional[int] = ..., all_in: _Optional[bool] = ...) -> None: ...
 
 class BoardDealt(_message.Message):
-    __slots__ = ("street", "cards")
+    __slots__ = ("street", "cards", "salts")
     STREET_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
+    SALTS_FIELD_NUMBER: _ClassVar[int]
     street: Street
     cards: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, street: _Optional[_Union[Street, str]] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
+    salts: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, street: _Optional[_Union[Street, str]] = ..., cards: _Optional[_Iterable[str]] = ..., salts: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class BetReturned(_message.Message):
     __slots__ = ("seat", "amount")
@@ -752,14 +804,16 @@ class BetReturned(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., amount: _Optional[int] = ...) -> None: ...
 
 class CardsShown(_message.Message):
-    __slots__ = ("seat", "cards", "reason")
+    __slots__ = ("seat", "cards", "reason", "salts")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    SALTS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     cards: _containers.RepeatedScalarFieldContainer[str]
     reason: ShowReason
-    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., reason: _Optional[_Union[ShowReason, str]] = ...) -> None: ...
+    salts: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., reason: _Optional[_Union[ShowReason, str]] = ..., salts: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class CardsMucked(_message.Message):
     __slots__ = ("seat", "cards")
@@ -790,14 +844,56 @@ class HandEnded(_message.Message):
     def __init__(self, stacks: _Optional[_Iterable[_Union[SeatStack, _Mapping]]] = ...) -> None: ...
 
 class DeckRevealed(_message.Message):
-    __slots__ = ("salt", "deck", "commitment")
+    __slots__ = ("salt", "deck", "commitment", "hashes", "salts", "withheld")
     SALT_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
     COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    HASHES_FIELD_NUMBER: _ClassVar[int]
+    SALTS_FIELD_NUMBER: _ClassVar[int]
+    WITHHELD_FIELD_NUMBER: _ClassVar[int]
     salt: bytes
     deck: _containers.RepeatedScalarFieldContainer[str]
     commitment: str
-    def __init__(self, salt: _Optional[bytes] = ..., deck: _Optional[_Iterable[str]] = ..., commitment: _Optional[str] = ...) -> None: ...
+    hashes: _containers.RepeatedScalarFieldContainer[bytes]
+    salts: _containers.RepeatedScalarFieldContainer[bytes]
+    withheld: bool
+    def __init__(self, salt: _Optional[bytes] = ..., deck: _Optional[_Iterable[str]] = ..., commitment: _Optional[str] = ..., hashes: _Optional[_Iterable[bytes]] = ..., salts: _Optional[_Iterable[bytes]] = ..., withheld: _Optional[bool] = ...) -> None: ...
+
+class SeedsCommitted(_message.Message):
+    __slots__ = ("seat", "chain_head")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_HEAD_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    chain_head: bytes
+    def __init__(self, seat: _Optional[int] = ..., chain_head: _Optional[bytes] = ...) -> None: ...
+
+class DeckCommitted(_message.Message):
+    __slots__ = ("hand_number", "commitment", "seats", "deadline_unix_ms")
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    hand_number: int
+    commitment: str
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    deadline_unix_ms: int
+    def __init__(self, hand_number: _Optional[int] = ..., commitment: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., deadline_unix_ms: _Optional[int] = ...) -> None: ...
+
+class SeatSeed(_message.Message):
+    __slots__ = ("seat", "seed")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    seed: bytes
+    def __init__(self, seat: _Optional[int] = ..., seed: _Optional[bytes] = ...) -> None: ...
+
+class DeckSeeded(_message.Message):
+    __slots__ = ("seeds", "permutation")
+    SEEDS_FIELD_NUMBER: _ClassVar[int]
+    PERMUTATION_FIELD_NUMBER: _ClassVar[int]
+    seeds: _containers.RepeatedCompositeFieldContainer[SeatSeed]
+    permutation: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seeds: _Optional[_Iterable[_Union[SeatSeed, _Mapping]]] = ..., permutation: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class TurnStarted(_message.Message):
     __slots__ = ("seat", "decision", "action_number", "deadline_unix_ms", "legal_actions")

@@ -154,6 +154,16 @@ class DealerServiceStub:
                 request_serializer=poker_dot_v1_dot_dealer__pb2.GetHandHistoryRequest.SerializeToString,
                 response_deserializer=poker_dot_v1_dot_dealer__pb2.GetHandHistoryResponse.FromString,
                 _registered_method=True)
+        self.CommitSeeds = channel.unary_unary(
+                '/poker.v1.DealerService/CommitSeeds',
+                request_serializer=poker_dot_v1_dot_dealer__pb2.CommitSeedsRequest.SerializeToString,
+                response_deserializer=poker_dot_v1_dot_dealer__pb2.CommitSeedsResponse.FromString,
+                _registered_method=True)
+        self.RevealSeed = channel.unary_unary(
+                '/poker.v1.DealerService/RevealSeed',
+                request_serializer=poker_dot_v1_dot_dealer__pb2.RevealSeedRequest.SerializeToString,
+                response_deserializer=poker_dot_v1_dot_dealer__pb2.RevealSeedResponse.FromString,
+                _registered_method=True)
 
 
 class DealerServiceServicer:
@@ -328,6 +338,34 @@ class DealerServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CommitSeeds(self, request, context):
+        """R39 (tables with player_seeded_decks): the seat commits to its hash chain
+        of seeds, once per seating, before the hands it wants to seed (a chain
+        committed after a hand's DeckCommitted seeds the hands after it). Seat
+        token. INVALID_ARGUMENT: chain_head not 32 bytes; ALREADY_EXISTS: this
+        seating committed a chain already; FAILED_PRECONDITION: the table does not
+        use player-seeded decks, or is closed; NOT_FOUND: no such table or an
+        empty seat; PERMISSION_DENIED: not this seat's token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevealSeed(self, request, context):
+        """R39: the seat's seed for the coming hand, after DeckCommitted and before
+        the seed time runs out: the preimage of its last published chain value.
+        The same seed again for the same hand is accepted (a retry). Seat token.
+        INVALID_ARGUMENT: seed not 32 bytes, or SHA-256(seed) is not the seat's
+        last chain value (a wrong or skipped link: refused, the hand waits on);
+        FAILED_PRECONDITION: the hand is not awaiting seeds (not yet committed,
+        already dealt, the seed time is over), the seat is not dealt in, the seat
+        committed no chain before the hand's DeckCommitted, another seed was
+        revealed for it already, or the table does not use player-seeded decks.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DealerServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -405,6 +443,16 @@ def add_DealerServiceServicer_to_server(servicer, server):
                     servicer.GetHandHistory,
                     request_deserializer=poker_dot_v1_dot_dealer__pb2.GetHandHistoryRequest.FromString,
                     response_serializer=poker_dot_v1_dot_dealer__pb2.GetHandHistoryResponse.SerializeToString,
+            ),
+            'CommitSeeds': grpc.unary_unary_rpc_method_handler(
+                    servicer.CommitSeeds,
+                    request_deserializer=poker_dot_v1_dot_dealer__pb2.CommitSeedsRequest.FromString,
+                    response_serializer=poker_dot_v1_dot_dealer__pb2.CommitSeedsResponse.SerializeToString,
+            ),
+            'RevealSeed': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevealSeed,
+                    request_deserializer=poker_dot_v1_dot_dealer__pb2.RevealSeedRequest.FromString,
+                    response_serializer=poker_dot_v1_dot_dealer__pb2.RevealSeedResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -857,6 +905,60 @@ class DealerService:
             '/poker.v1.DealerService/GetHandHistory',
             poker_dot_v1_dot_dealer__pb2.GetHandHistoryRequest.SerializeToString,
             poker_dot_v1_dot_dealer__pb2.GetHandHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CommitSeeds(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/poker.v1.DealerService/CommitSeeds',
+            poker_dot_v1_dot_dealer__pb2.CommitSeedsRequest.SerializeToString,
+            poker_dot_v1_dot_dealer__pb2.CommitSeedsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevealSeed(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/poker.v1.DealerService/RevealSeed',
+            poker_dot_v1_dot_dealer__pb2.RevealSeedRequest.SerializeToString,
+            poker_dot_v1_dot_dealer__pb2.RevealSeedResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -117,10 +117,26 @@ def _ints_text(value: Any) -> str:
     return _value_text(value)
 
 
+def _bytes_text(value: Any) -> str:
+    """A tuple of bytes as a JSON list of hex strings (R3's salts: 52 a hand)."""
+    if type(value) is tuple and all(type(x) is bytes for x in value):
+        return "[" + ",".join(['"' + x.hex() + '"' for x in value]) + "]"
+    return _value_text(value)
+
+
+def _rows_text(value: Any) -> str:
+    """A tuple of tuples of ints as a JSON list of lists."""
+    if type(value) is tuple and all(type(r) is tuple and all(type(x) is int for x in r)
+                                    for r in value):
+        return "[" + ",".join(["[" + ",".join(map(str, r)) + "]" for r in value]) + "]"
+    return _value_text(value)
+
+
 def _writer(cls: Any) -> Callable[[Any], str]:
     hints = _hints(cls)
     scope: dict[str, Any] = {"_esc": json.encoder.encode_basestring_ascii,
-                             "_value": _value_text, "_ints": _ints_text}
+                             "_value": _value_text, "_ints": _ints_text,
+                             "_bytes": _bytes_text, "_rows": _rows_text}
     parts = [repr('{"t":' + _json(cls.__name__))]
     lines = []
     for i, name in enumerate(_init_fields(cls)):
@@ -135,6 +151,10 @@ def _writer(cls: Any) -> Callable[[Any], str]:
             parts.append(f"(_esc({v}) if type({v}) is str else _value({v}))")
         elif hint == tuple[int, ...]:  # cards, decks, seats
             parts.append(f"_ints({v})")
+        elif hint == tuple[bytes, ...]:  # salts (R3)
+            parts.append(f"_bytes({v})")
+        elif hint == tuple[tuple[int, int, int], ...]:  # hole-card positions (R3)
+            parts.append(f"_rows({v})")
         elif isinstance(hint, type) and issubclass(hint, enum.Enum):
             scope[f"_texts{i}"] = {member: _json(encode(member)) for member in hint}
             parts.append(f"(_texts{i}.get({v}) or _value({v}))")

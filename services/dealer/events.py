@@ -79,19 +79,80 @@ class LevelSet:
 
 @dataclass(frozen=True, slots=True)
 class HandSalt:
-    """The secret half of a hand's commitment (R3), kept for recovery; revealed at the end."""
+    """The secret half of a hand's commitment (R3), kept for recovery and the audit.
 
-    salt: bytes
+    `deck` is the committed order (position i holds deck[i]; with R39 the dealt order,
+    DeckSet, differs) and `salts[i]` its salt. A hand dealt before per-position
+    commitments has only `salt`, the one 32-byte salt of SHA-256(salt || deck).
+    """
+
+    salt: bytes = b""
+    salts: tuple[bytes, ...] = ()
+    deck: tuple[int, ...] = ()
     audit_only: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
 class DeckRevealed:
-    """The proof of a fair deck (R3): salt and deck order, after the hand ends."""
+    """The proof of a fair deck (R3), after the hand ends; each viewer gets its own copy
+    (services.dealer.views): the auditor all of it, anyone else the hashes of the
+    positions not opened to them.
+
+    `deck` and `salts` are in committed order; `public` lists the positions opened to
+    everyone (board, shown hands), `dealt` each dealt-in seat's two hole-card positions
+    (seat, position, position). A hand dealt before per-position commitments has `salt`
+    and `deck` and no `salts`: its reveal goes to the auditor alone.
+    """
 
     salt: bytes
     deck: tuple[int, ...]
     commitment: str
+    salts: tuple[bytes, ...] = ()
+    public: tuple[int, ...] = ()
+    dealt: tuple[tuple[int, int, int], ...] = ()
+    audit_only: ClassVar[bool] = False
+
+    @property
+    def legacy(self) -> bool:
+        return not self.salts
+
+    def opened_to(self, viewer: object) -> frozenset[int]:
+        """The positions opened to a viewer: the public ones and, for a dealt-in seat, its own."""
+        opened = set(self.public)
+        for seat, first, second in self.dealt:
+            if seat == viewer and isinstance(viewer, int):
+                opened.update((first, second))
+        return frozenset(opened)
+
+
+@dataclass(frozen=True, slots=True)
+class SeedsCommitted:
+    """R39: a seat's player committed to a hash chain of seeds (its head, 32 bytes)."""
+
+    seat: int
+    chain_head: bytes
+    audit_only: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCommitted:
+    """R39: the coming hand's commitment, published before its seeds are asked for;
+    `seats` are the seats to be dealt in, `deadline_ms` the end of the seed time."""
+
+    hand_number: int
+    commitment: str
+    seats: tuple[int, ...]
+    deadline_ms: int
+    audit_only: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSeeded:
+    """R39: the seeds of the hand's players, in seat order (empty: none came in time),
+    and the permutation they draw; the card dealt at position j is committed card p[j]."""
+
+    seeds: tuple[tuple[int, bytes], ...]  # (seat, seed)
+    permutation: tuple[int, ...]
     audit_only: ClassVar[bool] = False
 
 
@@ -145,12 +206,13 @@ class TableClosed:
 
 DEALER_EVENTS: tuple[type, ...] = (
     PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut, PlayerSatIn, ButtonSet, LevelSet,
-    HandSalt, DeckRevealed, TurnStarted, TurnTimedOut, HandVoided, TableClosed,
+    HandSalt, DeckRevealed, SeedsCommitted, DeckCommitted, DeckSeeded, TurnStarted,
+    TurnTimedOut, HandVoided, TableClosed,
 )
 DEALER_TYPES: frozenset[type] = frozenset(DEALER_EVENTS)
 
 #: Events of the table rather than of a hand (stored with an empty hand id).
 TABLE_EVENTS: frozenset[type] = frozenset({
     PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut, PlayerSatIn, ButtonSet, LevelSet,
-    TableClosed,
+    TableClosed, SeedsCommitted,
 })

@@ -3,6 +3,13 @@
 Written from the stored events (engine.history.to_phh over Hand.from_events), then
 every hole card the viewer may not see is turned into `??`: the auditor sees all,
 a seat its own cards and any shown, a spectator only shown cards (R27).
+
+The viewer's fair-deck proof (R3) rides along in user fields: `_commitment`,
+`_salts` (52 hex strings, committed order, "" for a position not opened to the
+viewer: the auditor has all) and `_hashes` (h_i of each position not opened, ""
+where it was), and with R39 `_permutation`; the auditor also gets `_deck`. A hand
+from before per-position commitments carries `_commitment` only (its proof is the
+auditor's, from the audit stream).
 """
 
 from __future__ import annotations
@@ -10,10 +17,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from poker.cards import card_text
 from poker.limits import quote
-from services.dealer import codec, phh
+from services.dealer import codec, deck, phh
 from services.dealer import events as ev
-from services.dealer.engine import AUDITOR, CardsShown, Hand, HandEnded
+from services.dealer.engine import AUDITOR, SPECTATOR, CardsShown, Hand, HandEnded
 from services.dealer.errors import FailedPrecondition, InvalidArgument, TableNotFound
 from services.dealer.tables import Table
 
@@ -40,7 +48,31 @@ def hand_history(table: Table, hand_id: str, viewer: Any) -> str:
         if isinstance(who, int):
             visible.add(who)
         history = _hide(history, _position_seats(hand), visible)
+    history.extra.update(_proof(events, who, hand))
     return phh.dumps(history)
+
+
+def _proof(events: list[Any], who: Any, hand: Hand) -> dict[str, object]:
+    """R3's proof for `who`, as PHH user fields (see the module doc)."""
+    reveal = next((e for e in events if isinstance(e, ev.DeckRevealed)), None)
+    commitment = getattr(hand.events[0], "commitment", "")
+    if reveal is None or reveal.legacy:
+        return {"_commitment": commitment} if commitment else {}
+    if isinstance(who, int) and not any(seat == who for seat, _, _ in reveal.dealt):
+        who = SPECTATOR
+    opened = range(52) if who is AUDITOR else reveal.opened_to(who)
+    fields: dict[str, object] = {
+        "_commitment": reveal.commitment,
+        "_salts": [s.hex() if i in opened else "" for i, s in enumerate(reveal.salts)],
+        "_hashes": ["" if i in opened else deck.position_hash(i, c, s).hex()
+                    for i, (c, s) in enumerate(zip(reveal.deck, reveal.salts, strict=True))],
+    }
+    if who is AUDITOR:
+        fields["_deck"] = [card_text(c) for c in reveal.deck]
+    seeded = next((e for e in events if isinstance(e, ev.DeckSeeded)), None)
+    if seeded is not None:
+        fields["_permutation"] = list(seeded.permutation)
+    return fields
 
 
 def _position_seats(hand: Hand) -> list[int]:

@@ -188,6 +188,21 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         viewer = self._viewer(context, table)
         return pb.GetHandHistoryResponse(phh=history.hand_history(table, request.hand_id, viewer))
 
+    @unary
+    def CommitSeeds(self, request: pb.CommitSeedsRequest,
+                    context: Any) -> pb.CommitSeedsResponse:
+        table = self.dealer.table(request.table_id)
+        self.auth.require_seat(_token(context), table.table_id, request.seat)
+        return pb.CommitSeedsResponse(sequence=table.commit_seeds(request.seat,
+                                                                  request.chain_head))
+
+    @unary
+    def RevealSeed(self, request: pb.RevealSeedRequest, context: Any) -> pb.RevealSeedResponse:
+        table = self.dealer.table(request.table_id)
+        self.auth.require_seat(_token(context), table.table_id, request.seat)
+        table.reveal_seed(request.seat, request.hand_id, request.seed)
+        return pb.RevealSeedResponse()
+
     # ------------------------------------------------------------------- streams
 
     async def WatchTable(self, request: pb.WatchTableRequest,

@@ -14,6 +14,8 @@ one for the pause before the next hand.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import hashlib
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -27,11 +29,14 @@ from services.dealer import events as ev
 from services.dealer.engine import (
     Action,
     ActionKind,
+    BoardDealt,
+    CardsShown,
     Decision,
     Hand,
     HandEnded,
     HandRanker,
     HandStarted,
+    HoleCardsDealt,
     Level,
     PlayerIn,
     TableConfig,
@@ -45,6 +50,9 @@ from services.dealer.errors import (
     TableNotFound,
 )
 from services.dealer.store import ActRecord, Row, Store
+
+#: The engine's events that open cards (R3): each carries their salts.
+_OPENING = frozenset({HoleCardsDealt, BoardDealt, CardsShown})
 
 #: Events kept in memory per table for watchers; older ones are read from the store.
 RECENT_EVENTS = 1024
@@ -68,6 +76,17 @@ class SeatState:
     sitting_out: bool = False
     wait_for_big_blind: bool = False
     joined_late: bool = False
+
+
+@dataclass(slots=True)
+class Seeding:
+    """R39: a hand whose commitment is out and whose seeds are awaited."""
+
+    plan: seating.Plan
+    hand_id: str
+    shuffled: deck.ShuffledDeck
+    committed_at: int  # the sequence of its DeckCommitted
+    seeds: dict[int, bytes] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -119,7 +138,9 @@ class Table:
         self.hand_number = 0
         self.turn: ev.TurnStarted | None = None
         self.action_number = 0
-        self._salt = b""
+        self._proof = ev.HandSalt()  # the running hand's salts (R3)
+        self._salt_of: dict[int, bytes] = {}  # card -> its salt, to open it (R3)
+        self.permutation: tuple[int, ...] = ()  # R39: the running hand's
         self._deck: tuple[int, ...] = ()
         self._hand_events: list[Any] = []  # the current hand's stored events, for recovery
         self._prefetched = ""  # the hand whose showdown ranks were asked for ahead
@@ -128,6 +149,9 @@ class Table:
         self._listeners: list[Listener] = []
         self._turn_timer: asyncio.TimerHandle | None = None
         self._start_timer: asyncio.TimerHandle | None = None
+        self._seed_timer: asyncio.TimerHandle | None = None
+        self._seeding: Seeding | None = None  # R39: seeds awaited before the deal
+        self.chains: dict[int, tuple[bytes, int]] = {}  # R39: seat -> (last value, since)
         self._starting_next = False  # a hand starting from the end of the one before
 
     # ----------------------------------------------------------------- the log
@@ -206,6 +230,16 @@ class Table:
 
     def _on_unseated(self, e: ev.PlayerUnseated, s: Stored) -> None:
         self.seats.pop(e.seat, None)
+        self.chains.pop(e.seat, None)
+
+    def _on_seeds_committed(self, e: ev.SeedsCommitted, s: Stored) -> None:
+        self.chains[e.seat] = (e.chain_head, s.sequence)
+
+    def _on_deck_seeded(self, e: ev.DeckSeeded, s: Stored) -> None:
+        self.permutation = e.permutation
+        for seat, seed in e.seeds:
+            if seed and seat in self.chains:
+                self.chains[seat] = (seed, self.chains[seat][1])
 
     def _on_chips(self, e: ev.ChipsAdded, s: Stored) -> None:
         self.seats[e.seat].stack = e.stack
@@ -226,7 +260,17 @@ class Table:
         self.level_base = (e.level_index, self.hands_played, s.time_ms)
 
     def _on_salt(self, e: ev.HandSalt, s: Stored) -> None:
-        self._salt = e.salt
+        self._set_proof(e)
+
+    def _set_proof(self, proof: ev.HandSalt) -> None:
+        self._proof = proof
+        self._salt_of = dict(zip(proof.deck, proof.salts, strict=True)) if proof.salts else {}
+        self.permutation = ()  # R39: set by the hand's DeckSeeded
+
+    def salts_of(self, cards: Sequence[int]) -> list[bytes]:
+        """R3: the salts that open `cards` of the running hand (none for an old hand)."""
+        salt_of = self._salt_of
+        return [salt_of[c] for c in cards] if salt_of else []
 
     def _on_hand_started(self, e: HandStarted, s: Stored) -> None:
         self.hands_played += 1
@@ -432,7 +476,8 @@ class Table:
     # ------------------------------------------------------------- the hands
 
     def _schedule_hand(self) -> None:
-        if self.closed or self.hand is not None or self._start_timer is not None:
+        if (self.closed or self.hand is not None or self._start_timer is not None
+                or self._seeding is not None):
             return
         if self._plan() is None:
             return
@@ -460,7 +505,7 @@ class Table:
         return seating.plan_hand(candidates, previous, first)
 
     def _start_hand(self) -> None:
-        if self.closed or self.hand is not None:
+        if self.closed or self.hand is not None or self._seeding is not None:
             return
         plan = self._plan()
         if plan is None:
@@ -474,19 +519,116 @@ class Table:
         number = self.hands_played + 1
         hand_id = f"{self.table_id}-{number}"
         shuffled = deck.shuffle(self.options.deck_seed if self.config.test_mode else None, number)
+        proof = ev.HandSalt(salts=shuffled.salts, deck=shuffled.cards)
+        self._set_proof(proof)
+        if self.config.player_seeded_decks:  # R39: C first, the deal once the seeds are in
+            self._await_seeds(plan, hand_id, number, shuffled, [*prelude, proof])
+            return
+        # The prelude (button draw, salts) and the engine's first events are one write.
+        self._deal(plan, hand_id, shuffled.commitment, shuffled.cards, [*prelude, proof])
+
+    def _deal(self, plan: seating.Plan, hand_id: str, commitment: str,
+              dealt: tuple[int, ...], before: list[Any]) -> None:
         players = [PlayerIn(s, self.seats[s].player_id, self.seats[s].stack, s in plan.late_posters)
                    for s in plan.seats]
-        hand = Hand.start(self.config, players, plan.button, shuffled.cards,
+        hand = Hand.start(self.config, players, plan.button, dealt,
                           level=self.next_level(), hand_id=hand_id,
-                          commitment=shuffled.commitment, ranker=self.ranker)
-        self._deck = shuffled.cards
+                          commitment=commitment, ranker=self.ranker)
+        self._deck = dealt
         self.hand = hand
-        # The prelude (button draw, salt) and the engine's first events are one write.
-        self._after_decision([*prelude, ev.HandSalt(shuffled.salt), *hand.events], None)
+        self._after_decision([*before, *hand.events], None)
         # Per hand: debug. Every hand is in the event store and the streams already; the
         # info log keeps what an operator acts on (tables, seats, time-outs, failures), and
         # two JSON lines a hand cost about 5 % of a busy dealer.
         self.log.debug("hand_started", hand_id=hand_id, players=len(players), button=plan.button)
+
+    # ------------------------------------------------------- R39: player seeds
+
+    def _await_seeds(self, plan: seating.Plan, hand_id: str, number: int,
+                     shuffled: deck.ShuffledDeck, before: list[Any]) -> None:
+        deadline = now_ms() + self.config.seed_time_ms
+        committed = ev.DeckCommitted(number, shuffled.commitment, tuple(plan.seats), deadline)
+        sequence = self._commit([*before, committed], hand_id)
+        self._seeding = Seeding(plan, hand_id, shuffled, sequence)
+        loop = asyncio.get_running_loop()
+        self._seed_timer = loop.call_later(self.config.seed_time_ms / 1000,
+                                           self._deal_seeded_safely)
+
+    def commit_seeds(self, seat: int, chain_head: bytes) -> int:
+        """R39: the seat's hash chain head, once per seating."""
+        self._check_open()
+        self._check_seeded_table()
+        self._seated(seat)
+        if len(chain_head) != deck.SEED_BYTES:
+            raise InvalidArgument(f"chain_head: {len(chain_head)} bytes; give the "
+                                  f"{deck.SEED_BYTES} bytes of SHA-256^k(x) (R39)")
+        if seat in self.chains:
+            raise AlreadyExists(f"seat {seat} committed its chain of seeds already; a chain "
+                                "is committed once per seating (R39)")
+        return self._commit([ev.SeedsCommitted(seat, chain_head)])
+
+    def reveal_seed(self, seat: int, hand_id: str, seed: bytes) -> None:
+        """R39: the seat's seed for the hand awaiting its seeds: SHA-256(seed) must be
+        the last value of its chain. The deal follows once every chained seat's is in."""
+        self._check_open()
+        self._check_seeded_table()
+        self._seated(seat)
+        if len(seed) != deck.SEED_BYTES:
+            raise InvalidArgument(f"seed: {len(seed)} bytes; a seed is the "
+                                  f"{deck.SEED_BYTES}-byte preimage of the chain's last value")
+        seeding = self._seeding
+        if seeding is None or seeding.hand_id != hand_id:
+            waiting = f"hand {seeding.hand_id} is" if seeding else "no hand is"
+            raise FailedPrecondition(f"hand {quote(hand_id)} is not awaiting seeds: {waiting} "
+                                     "(R39: reveal after DeckCommitted, before its deadline)")
+        if seat not in seeding.plan.seats:
+            raise FailedPrecondition(f"seat {seat} is not dealt in hand {hand_id}")
+        chain = self.chains.get(seat)
+        if chain is None or chain[1] > seeding.committed_at:
+            raise FailedPrecondition(
+                f"seat {seat} committed no chain of seeds before hand {hand_id}'s "
+                "commitment (CommitSeeds; R39: seeds are fixed before the deck is)")
+        done = seeding.seeds.get(seat)
+        if done is not None:
+            if done == seed:
+                return  # a retry
+            raise FailedPrecondition(f"seat {seat} revealed its seed for {hand_id} already")
+        if hashlib.sha256(seed).digest() != chain[0]:
+            raise InvalidArgument(
+                f"seed: SHA-256(seed) is not seat {seat}'s last chain value "
+                f"{chain[0].hex()[:16]}...: reveal the next preimage of the chain (R39)")
+        seeding.seeds[seat] = seed
+        chained = [s for s in seeding.plan.seats
+                   if s in self.chains and self.chains[s][1] < seeding.committed_at]
+        if all(s in seeding.seeds for s in chained):
+            self._deal_seeded()
+
+    def _check_seeded_table(self) -> None:
+        if not self.config.player_seeded_decks:
+            raise FailedPrecondition(f"table {self.table_id} does not use player-seeded "
+                                     "decks (R39: TableConfig.player_seeded_decks)")
+
+    def _deal_seeded_safely(self) -> None:
+        self._seed_timer = None
+        try:
+            self._deal_seeded()
+        except Exception:  # a bug must not stop the loop that runs every table
+            self.log.exception("seeded_deal_failed")
+
+    def _deal_seeded(self) -> None:
+        """Seeds in seat order (empty where none came) draw p; position j deals the card
+        committed at p[j] (R39)."""
+        seeding, self._seeding = self._seeding, None
+        if self._seed_timer is not None:
+            self._seed_timer.cancel()
+            self._seed_timer = None
+        if seeding is None or self.closed:
+            return
+        seeds = tuple((seat, seeding.seeds.get(seat, b"")) for seat in sorted(seeding.plan.seats))
+        p = deck.permutation([seed for _, seed in seeds])
+        dealt = deck.dealt_order(seeding.shuffled.cards, p)
+        self._deal(seeding.plan, seeding.hand_id, seeding.shuffled.commitment, dealt,
+                   [ev.DeckSeeded(seeds, tuple(p))])
 
     def next_level(self) -> Level:
         """R9: the level of the next hand, counted from the last SetLevel (or the start)."""
@@ -503,8 +645,10 @@ class Table:
         """Adds the turn or the end of the hand to a decision's events, writes them, arms clocks."""
         hand = self.hand
         assert hand is not None
+        if self._salt_of:
+            events = self._open(events)
         if hand.is_over:
-            events.append(ev.DeckRevealed(self._salt_for(events), self._deck, self._commitment()))
+            events.append(self._reveal(hand))
         elif hand.actor is not None:
             events.append(self._turn_event(hand))
         also = None
@@ -531,11 +675,32 @@ class Table:
         if prefetch is not None and len(hand.in_hand) > 1:
             prefetch(hand.board, [hand.hole_cards(seat) for seat in hand.in_hand])
 
-    def _salt_for(self, events: list[Any]) -> bytes:
+    def _open(self, events: list[Any]) -> list[Any]:
+        """R3: each event that opens cards carries their salts (views send a hole card's
+        salts to its owner and the auditor only, as its cards)."""
+        salt_of = self._salt_of
+        out = []
         for event in events:
-            if isinstance(event, ev.HandSalt):
-                return event.salt
-        return self._salt
+            if type(event) in _OPENING and event.cards and not event.salts:
+                event = dataclasses.replace(event, salts=tuple(salt_of[c] for c in event.cards))
+            out.append(event)
+        return out
+
+    def _reveal(self, hand: Hand) -> ev.DeckRevealed:
+        """R3's proof at the end of the hand: which positions each viewer saw opened."""
+        proof = self._proof
+        if not proof.salts:  # a hand begun by a dealer before per-position salts
+            return ev.DeckRevealed(proof.salt, self._deck, self._commitment())
+        where = {card: i for i, card in enumerate(proof.deck)}
+        public: set[int] = set()
+        dealt = []
+        for e in hand.events:
+            if isinstance(e, HoleCardsDealt):
+                dealt.append((e.seat, where[e.cards[0]], where[e.cards[1]]))
+            elif isinstance(e, BoardDealt | CardsShown):
+                public.update(where[c] for c in e.cards)
+        return ev.DeckRevealed(b"", proof.deck, self._commitment(), proof.salts,
+                               tuple(sorted(public)), tuple(dealt))
 
     def _commitment(self) -> str:
         assert self.hand is not None
@@ -621,10 +786,11 @@ class Table:
             self.log.exception("time_out_failed", hand_id=hand_id)
 
     def _cancel_timers(self) -> None:
-        for timer in (self._turn_timer, self._start_timer):
+        for timer in (self._turn_timer, self._start_timer, self._seed_timer):
             if timer is not None:
                 timer.cancel()
-        self._turn_timer = self._start_timer = None
+        self._turn_timer = self._start_timer = self._seed_timer = None
+        self._seeding = None
 
     def shutdown(self) -> None:
         """Stops the clocks and ends the streams (the dealer is stopping); the log stays
@@ -670,6 +836,11 @@ class Table:
 
     def _check_between_hands(self, seat: int, what: str) -> None:
         hand = self.hand
+        seeding = self._seeding
+        if seeding is not None and seat in seeding.plan.seats:
+            raise FailedPrecondition(
+                f"seat {seat} is in hand {seeding.hand_id}, awaiting its seeds (R39): it can "
+                f"{what} between hands; retry after the hand ends (HandEnded)")
         if hand is not None and any(p.seat == seat for p in hand.players):
             raise FailedPrecondition(
                 f"seat {seat} is in hand {hand.hand_id}: it can {what} between hands; "
@@ -685,6 +856,8 @@ class Table:
         raise FailedPrecondition(f"table {self.table_id} is full ({self.config.seats} seats)")
 
     def in_hand(self, seat: int) -> bool:
+        if self._seeding is not None and seat in self._seeding.plan.seats:
+            return True
         return self.hand is not None and any(p.seat == seat for p in self.hand.players)
 
     # ---------------------------------------------------------------- restore
@@ -700,6 +873,10 @@ class Table:
             self._schedule_hand()
             return
         engine_events = [e for e in hand_events if type(e) not in ev.DEALER_EVENTS]
+        if not engine_events:  # R39: it awaited seeds; commit to a fresh deck, ask again
+            self.log.info("seeding_restarted", hand_id=self._hand_events[0].hand_id)
+            self._schedule_hand()
+            return
         self.hand = Hand.from_events(engine_events, ranker=self.ranker)
         self._deck = _deck_of(engine_events)
         self.log.info("hand_recovered", hand_id=self.hand.hand_id, on_crash=on_crash,
@@ -746,6 +923,8 @@ _FOLD: dict[type, Callable[[Table, Any, Stored], None]] = {
     ev.ButtonSet: Table._on_button,
     ev.LevelSet: Table._on_level,
     ev.HandSalt: Table._on_salt,
+    ev.SeedsCommitted: Table._on_seeds_committed,
+    ev.DeckSeeded: Table._on_deck_seeded,
     ev.TurnStarted: Table._on_turn,
     ev.HandVoided: Table._on_voided,
     ev.DeckRevealed: Table._on_revealed,

@@ -16,6 +16,7 @@ from typing import Any
 
 from poker.cards import card_text
 from poker.v1 import dealer_pb2 as pb
+from services.dealer import deck
 from services.dealer import events as ev
 from services.dealer.auth import Caller
 from services.dealer.engine import (
@@ -139,6 +140,8 @@ def config_from_proto(config: pb.TableConfig) -> tuple[TableConfig, TableOptions
         action_time_ms=config.action_time_ms or 30_000,
         show_time_ms=config.show_time_ms or 5_000,
         test_mode=config.test_mode,
+        player_seeded_decks=config.player_seeded_decks,
+        seed_time_ms=config.seed_time_ms or 1_000,
     )
     pause = (config.pause_between_hands_ms if config.HasField("pause_between_hands_ms")
              else DEFAULT_PAUSE_MS)
@@ -163,6 +166,8 @@ def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfi
         pause_between_hands_ms=options.pause_ms,
         test_mode=config.test_mode,
         deck_seed=options.deck_seed or 0,
+        player_seeded_decks=config.player_seeded_decks,
+        seed_time_ms=config.seed_time_ms,
     )
 
 
@@ -244,17 +249,20 @@ def _engine_event(e: Any, hand_id: str) -> dict[str, Any]:  # noqa: C901 - one c
         return {"blind_posted": pb.BlindPosted(seat=e.seat, blind=_BLINDS[e.blind],
                                                amount=e.amount, all_in=e.all_in)}
     if isinstance(e, HoleCardsDealt):
-        return {"hole_cards_dealt": pb.HoleCardsDealt(seat=e.seat, cards=texts(e.cards))}
+        return {"hole_cards_dealt": pb.HoleCardsDealt(seat=e.seat, cards=texts(e.cards),
+                                                      salts=e.salts)}
     if isinstance(e, ActionTaken):
         return {"action_taken": pb.ActionTaken(seat=e.seat, action=_ACTIONS[e.action], to=e.to,
                                                added=e.added, all_in=e.all_in)}
     if isinstance(e, BoardDealt):
-        return {"board_dealt": pb.BoardDealt(street=_STREETS[e.street], cards=texts(e.cards))}
+        return {"board_dealt": pb.BoardDealt(street=_STREETS[e.street], cards=texts(e.cards),
+                                             salts=e.salts)}
     if isinstance(e, BetReturned):
         return {"bet_returned": pb.BetReturned(seat=e.seat, amount=e.amount)}
     if isinstance(e, CardsShown):
         reason = _SHOW_REASONS.get(e.reason, pb.SHOW_REASON_UNSPECIFIED)
-        return {"cards_shown": pb.CardsShown(seat=e.seat, cards=texts(e.cards), reason=reason)}
+        return {"cards_shown": pb.CardsShown(seat=e.seat, cards=texts(e.cards), reason=reason,
+                                             salts=e.salts)}
     if isinstance(e, CardsMucked):
         return {"cards_mucked": pb.CardsMucked(seat=e.seat, cards=texts(e.cards))}
     if isinstance(e, PotAwarded):
@@ -273,9 +281,16 @@ def _dealer_event(e: Any, table: Table | None) -> dict[str, Any]:  # noqa: C901
             deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e))}
     if isinstance(e, ev.TurnTimedOut):
         return {"turn_timed_out": pb.TurnTimedOut(seat=e.seat, action_number=e.action_number)}
-    if isinstance(e, ev.DeckRevealed):
-        return {"deck_revealed": pb.DeckRevealed(salt=e.salt, deck=texts(e.deck),
-                                                 commitment=e.commitment)}
+    if isinstance(e, ev.SeedsCommitted):
+        return {"seeds_committed": pb.SeedsCommitted(seat=e.seat, chain_head=e.chain_head)}
+    if isinstance(e, ev.DeckCommitted):
+        return {"deck_committed": pb.DeckCommitted(
+            hand_number=e.hand_number, commitment=e.commitment, seats=e.seats,
+            deadline_unix_ms=e.deadline_ms)}
+    if isinstance(e, ev.DeckSeeded):
+        return {"deck_seeded": pb.DeckSeeded(
+            seeds=[pb.SeatSeed(seat=seat, seed=seed) for seat, seed in e.seeds],
+            permutation=e.permutation)}
     if isinstance(e, ev.HandVoided):
         return {"hand_voided": pb.HandVoided(stacks=_stacks(e.stacks), reason=e.reason)}
     if isinstance(e, ev.PlayerSeated):
@@ -301,7 +316,48 @@ def _dealer_event(e: Any, table: Table | None) -> dict[str, Any]:  # noqa: C901
     if isinstance(e, ev.TableClosed):
         return {"table_closed": pb.TableClosed(stacks=[
             pb.SeatStack(seat=s, player_id=p, stack=c) for s, p, c in e.stacks])}
-    return {}  # HandSalt: never sent; the salt comes with DeckRevealed
+    return {}  # HandSalt: never sent; the salts come with the cards they open
+
+
+def _position_hashes(e: ev.DeckRevealed) -> list[bytes]:
+    return [deck.position_hash(i, card, salt)
+            for i, (card, salt) in enumerate(zip(e.deck, e.salts, strict=True))]
+
+
+def reveal_for(e: ev.DeckRevealed, who: Any,
+               hashes: list[bytes] | None = None) -> pb.DeckRevealed:
+    """R3's proof as `who` (an engine viewer) gets it: the auditor the whole deck and its
+    salts; anyone else h_i for each position not opened to them (empty where it was).
+    A hand dealt before per-position salts: the auditor alone gets its salt and deck."""
+    if who is AUDITOR:
+        return pb.DeckRevealed(salt=e.salt, deck=texts(e.deck), commitment=e.commitment,
+                               salts=e.salts)
+    if e.legacy:
+        return pb.DeckRevealed(commitment=e.commitment, withheld=True)
+    opened = e.opened_to(who)
+    every = hashes if hashes is not None else _position_hashes(e)
+    return pb.DeckRevealed(commitment=e.commitment,
+                           hashes=[b"" if i in opened else h for i, h in enumerate(every)])
+
+
+def _reveal_frame(s: Stored, viewer: Viewer) -> bytes:
+    """A DeckRevealed frame per viewer (the opened positions differ), kept per viewer."""
+    event = s.event
+    who = viewer.at(s.sequence)
+    if isinstance(who, int) and not any(seat == who for seat, _, _ in event.dealt):
+        who = SPECTATOR  # a seat not dealt in sees what a spectator sees
+    key = ("reveal", who)
+    cached: bytes | None = s.views.get(key)
+    if cached is not None:
+        return cached
+    hashes = s.views.get("hashes")
+    if hashes is None and not event.legacy:  # 52 SHA-256s once a hand, for every viewer
+        hashes = s.views["hashes"] = _position_hashes(event)
+    message = _header(s)
+    message.deck_revealed.CopyFrom(reveal_for(event, who, hashes))
+    frame: bytes = length_delimited(_EVENTS_FIELD, message.SerializeToString())
+    s.views[key] = frame
+    return frame
 
 
 def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
@@ -315,6 +371,8 @@ def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
     if shared is not None:  # the same for every viewer: most events
         return shared
     event = s.event
+    if type(event) is ev.DeckRevealed:
+        return _reveal_frame(s, viewer)
     if type(event) in ev.DEALER_TYPES:
         if not event.audit_only:
             key: Any = "public"
@@ -447,6 +505,7 @@ def table_view(table: Table, viewer: Viewer) -> pb.TableView:
             all_in=in_hand and hand is not None and hand.stacks.get(seat, 1) == 0
             and seat not in seen.folded,
             hole_cards=texts(seen.cards.get(seat, ())),
+            hole_card_salts=table.salts_of(seen.cards.get(seat, ())),
             waiting_for_big_blind=state.wait_for_big_blind))
     if hand is not None:
         view.hand.CopyFrom(_hand_view(table, viewer))
@@ -486,7 +545,8 @@ def _hand_view(table: Table, viewer: Viewer) -> pb.HandView:
         street=_STREETS[hand.street], board=texts(hand.board),
         pots=[pb.Pot(amount=p.amount, eligible=p.eligible) for p in hand.pots],
         commitment=getattr(started, "commitment", ""), test_mode=table.config.test_mode,
-        button=hand.button, level=level_to_proto(hand.level))
+        button=hand.button, level=level_to_proto(hand.level),
+        board_salts=table.salts_of(hand.board), deck_permutation=table.permutation)
     turn = table.turn
     if turn is not None:
         out.actor = turn.seat

@@ -3,12 +3,12 @@ levels, late joiners, hand histories."""
 
 from __future__ import annotations
 
-import hashlib
-
 import grpc
 
-from poker.cards import parse_card
+from clients.convert import event_from_proto
+from clients.fairdeck import FairDeckChecker
 from poker.v1 import dealer_pb2 as pb
+from services.dealer.engine import SPECTATOR
 from tests.dealer.helpers import (
     AUDITOR_TOKEN,
     SVC,
@@ -79,16 +79,15 @@ def test_R3_every_hand_proves_its_deck(client: Client) -> None:
                    if e.HasField("hand_started")}
     reveals = [e for e in watcher.events if e.HasField("deck_revealed")]
     assert len(reveals) >= 10
-    for e in reveals:
+    for e in reveals:  # a spectator: the hashes of every position not opened to everyone
         r = e.deck_revealed
-        deck = bytes(parse_card(c) for c in r.deck)
-        assert sorted(deck) == list(range(52)) and len(r.salt) == 32
-        assert hashlib.sha256(r.salt + deck).hexdigest() == commitments[e.hand_id] == r.commitment
+        assert not r.deck and not r.salt and not r.salts and len(r.hashes) == 52
+        assert r.commitment == commitments[e.hand_id]
     assert not any(e.hand_started.test_mode for e in watcher.events if e.HasField("hand_started"))
-    boards = [e for e in watcher.events if e.HasField("board_dealt")]
-    for b in boards:  # the revealed deck is the deck that was dealt (R12)
-        reveal = next(r.deck_revealed for r in reveals if r.hand_id == b.hand_id)
-        assert set(b.board_dealt.cards) <= set(reveal.deck)
+    checker = FairDeckChecker()
+    for e in watcher.events:
+        checker.feed(event_from_proto(e))
+    assert checker.verified == len(reveals) and not checker.violations
     watcher.cancel()
 
 
@@ -250,3 +249,29 @@ def test_R27_a_new_player_never_sees_the_cards_of_the_seat_before_them(client: C
     assert code == grpc.StatusCode.UNAUTHENTICATED
     newcomer.cancel()
     watcher.cancel()
+
+
+def test_R3_a_spectators_watch_on_a_real_dealer_carries_no_unopened_card(
+        client: Client) -> None:
+    """The finding on real processes: WatchTable gives a spectator no card, nor the salt
+    of one, that was not opened to everyone (folded and mucked hands, burns)."""
+    from tests.dealer.test_fair_deck import _assert_nothing_unopened, _truths
+
+    table_id = client.create(seats=4)
+    tokens = client.seat(table_id, [1000, 1000, 1000, 1000])
+    spectator = Watcher(client, table_id)
+    auditor = Watcher(client, table_id, AUDITOR_TOKEN)
+    play(client, table_id, tokens, auditor, 30, seed=8)
+    last = auditor.events[-1].sequence
+    spectator.wait(lambda ev: bool(ev) and ev[-1].sequence >= last)
+    truths = _truths(auditor.events)
+    finished = {h for h, t in truths.items() if t.deck}
+    assert len(finished) >= 30 and sum(len(t.folded) for t in truths.values()) > 0
+    checker = FairDeckChecker()
+    for e in spectator.events:
+        if e.hand_id in finished:
+            _assert_nothing_unopened(f"event {e.sequence}", e, truths[e.hand_id], SPECTATOR)
+        checker.feed(event_from_proto(e))
+    assert checker.verified >= 30 and not checker.violations
+    for w in (spectator, auditor):
+        w.cancel()

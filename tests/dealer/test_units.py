@@ -24,15 +24,20 @@ def test_R2_secure_shuffle_is_a_permutation_and_seeded_only_reproduces() -> None
     assert deck.shuffle(None, 1).cards != deck.shuffle(None, 1).cards
 
 
-def test_R3_commitment_is_sha256_of_salt_then_card_bytes() -> None:
+def test_R3_commitment_is_sha256_of_the_52_position_hashes() -> None:
     import hashlib
 
     shuffled = deck.shuffle(3, 1)
-    expected = hashlib.sha256(shuffled.salt + bytes(shuffled.cards)).hexdigest()
-    assert shuffled.commitment == expected
-    assert deck.verify(expected, shuffled.salt, shuffled.cards)
-    swapped = (shuffled.cards[1], shuffled.cards[0], *shuffled.cards[2:])
-    assert not deck.verify(expected, shuffled.salt, swapped)
+    assert len(shuffled.salts) == 52 and {len(s) for s in shuffled.salts} == {16}
+    assert len(set(shuffled.salts)) == 52  # fresh for every position
+    hashes = [hashlib.sha256(s + bytes((i, c))).digest()
+              for i, (c, s) in enumerate(zip(shuffled.cards, shuffled.salts, strict=True))]
+    expected = hashlib.sha256(b"".join(hashes)).hexdigest()
+    assert shuffled.commitment == expected == deck.commitment_of(shuffled.hashes)
+    swapped = deck.ShuffledDeck((shuffled.cards[1], shuffled.cards[0], *shuffled.cards[2:]),
+                                shuffled.salts)
+    assert swapped.commitment != expected
+    assert deck.shuffle(3, 1).salts != shuffled.salts  # test mode fixes the order, not salts
 
 
 def test_R4_button_draw_highest_card_takes_it() -> None:
@@ -149,6 +154,9 @@ def test_codec_round_trips_dealer_events() -> None:
     samples = [
         ev.PlayerSeated(1, "p", 500, True), ev.ButtonSet(2, ((1, 51), (2, 50))),
         ev.HandSalt(b"\x00\xff"), ev.DeckRevealed(b"\x01", tuple(range(52)), "ab"),
+        ev.HandSalt(salts=(b"\x00" * 16, b"\x01" * 16), deck=(3, 4)),
+        ev.DeckRevealed(b"", (3, 4), "ab", (b"\x02" * 16, b"\x03" * 16), (0,), ((1, 0, 1),)),
+        ev.DeckSeeded(((0, b"\x05" * 32), (1, b"")), tuple(range(52))),
         ev.TurnStarted(1, "bet", 3, 99, can_fold=True, bet_kind="raise", min_to=200),
         ev.HandVoided(((1, 100), (2, 200)), "why"), ev.TableClosed(((1, "p", 3),)),
     ]
@@ -176,6 +184,10 @@ def test_codec_fast_dumps_writes_the_generic_text() -> None:
         ev.TableClosed(((1, "p\u00e9\"", 3),)),
         ActionTaken(2, ActionKind.RAISE, 300, 250, all_in=True),
         BoardDealt(Street.FLOP, (1, 2, 3)),
+        BoardDealt(Street.TURN, (4,), (b"\x01" * 16,)),
+        ev.HandSalt(salts=(b"\x00" * 16, b"\xab" * 16), deck=(3, 4)),
+        ev.DeckRevealed(b"", (3, 4), "ab", (b"\x02" * 16,), (0, 1), ((1, 0, 1), (2, 5, 6))),
+        ev.DeckSeeded(((0, b"\x05" * 32), (1, b"")), (1, 0)),
         HandStarted("t-1", config, Level(50, 100), (PlayerIn(0, "a", 900), PlayerIn(1, "b", 50)),
                     0, "c0ffee"),
     ]

@@ -22,7 +22,7 @@ from clients.accounts import LeaveStatus, TransferKind
 from clients.aio import AsyncLobbyClient, AsyncTableClient
 from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.errors import ActionRefused, FairDeckViolation
-from clients.events import DeckRevealed, Event, HandEnded, HandStarted
+from clients.events import DeckRevealed, DeckSeeded, Event, HandEnded, HandStarted
 from clients.fairdeck import FairDeckChecker
 from clients.models import Action, TableView
 from clients.sdk import LobbyClient, TableClient
@@ -143,7 +143,11 @@ def test_a_dropped_stream_resumes_mid_hand_without_gaps_or_duplicates(
     result = dropper.result
     assert result is not None and result.reconnects >= 3 and len(dropped_in) >= 3
     assert contiguous(dropper.events) and len(set(dropper.events)) == len(dropper.events)
-    assert dropper.table.fair_deck and dropper.table.fair_deck.verified >= 12
+    checker = dropper.table.fair_deck
+    # A hand joined after its HandStarted is checked too: GetTable gives the salts of
+    # the cards opened to the client before it came (R3).
+    assert checker and checker.verified >= 12 and not checker.violations
+    assert not checker.unverified
     assert not result.refused
     _conserved(operator, players, table.table_id)
     # R31: leaving between hands takes the stack back to the balance
@@ -209,10 +213,11 @@ def test_R3_a_doctored_reveal_of_a_real_hand_fails_the_check(
         honest.feed(e)
     assert honest.verified == 1
     reveal = next(e for e in hand if isinstance(e, DeckRevealed))
-    deck = list(reveal.deck)
-    deck[-1], deck[-2] = deck[-2], deck[-1]  # two cards nobody saw
-    for doctored in (replace(reveal, deck=tuple(deck)),
-                     replace(reveal, salt=bytes(len(reveal.salt)))):
+    hashes = list(reveal.hashes)
+    assert len(hashes) == 52 and hashes[-1] and hashes[-2] and not reveal.deck
+    hashes[-1], hashes[-2] = hashes[-2], hashes[-1]  # two cards nobody saw
+    for doctored in (replace(reveal, hashes=tuple(hashes)),
+                     replace(reveal, hashes=(*hashes[:-1], b""))):
         checker = FairDeckChecker()
         with pytest.raises(FairDeckViolation, match=reveal.hand_id):
             for e in hand:
@@ -403,3 +408,29 @@ def test_R30_a_busted_player_who_does_not_rebuy_is_taken_off_and_the_other_bot_s
     seats = operator.table(table.table_id).seats
     assert len(seats) == 1 and seats[0].player_id in {p.player_id for p in players}
     _conserved(operator, players, table.table_id)
+
+
+def test_R39_sdk_players_seed_every_deck_by_themselves_and_every_check_passes(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    table = open_table(operator, 3, player_seeded_decks=True, seed_time_ms=5_000)
+    players = seated(suite, operator, table, 3, buy_in=1000)
+    play_all(players, [RandomBot(seed=1), CallingStation(), RandomBot(seed=3)],
+             table.table_id, until_hand=15)
+    for p in players:
+        assert p.table is not None and p.table.fair_deck is not None
+        assert p.table.seed_chain is not None and p.table.seed_chain.seat is not None
+        assert not p.table.fair_deck.violations and p.table.fair_deck.verified >= 12
+    spectator = TableClient(table.dealer_address, table.table_id)
+    seeded = []
+    for event in spectator.events(after=0):
+        if isinstance(event, DeckSeeded):
+            seeded.append(event)
+        if isinstance(event, HandStarted) and event.hand_number >= 15:
+            break
+    spectator.close()
+    assert len(seeded) >= 14
+    # Once all three had sat down and committed, every seed came from the SDK in time
+    # and was the next link of its chain.
+    late = [e for e in seeded if len(e.seeds) == 3][2:]
+    assert late and all(s.seed for e in late for s in e.seeds)
+    operator.close_table(table.table_id, void_hand_in_progress=True)

@@ -29,7 +29,7 @@ from clients.events import (
     PlayerSatIn,
     PlayerSatOut,
 )
-from clients.fairdeck import FairDeckChecker, dealing_order
+from clients.fairdeck import FairDeckChecker, dealing_order, position_hash
 from clients.models import (
     Action,
     ActionKind,
@@ -126,28 +126,38 @@ def test_a_table_view_converts_with_cards_enums_and_unset_fields() -> None:
 # -------------------------------------------------------------------- fair deck (R3, R12)
 
 
-def _hand(n_players: int = 3, button: int = 0, seed: int = 1) -> tuple[list[Any], bytes, list[int]]:
-    """The events of an honest hand: started, hole cards of seat 1, flop, end, reveal."""
+def _hand(n_players: int = 3, button: int = 0, seed: int = 1,
+          auditor: bool = False) -> tuple[list[Any], list[bytes], list[int]]:
+    """The events of an honest hand as seat 1 (or the auditor) sees it: started, hole
+    cards of seat 1, flop, end, reveal (R3: salts with the opened cards, hashes of the rest)."""
     rng = random.Random(seed)
     deck = list(range(52))
     rng.shuffle(deck)
-    salt = bytes(rng.randrange(256) for _ in range(32))
-    commitment = hashlib.sha256(salt + bytes(deck)).hexdigest()
+    salts = [bytes(rng.randrange(256) for _ in range(16)) for _ in range(52)]
+    hashes = [position_hash(i, c, s) for i, (c, s) in enumerate(zip(deck, salts, strict=True))]
+    commitment = hashlib.sha256(b"".join(hashes)).hexdigest()
     seats = list(range(n_players))
     order = dealing_order(seats, button)
     i, n = order.index(1), n_players
     d = [Card.from_index(c) for c in deck]
+    flop = [2 * n + 1, 2 * n + 2, 2 * n + 3]
+    opened = {i, n + i, *flop}
+    reveal = (DeckRevealed(sequence=5, hand_id="h", deck=tuple(d), salts=tuple(salts),
+                           commitment=commitment) if auditor else
+              DeckRevealed(sequence=5, hand_id="h", commitment=commitment,
+                           hashes=tuple(b"" if k in opened else h for k, h in enumerate(hashes))))
     events = [
         HandStarted(sequence=1, hand_id="h", hand_number=1, button=button, level=Level(5, 10),
                     players=tuple(HandPlayer(s, f"p{s}", 100) for s in seats),
                     commitment=commitment),
-        HoleCardsDealt(sequence=2, hand_id="h", seat=1, cards=(d[i], d[n + i])),
+        HoleCardsDealt(sequence=2, hand_id="h", seat=1, cards=(d[i], d[n + i]),
+                       salts=(salts[i], salts[n + i])),
         BoardDealt(sequence=3, hand_id="h", street=Street.FLOP,
-                   cards=tuple(d[2 * n + 1: 2 * n + 4])),
+                   cards=tuple(d[k] for k in flop), salts=tuple(salts[k] for k in flop)),
         HandEnded(sequence=4, hand_id="h", stacks=(SeatStack(1, 100),)),
-        DeckRevealed(sequence=5, hand_id="h", salt=salt, deck=tuple(d), commitment=commitment),
+        reveal,
     ]
-    return events, salt, deck
+    return events, salts, deck
 
 
 def _feed(events: list[Any], policy: str = "raise") -> FairDeckChecker:
@@ -159,43 +169,128 @@ def _feed(events: list[Any], policy: str = "raise") -> FairDeckChecker:
 
 def test_R3_an_honest_hand_verifies() -> None:
     for button in range(3):
-        events, _, _ = _hand(button=button)
-        assert _feed(events).verified == 1
+        for auditor in (False, True):
+            events, _, _ = _hand(button=button, auditor=auditor)
+            assert _feed(events).verified == 1
 
 
 def _doctor(events: list[Any], **changes: Any) -> list[Any]:
     return [*events[:-1], replace(events[-1], **changes)]
 
 
-def test_R3_a_tampered_deck_order_is_caught() -> None:
+def test_R3_a_tampered_hash_of_an_unseen_card_is_caught() -> None:
     events, _, _ = _hand()
-    deck = list(events[-1].deck)
-    deck[20], deck[30] = deck[30], deck[20]  # cards never seen, so only the hash can tell
-    with pytest.raises(FairDeckViolation, match="does not hash to the commitment"):
-        _feed(_doctor(events, deck=tuple(deck)))
+    hashes = list(events[-1].hashes)
+    hashes[20], hashes[30] = hashes[30], hashes[20]  # cards never seen: only C can tell
+    with pytest.raises(FairDeckViolation, match="do not make the commitment"):
+        _feed(_doctor(events, hashes=tuple(hashes)))
+    hashes = list(events[-1].hashes)
+    hashes[40] = b""  # a position never opened, proven by nothing
+    with pytest.raises(FairDeckViolation, match=r"no hash for positions \[40\]"):
+        _feed(_doctor(events, hashes=tuple(hashes)))
 
 
-def test_R3_a_wrong_salt_or_a_swapped_commitment_is_caught() -> None:
-    events, salt, _ = _hand()
-    with pytest.raises(FairDeckViolation, match="does not hash"):
-        _feed(_doctor(events, salt=bytes(32)))
+def test_R3_a_tampered_salt_or_card_or_a_swapped_commitment_is_caught() -> None:
+    events, _, _ = _hand()
+    flop = events[2]
+    with pytest.raises(FairDeckViolation, match="do not make the commitment"):
+        _feed([*events[:2], replace(flop, salts=(bytes(16), *flop.salts[1:])), *events[3:]])
+    other = next(Card.from_index(c) for c in range(52) if Card.from_index(c) not in
+                 (*flop.cards, *events[1].cards))
+    with pytest.raises(FairDeckViolation, match="do not make the commitment"):
+        _feed([*events[:2], replace(flop, cards=(other, *flop.cards[1:])), *events[3:]])
     with pytest.raises(FairDeckViolation, match="the hand started with"):
         _feed(_doctor(events, commitment="0" * 64))
+    with pytest.raises(FairDeckViolation, match="without its salt"):
+        _feed([*events[:2], replace(flop, salts=()), *events[3:]])
 
 
-def test_R12_a_deck_that_hashes_but_is_not_what_was_dealt_is_caught() -> None:
-    # The dealer commits to an order B but deals from another order A: revealing B proves
-    # the hash, but the cards seen do not sit where R12 puts them in B.
-    events, salt, deck = _hand()
-    other = deck[:]
-    other[0], other[40] = other[40], other[0]  # seat 1, left of the button, gets d[0] and d[3]
-    d = [Card.from_index(c) for c in other]
-    honest_about_other = hashlib.sha256(salt + bytes(other)).hexdigest()
-    lying = [replace(events[0], commitment=honest_about_other), *events[1:-1],
-             DeckRevealed(sequence=5, hand_id="h", salt=salt, deck=tuple(d),
-                          commitment=honest_about_other)]
-    with pytest.raises(FairDeckViolation, match=r"seat 1 was dealt .* \(R12\)"):
-        _feed(lying)
+def test_R3_the_auditors_tampered_deck_or_salt_is_caught() -> None:
+    events, salts, _ = _hand(auditor=True)
+    deck = list(events[-1].deck)
+    deck[40], deck[41] = deck[41], deck[40]
+    with pytest.raises(FairDeckViolation, match="do not make the commitment"):
+        _feed(_doctor(events, deck=tuple(deck)))
+    with pytest.raises(FairDeckViolation, match="do not make the commitment"):
+        _feed(_doctor(events, salts=(*salts[:45], bytes(16), *salts[46:])))
+    with pytest.raises(FairDeckViolation, match="does not hash to h_0"):  # an opened card
+        _feed(_doctor(events, salts=(bytes(16), *salts[1:])))
+    with pytest.raises(FairDeckViolation, match="not the 52 cards"):
+        _feed(_doctor(events, deck=tuple(deck[:51])))
+
+
+def test_R12_a_card_dealt_where_it_was_not_committed_is_caught() -> None:
+    # The dealer commits the deck but deals seat 1 the card committed at position 40,
+    # with its true salt: the card hashes, but not at the position R12 gives it.
+    events, salts, deck = _hand()
+    hole = events[1]
+    liar = replace(hole, cards=(Card.from_index(deck[40]), hole.cards[1]),
+                   salts=(salts[40], hole.salts[1]))
+    with pytest.raises(FairDeckViolation, match="do not make the commitment"):
+        _feed([events[0], liar, *events[2:]])
+    events, salts, deck = _hand(auditor=True)
+    with pytest.raises(FairDeckViolation, match=r"commits .* there \(R12\)"):
+        _feed([events[0], liar, *events[2:]])
+
+
+def test_R39_the_checker_places_cards_by_the_seeds_permutation() -> None:
+    from clients.events import DeckSeeded, SeatSeed
+    from clients.fairdeck import permutation
+
+    seeds = (SeatSeed(seat=0, seed=b"a" * 32), SeatSeed(seat=1, seed=b""),
+             SeatSeed(seat=2, seed=b"c" * 32))
+    p = permutation([s.seed for s in seeds])
+    rng = random.Random(5)
+    committed = list(range(52))
+    rng.shuffle(committed)
+    salts = [bytes([k]) * 16 for k in range(52)]
+    hashes = [position_hash(k, c, s) for k, (c, s) in enumerate(zip(committed, salts, strict=True))]
+    commitment = hashlib.sha256(b"".join(hashes)).hexdigest()
+    order = dealing_order([0, 1, 2], 0)
+    i = order.index(1)
+    dealt = [(j, Card.from_index(committed[p[j]]), salts[p[j]]) for j in (i, 3 + i)]
+    events = [
+        DeckSeeded(sequence=1, hand_id="h", seeds=seeds, permutation=tuple(p)),
+        HandStarted(sequence=2, hand_id="h", hand_number=1, button=0, level=Level(5, 10),
+                    players=tuple(HandPlayer(s, f"p{s}", 100) for s in range(3)),
+                    commitment=commitment),
+        HoleCardsDealt(sequence=3, hand_id="h", seat=1, cards=tuple(c for _, c, _ in dealt),
+                       salts=tuple(s for _, _, s in dealt)),
+        HandEnded(sequence=4, hand_id="h", stacks=()),
+        DeckRevealed(sequence=5, hand_id="h", commitment=commitment, hashes=tuple(
+            b"" if k in {p[i], p[3 + i]} else h for k, h in enumerate(hashes))),
+    ]
+    assert _feed(events).verified == 1
+    wrong = replace(events[0], seeds=(seeds[0], SeatSeed(seat=1, seed=b"b" * 32), seeds[2]),
+                    permutation=())
+    with pytest.raises(FairDeckViolation):  # other seeds, another p: the cards do not hash
+        _feed([wrong, *events[1:]])
+    with pytest.raises(FairDeckViolation, match="not the one its seeds draw"):
+        _feed([replace(events[0], permutation=tuple(range(52))), *events[1:]])
+
+
+def test_R3_a_hand_joined_mid_way_is_checked_from_the_views_salts() -> None:
+    from clients.models import HandView, SeatView
+
+    events, salts, deck = _hand()
+    hole, flop = events[1], events[2]
+    view = TableView(table_id="t", seats=tuple(
+        SeatView(seat=s, player_id=f"p{s}", stack=100, in_hand=True,
+                 hole_cards=hole.cards if s == 1 else (),
+                 hole_card_salts=hole.salts if s == 1 else ()) for s in range(3)),
+        hand=HandView(hand_id="h", hand_number=1, street=Street.FLOP, board=flop.cards,
+                      board_salts=flop.salts, commitment=events[0].commitment, button=0))
+    checker = FairDeckChecker()
+    checker.expect("h", events[0].commitment, view)
+    for e in events[3:]:  # joined after the flop: only the end and the reveal follow
+        checker.feed(e)
+    assert checker.verified == 1 and not checker.unverified
+    lying = replace(view, hand=replace(view.hand, board_salts=(bytes(16), *flop.salts[1:])))
+    checker = FairDeckChecker("flag")
+    checker.expect("h", events[0].commitment, lying)
+    for e in events[3:]:
+        checker.feed(e)
+    assert checker.verified == 0 and len(checker.violations) == 1
 
 
 def test_R3_a_hand_that_ends_without_a_reveal_is_flagged_at_the_next_hand() -> None:
@@ -209,9 +304,15 @@ def test_R3_flag_policy_records_and_goes_on() -> None:
     events, _, _ = _hand()
     seen: list[FairDeckViolation] = []
     checker = FairDeckChecker("flag", on_violation=seen.append)
-    for e in _doctor(events, salt=bytes(32)):
+    for e in _doctor(events, commitment="1" * 64):
         checker.feed(e)
     assert checker.verified == 0 and len(checker.violations) == 1 and seen == checker.violations
+
+
+def test_R3_a_withheld_proof_of_an_old_hand_is_unverified_not_a_pass() -> None:
+    events, _, _ = _hand()
+    checker = _feed(_doctor(events, hashes=(), withheld=True))
+    assert checker.verified == 0 and checker.unverified == ["h"] and not checker.violations
 
 
 # ------------------------------------------------------------------ transport, errors

@@ -102,6 +102,10 @@ class PlayerIn:
     posts_late: bool = False
 
 
+#: R39: the longest a table may wait for its players' seeds before each hand.
+MAX_SEED_TIME_MS = 60_000
+
+
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     """Every table option of RULES.md. Defaults: the seed preset, no limit, 50/100, 6 seats."""
@@ -120,6 +124,8 @@ class TableConfig:
     action_time_ms: int = 30_000
     show_time_ms: int = 5_000
     test_mode: bool = False
+    player_seeded_decks: bool = False  # R39
+    seed_time_ms: int = 1_000  # R39: how long the dealer waits for the seeds
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -183,13 +189,16 @@ class TableConfig:
                 f"fixed_limit_cap: {self.fixed_limit_cap!r} must be at least 1 "
                 "(bets plus raises allowed in a round, R16)"
             )
-        for name in ("all_in_exposure", "test_mode"):
+        for name in ("all_in_exposure", "test_mode", "player_seeded_decks"):
             if not isinstance(getattr(self, name), bool):
                 return f"{name}: {getattr(self, name)!r} must be true or false"
         for name in ("action_time_ms", "show_time_ms"):
             value = getattr(self, name)
             if not _is_int(value) or value < 1:
                 return f"{name}: {value!r} must be a positive number of milliseconds (R27, R32)"
+        if not _is_int(self.seed_time_ms) or not 1 <= self.seed_time_ms <= MAX_SEED_TIME_MS:
+            return (f"seed_time_ms: {self.seed_time_ms!r} must be 1 to {MAX_SEED_TIME_MS} "
+                    "milliseconds (R39)")
         return None
 
     def _sizes_problem(self) -> str | None:

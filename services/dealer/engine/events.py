@@ -5,9 +5,13 @@ of them. `visibility` says who sees an event whole: everyone (PUBLIC), the seat 
 names (OWNER) or the auditor (AUDIT); anyone else gets `redacted()`, a copy without
 the secret cards, or nothing (None) for the deck order.
 
->>> dealt = HoleCardsDealt(seat=3, cards=(51, 47))
+The events that open cards (hole cards, board, shown hands) carry each card's salt
+of the fair-deck proof (R3) when the dealer attaches them (`salts[k]` opens
+`cards[k]`); the engine itself never reads them. A redacted copy has neither.
+
+>>> dealt = HoleCardsDealt(seat=3, cards=(51, 47), salts=(b"a", b"b"))
 >>> redact(dealt, 3) is dealt, redact(dealt, 1), redact(dealt, AUDITOR) is dealt
-(True, HoleCardsDealt(seat=3, cards=()), True)
+(True, HoleCardsDealt(seat=3, cards=(), salts=()), True)
 >>> redact(DeckSet(deck=tuple(range(52))), SPECTATOR) is None
 True
 """
@@ -121,6 +125,7 @@ class HoleCardsDealt:
 
     seat: int
     cards: tuple[int, ...]
+    salts: tuple[bytes, ...] = ()  # R3: the owner's (and the auditor's) openings
     kind: ClassVar[str] = "hole_cards_dealt"
     visibility: ClassVar[Visibility] = Visibility.OWNER
 
@@ -147,6 +152,7 @@ class BoardDealt:
 
     street: Street
     cards: tuple[int, ...]
+    salts: tuple[bytes, ...] = ()  # R3: opened to everyone
     kind: ClassVar[str] = "board_dealt"
     visibility: ClassVar[Visibility] = Visibility.PUBLIC
 
@@ -168,6 +174,7 @@ class CardsShown:
     seat: int
     cards: tuple[int, ...]
     reason: ShowReason = ShowReason.SHOWDOWN
+    salts: tuple[bytes, ...] = ()  # R3: opened to everyone
     kind: ClassVar[str] = "cards_shown"
     visibility: ClassVar[Visibility] = Visibility.PUBLIC
 
