@@ -137,6 +137,12 @@ def _table_only(r: Any) -> None:
     table_id(r.table_id)
 
 
+def _reveal_seed(r: pb.RevealSeedRequest) -> None:
+    # The seed's 32 bytes are the table's check (Table.reveal_seed), as the chain head's.
+    table_id(r.table_id)
+    text_id("hand_id", r.hand_id)
+
+
 def play_start(start: pb.PlayStart) -> None:
     table_id(start.table_id, "start.table_id")
 
@@ -167,6 +173,8 @@ _CHECKS: dict[type, Callable[[Any], None]] = {
     pb.SitInRequest: _table_only,
     pb.WatchTableRequest: _table_only,
     pb.GetHandHistoryRequest: _hand_history,
+    pb.CommitSeedsRequest: _table_only,
+    pb.RevealSeedRequest: _reveal_seed,
     pb.PlayStart: play_start,
     pb.PlayManyRequest: play_many,
 }
