@@ -37,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from poker.log import configure  # noqa: E402
 from poker.v1 import dealer_pb2 as pb  # noqa: E402
 from services.dealer import views  # noqa: E402
 from services.dealer.auth import Authenticator  # noqa: E402
@@ -161,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=400, help="hands recorded to copy")
     args = parser.parse_args(argv)
     sizes = [int(x) for x in args.sizes.split(",")]
+    configure(level="WARNING")  # the recording table's own log lines
     with tempfile.TemporaryDirectory(prefix="bench-restart-") as tmp:
         folder = Path(tmp)
         began = time.perf_counter()
