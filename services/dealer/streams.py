@@ -12,7 +12,9 @@ stream never copies or re-encodes an event.
 A stream that starts further back than the table keeps in memory catches up from
 the store (`History`): pages of `PAGE` events, read, decoded and serialized on the
 store's reader threads, at most `CATCHUP_READS` pages at once for the whole dealer,
-each page shared by every stream behind it. A stream holds one page at most, and
+each page shared by every stream behind it, and at most `CATCHUP_STREAMS` streams
+sending history at once (the others wait their turn: sending is what costs the
+event loop, and live play must keep it). A stream holds one page at most, and
 asks for the next only once its consumer took the last message (gRPC's flow
 control): a viewer that stops reading makes the dealer hold one page for it, not
 its history. Then it goes on from memory, from the sequence after its last: no gap,
@@ -22,6 +24,7 @@ no duplicate.
 from __future__ import annotations
 
 import asyncio
+import time
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -41,6 +44,13 @@ BATCH = 256
 PAGE = 512
 #: Pages read from the store at the same time, for all streams: the others wait.
 CATCHUP_READS = 2
+#: Streams sending history at the same time, for the whole dealer: the others wait
+#: their turn, so that live play keeps most of the event loop. A turn is one page
+#: (taken in order: streams catching up together go page by page, and each page is
+#: read once) or TURN_S seconds, whichever ends first (a viewer that stopped reading
+#: holds no turn).
+CATCHUP_STREAMS = 4
+TURN_S = 1.0
 #: Full pages kept for the streams right behind the one that read them.
 CACHED_PAGES = 16
 
@@ -54,9 +64,15 @@ class History:
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
         self._slots = asyncio.Semaphore(CATCHUP_READS)
+        self._turns = asyncio.Semaphore(CATCHUP_STREAMS)
         self._pages: OrderedDict[tuple[str, int], list[Stored]] = OrderedDict()
         self._reading: dict[tuple[str, int], asyncio.Future[list[Stored]]] = {}
         self.reads = 0  # pages read from the store so far
+
+    async def turn(self) -> Turn:
+        """A stream's turn to send history (waits for one of CATCHUP_STREAMS)."""
+        await self._turns.acquire()
+        return Turn(self._turns)
 
     async def page(self, table: Table, after: int) -> list[Stored]:
         """The page holding the event after `after` (shorter when the log ends in it)."""
@@ -87,14 +103,39 @@ class History:
         return page
 
 
+class Turn:
+    """One of the CATCHUP_STREAMS turns to send history: one page's worth, ended when
+    the stream asks for the next (or by itself after TURN_S)."""
+
+    def __init__(self, turns: asyncio.Semaphore) -> None:
+        self._turns, self.held = turns, True
+        self._timer = asyncio.get_running_loop().call_later(TURN_S, self.end)
+
+    def end(self) -> None:
+        if self.held:
+            self.held = False
+            self._timer.cancel()
+            self._turns.release()
+
+
 def _read_page(reader: Reader, table: Table, start: int) -> list[Stored]:
     """On a reader thread: a page of events, decoded, each public frame built (they only
     read the table's configuration, which never changes)."""
     loads = codec.loads
-    page = [Stored(r.sequence, r.hand_id, r.time_ms, loads(r.payload))
-            for r in reader.events(table.table_id, start, PAGE)]
-    views.shared_frames(page, table)
+    page: list[Stored] = []
+    for n, r in enumerate(reader.events(table.table_id, start, PAGE), start=1):
+        page.append(Stored(r.sequence, r.hand_id, r.time_ms, loads(r.payload)))
+        if n % _SLICE == 0:
+            views.shared_frames(page[-_SLICE:], table)
+            time.sleep(0)  # the event loop takes the GIL now if it waits for it
+    views.shared_frames(page[len(page) - len(page) % _SLICE:], table)
     return page
+
+
+#: Events a reader thread decodes between two offers of the GIL to the event loop:
+#: about 0.5 ms of work (Python's own switch interval, 5 ms, would add that much to
+#: every wake-up of a loop waiting for the GIL).
+_SLICE = 16
 
 
 _histories: weakref.WeakKeyDictionary[Store, History] = weakref.WeakKeyDictionary()
@@ -126,6 +167,7 @@ class Feed:
         self.closed = False
         self._timer: asyncio.TimerHandle | None = None
         self._page: Sequence[Stored] = ()  # history from the store, when catching up
+        self._turn: Turn | None = None  # this stream's turn to send history
         self._reading: asyncio.Future[None] | None = None
         self._failed: BaseException | None = None
         table.subscribe(self._on_commit)
@@ -137,6 +179,7 @@ class Feed:
         if self._reading is not None:
             self._reading.cancel()
         self._page = ()
+        self._end_turn()
 
     def _on_commit(self, new: Sequence[Stored], called: frozenset[int] | None) -> None:
         # Only what the viewer needs now wakes it; anything else starts (or joins) the
@@ -180,7 +223,9 @@ class Feed:
             raise self._failed
         recent = self.table.recent_after(self.after, BATCH)
         if recent is not None:
-            self._page = ()  # caught up: from memory on
+            if self._page or self._turn is not None:  # caught up: from memory on
+                self._page = ()
+                self._end_turn()
             return recent
         page = self._page
         if page:
@@ -190,9 +235,18 @@ class Feed:
         return None
 
     async def read_history(self) -> None:
-        """Reads the page after the cursor from the store (the one held before is let go)."""
+        """Reads the page after the cursor from the store (the one held before is let go),
+        in this stream's turn to send history (waiting for one first)."""
         self._page = ()
-        self._page = await history_of(self.table.store).page(self.table, self.after)
+        history = history_of(self.table.store)
+        self._end_turn()  # one page a turn: the streams waiting go first
+        self._turn = await history.turn()
+        self._page = await history.page(self.table, self.after)
+
+    def _end_turn(self) -> None:
+        if self._turn is not None:
+            self._turn.end()
+            self._turn = None
 
     def read_ahead(self) -> None:
         """Reads the page after the cursor in the background; the feed is due once it is
