@@ -49,7 +49,7 @@ CATCHUP_READS = 2
 #: (taken in order: streams catching up together go page by page, and each page is
 #: read once) or TURN_S seconds, whichever ends first (a viewer that stopped reading
 #: holds no turn).
-CATCHUP_STREAMS = 4
+CATCHUP_STREAMS = 2
 TURN_S = 1.0
 #: Full pages kept for the streams right behind the one that read them.
 CACHED_PAGES = 16
