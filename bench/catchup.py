@@ -145,7 +145,7 @@ def watchers_worker(address: str, count: int, history: int, ready: Any, stop: An
     for the sequence reached); sends back when each caught up on `history`, the
     sequence each reached, and the bytes received."""
 
-    async def main() -> list[float]:
+    async def main() -> tuple[list[float], list[int], int]:
         channels = [grpc.aio.insecure_channel(address) for _ in range(max(1, count // 15))]
         caught: list[float] = []
         reached: list[int] = []  # the sequence each watcher had reached (last looked)

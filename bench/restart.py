@@ -143,7 +143,8 @@ def time_start(path: Path, *extra: str) -> tuple[float, dict[str, object]]:
         if line.startswith("listening on "):
             break
     else:
-        raise RuntimeError(f"the dealer did not start: {proc.stderr.read()[-2000:]}")
+        _out, err = proc.communicate(timeout=60)
+        raise RuntimeError(f"the dealer did not start: {err[-2000:]}")
     took = time.perf_counter() - started
     proc.terminate()
     _out, err = proc.communicate(timeout=60)

@@ -93,7 +93,8 @@ class Dealer:
             if snapshot is not None and snapshot.version == SNAPSHOT_VERSION:
                 state = json.loads(snapshot.state)
                 from_snapshots += 1
-            rows = self.store.events(table_id, after=snapshot.sequence if state else 0)
+            after = snapshot.sequence if snapshot is not None and state is not None else 0
+            rows = self.store.events(table_id, after=after)
             folded += len(rows)
             table.restore(rows, self.on_crash, state)
             if state is None and table.hand is None and not table.closed:

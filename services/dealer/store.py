@@ -381,8 +381,9 @@ class Reader:
             return self._shared
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
-                                 check_same_thread=False, timeout=5.0)
+            uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                                 timeout=5.0)
             self._local.db = db
             with self._lock:
                 self._opened.append(db)

@@ -45,7 +45,7 @@ class _Counting:
         self.original = store.reader.events
         self.calls = self.running = self.most = 0
         self.lock = threading.Lock()
-        store.reader.events = self  # type: ignore[method-assign]
+        store.reader.events = self  # type: ignore[method-assign, assignment]
 
     def __call__(self, *args: Any) -> Any:
         with self.lock:
@@ -146,7 +146,7 @@ def test_a_play_many_seat_catches_up_from_pages_too(tmp_path: Path) -> None:
             for batch in pb.PlayManyResponse.FromString(data).events:
                 got.extend(e.sequence for e in batch.events)
         assert got == list(range(1, table.last_sequence + 1))
-        await responses.aclose()
+        await responses.aclose()  # type: ignore[attr-defined]
         table.shutdown()
         dealer.store.close()
 

@@ -270,3 +270,25 @@ def test_restore_reads_only_the_tail_and_closed_tables_stay_closed(tmp_path: Pat
     assert tail < 100 < last
     tables, whole = asyncio.run(restore(full=True))
     assert tables == ["t"] and whole >= last  # and the turn restore wrote for the hand resumed
+
+
+def test_store_keeps_the_latest_snapshot_and_its_reader_reads_beside_the_writer(
+        tmp_path: Path) -> None:
+    from services.dealer.store import Row, Snapshot
+
+    store = Store(tmp_path / "a b#c.sqlite")  # a path a URI must escape
+    with store.batch():
+        store.create_table("t", "{}", 1)
+        store.put_snapshot("t", Snapshot(3, 1, '{"a":1}'))
+    with store.batch():
+        store.put_snapshot("t", Snapshot(9, 1, '{"a":2}'))
+        store.append("t", [Row(n, "", n, f"e{n}") for n in range(1, 11)])
+    assert store.snapshot("t") == Snapshot(9, 1, '{"a":2}')
+    assert store.snapshot("other") is None
+    with store.batch():  # an open write transaction: the reader sees what is committed
+        store.append("t", [Row(11, "", 11, "e11")])
+        rows = store.reader.executor.submit(store.reader.events, "t", 8, 5).result()
+        assert [r.sequence for r in rows] == [9, 10]
+    rows = store.reader.executor.submit(store.reader.events, "t", 8, 5).result()
+    assert [r.payload for r in rows] == ["e9", "e10", "e11"]
+    store.close()
