@@ -51,7 +51,8 @@ from services.dealer.errors import (
 )
 from services.dealer.store import ActRecord, Row, Snapshot, Store
 
-#: Events kept in memory per table for watchers; older ones are read from the store.
+#: Events kept in memory per table for watchers; older ones are read from the store
+#: (off the event loop, services.dealer.streams.History).
 RECENT_EVENTS = 1024
 #: The format of `Table.snapshot_state`; a snapshot of another version is not used
 #: (the table is folded from its whole log, and snapshotted anew).
@@ -253,7 +254,8 @@ class Table:
 
     def recent_after(self, sequence: int, limit: int) -> list[Stored] | None:
         """Up to `limit` events after `sequence` from memory; None when they are older
-        than memory holds (read them from the store)."""
+        than memory holds (streams read those from the store off the loop:
+        services.dealer.streams.History)."""
         if sequence >= self.last_sequence:
             return []
         recent = self._recent
@@ -261,16 +263,6 @@ class Table:
             start = sequence + 1 - recent[0].sequence
             return [recent[i] for i in range(start, min(len(recent), start + limit))]
         return None
-
-    def events_after(self, sequence: int, limit: int = 256) -> list[Stored]:
-        """Up to `limit` events after `sequence`, from memory or, when older, the store."""
-        if self._recent and sequence + 1 >= self._recent[0].sequence:
-            start = sequence + 1 - self._recent[0].sequence
-            return [self._recent[i] for i in range(start, min(len(self._recent), start + limit))]
-        return [
-            Stored(r.sequence, r.hand_id, r.time_ms, codec.loads(r.payload))
-            for r in self.store.events(self.table_id, sequence, limit)
-        ]
 
     # ------------------------------------------------------------------- fold
 
