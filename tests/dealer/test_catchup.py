@@ -25,15 +25,23 @@ async def _long_history(path: Path, hands: int) -> tuple[Dealer, Table]:
     return dealer, table
 
 
-async def _keep_playing(table: Table, stop: asyncio.Event) -> int:
-    """Answers every turn (check, call or muck) until `stop`; the hands begun meanwhile."""
-    begun = table.hands_played
+async def _keep_playing(dealer: Dealer, table: Table, stop: asyncio.Event) -> int:
+    """Answers every turn (check, call, fold or muck) until `stop`, and between hands sits
+    everyone in and tops up a busted stack (so that hands go on); the hands begun."""
+    begun, n = table.hands_played, 0
     while not stop.is_set():
+        n += 1
         turn, hand = table.turn, table.hand
         if turn is not None and hand is not None:
             kind = ("muck" if turn.decision == "show_or_muck" else
-                    "check" if turn.can_check else "call")
+                    "check" if turn.can_check else "call" if turn.can_call else "fold")
             table.act(turn.seat, hand.hand_id, turn.action_number, kind, 0)
+        elif hand is None:
+            for seat, state in list(table.seats.items()):
+                if state.sitting_out:
+                    table.sit_in(seat)
+                if state.stack == 0:
+                    dealer.add_chips(table.table_id, seat, 500, f"live-{n}-{seat}")
         await asyncio.sleep(0.001)
     return table.hands_played - begun
 
@@ -76,10 +84,11 @@ def test_many_watchers_from_0_get_the_whole_log_in_order_while_the_table_plays(
                 got.extend(e.sequence for e in pb.WatchTableResponse.FromString(data).events)
             return got
 
-        player = asyncio.ensure_future(_keep_playing(table, stop))
+        player = asyncio.ensure_future(_keep_playing(dealer, table, stop))
         history = table.last_sequence
         watchers = [asyncio.ensure_future(watch(v)) for v in viewers]
         while table.last_sequence < history + 400:  # live play goes on meanwhile
+            assert not player.done(), player.exception()
             await asyncio.sleep(0.01)
         stop.set()
         played = await player

@@ -141,7 +141,8 @@ async def _play(dealer: Dealer, hands: int, seed: int,
             kind, amount = turn.bet_kind, rng.randint(turn.min_to, turn.max_to)
         else:
             kind, amount = rng.choice(["fold", "check"] if turn.can_check
-                                      else ["fold", "call", "call"]), 0
+                                      else ["fold", "call", "call"] if turn.can_call
+                                      else ["fold"]), 0
         table.act(turn.seat, hand.hand_id, turn.action_number, kind, amount)
         if check is not None:
             check(table)
