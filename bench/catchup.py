@@ -4,7 +4,7 @@ cost a busy table's live play.
 A store is built with one busy table of 6 seats and a history of `--history` real
 recorded events (one table's hands played in process, copied again and again,
 renumbered). Then, for each dealer build (`before`: the source of git revision
-`--before`, by default the parent of the last change to services/dealer/streams.py;
+`--before`, by default where this branch left main (`git merge-base HEAD main`);
 `after`: this tree), on a copy of that store:
 
 1. 6 bots (one PlayMany stream, in a process of their own) play the busy table;
@@ -275,8 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configure(level="WARNING")
     before = args.before or subprocess.run(
-        ["git", "rev-list", "-1", "HEAD", "--", "services/dealer/streams.py"], cwd=ROOT,
-        check=True, capture_output=True, text=True).stdout.strip() + "^"
+        ["git", "merge-base", "HEAD", "main"], cwd=ROOT,
+        check=True, capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="bench-catchup-") as tmp:
         folder = Path(tmp)
         store = folder / "store.sqlite"
