@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import time
 from typing import Any
 
 import grpc
@@ -38,7 +39,7 @@ from services.dealer.errors import (
     TokenLost,
 )
 from services.dealer.store import Answer, Store
-from services.dealer.tables import Table, TableOptions, now_ms
+from services.dealer.tables import SNAPSHOT_VERSION, Table, TableOptions, now_ms
 
 # Lazy: modules load (for --help) before poker.log configures the process.
 log = structlog.get_logger(__name__)
@@ -66,23 +67,41 @@ class Dealer:
     """Every open table of this dealer process."""
 
     def __init__(self, store: Store, auth: Authenticator, ranker: HandRanker | None = None,
-                 on_crash: str = "resume") -> None:
+                 on_crash: str = "resume", full_replay: bool = False) -> None:
         self.store = store
         self.auth = auth
         self.ranker = ranker
         self.on_crash = on_crash
+        self.full_replay = full_replay
         self.tables: dict[str, Table] = {}
         self._seat_hashes: dict[tuple[str, int], str] = {}
 
     def restore(self) -> None:
-        """Reloads every open table from the store and resumes its hand (call on the loop)."""
+        """Reloads every open table from the store and resumes its hand (call on the loop).
+
+        A table starts from its latest snapshot and folds the events after it; one with
+        none (a store written before snapshots, or `full_replay`) folds its whole log and,
+        between hands, is snapshotted then. Closed tables are not loaded."""
+        started = time.perf_counter()
+        folded = from_snapshots = 0
         for table_id, setup, _closed in self.store.tables():
             config, options = load_setup(setup)
             table = self._table(table_id, config, options)
             for seat, _player, hashed in self.store.seats(table_id):
                 self._tokens(table_id, seat, hashed)
-            table.restore(self.store.events(table_id), self.on_crash)
-        log.info("tables_restored", tables=len(self.tables))
+            snapshot = None if self.full_replay else self.store.snapshot(table_id)
+            state = None
+            if snapshot is not None and snapshot.version == SNAPSHOT_VERSION:
+                state = json.loads(snapshot.state)
+                from_snapshots += 1
+            after = snapshot.sequence if snapshot is not None and state is not None else 0
+            rows = self.store.events(table_id, after=after)
+            folded += len(rows)
+            table.restore(rows, self.on_crash, state)
+            if state is None and table.hand is None and not table.closed:
+                table.save_snapshot()
+        log.info("tables_restored", tables=len(self.tables), from_snapshots=from_snapshots,
+                 events_folded=folded, seconds=round(time.perf_counter() - started, 3))
 
     def create_table(self, table_id: str, config: TableConfig, options: TableOptions) -> Table:
         if not table_id:

@@ -353,6 +353,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--on-crash", choices=("resume", "void"), default="resume",
                         help="a hand found in progress at start: resume it, or void it "
                              "returning every committed chip")
+    parser.add_argument("--full-replay", action="store_true",
+                        help="on start, fold each open table's whole event log instead of "
+                             "its latest snapshot and the events after it (slower; a check)")
     parser.add_argument("--stream-linger-ms", type=float,
                         default=float(env("POKER_STREAM_LINGER_MS", "10")),
                         help="how long events a viewer need not act on may wait to share a "
@@ -403,7 +406,7 @@ async def serve(args: argparse.Namespace) -> int:
                   hint="is another dealer running on this database?")
         return 1
     dealer = Dealer(store, Authenticator(args.service_token, args.auditor_token), ranker,
-                    args.on_crash)
+                    args.on_crash, args.full_replay)
     dealer.restore()
     # What is loaded by now (modules, tables, the evaluator's) lives as long as the
     # process: out of the collector's sight, a full collection while serving scans

@@ -4,9 +4,15 @@ Tables: `tables` (id, configuration, closed flag), `events` (table_id, sequence,
 hand_id, time, payload: the codec's JSON), `seats` (the hash of each seat token),
 `acts` (each answered decision, so a retried Act is answered the same way even
 across a restart) and `answers` (the answer given to each SeatPlayer request_id and
-each refused AddChips key, so a repeat is answered the same way). A batch of writes
-is one transaction: a table commits an action's events together, before it streams
-or acknowledges any of them.
+each refused AddChips key, so a repeat is answered the same way) and `snapshots`
+(each table's state after its latest hand, written with that hand's last events: a
+restart folds the snapshot and the events after it, not the whole log). A batch of
+writes is one transaction: a table commits an action's events together, before it
+streams or acknowledges any of them.
+
+Streams catching up on old events read them through `Reader`: connections of its
+own, on threads of its own (SQLite's WAL lets readers run beside the writer), so a
+long history is never read on the event loop.
 
 `synchronous=NORMAL`: a committed event survives the dealer being killed (SIGKILL);
 `durable=True` (FULL) also survives losing the machine, at a cost per commit.
@@ -27,6 +33,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +83,12 @@ CREATE TABLE IF NOT EXISTS answers (
     answer TEXT NOT NULL,
     PRIMARY KEY (call, scope, request_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id TEXT PRIMARY KEY,
+    sequence INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL
+) WITHOUT ROWID;
 """
 
 
@@ -105,6 +118,16 @@ class Answer:
 
     request: str
     answer: str
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A table's state (JSON, in the format `version`) once its events up to `sequence`
+    are folded."""
+
+    sequence: int
+    version: int
+    state: str
 
 
 _INSERT_EVENT = ("INSERT INTO events (table_id, sequence, hand_id, time_ms, payload)"
@@ -137,8 +160,10 @@ class Store:
         self._checkpoint_every = checkpoint_every
         self._checkpointer = Checkpointer(self.path, synchronous, restart_mb * 1024 * 1024)
         self._checkpointer.start()
+        self.reader = Reader(self.path, self._db)
 
     def close(self) -> None:
+        self.reader.close()
         self._checkpointer.stop()
         self._db.close()  # the last connection: SQLite checkpoints and removes the WAL
         os.close(self._lock_fd)
@@ -278,6 +303,20 @@ class Store:
         ).fetchall()
         return [Row(*r) for r in rows]
 
+    def put_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
+        """Keeps the table's latest snapshot (the one before is replaced)."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO snapshots (table_id, sequence, version, state)"
+            " VALUES (?, ?, ?, ?)",
+            (table_id, snapshot.sequence, snapshot.version, snapshot.state),
+        )
+
+    def snapshot(self, table_id: str) -> Snapshot | None:
+        row = self._db.execute(
+            "SELECT sequence, version, state FROM snapshots WHERE table_id = ?", (table_id,),
+        ).fetchone()
+        return Snapshot(*row) if row else None
+
     def put_seat(self, table_id: str, seat: int, player_id: str, token_hash: str) -> None:
         self._db.execute(
             "INSERT OR REPLACE INTO seats (table_id, seat, player_id, token_hash)"
@@ -324,6 +363,47 @@ class Store:
             (call, scope, request_id),
         ).fetchone()
         return Answer(*row) if row else None
+
+
+class Reader:
+    """Reads events off the event loop: `executor`'s threads, each with a read-only
+    connection of its own (an in-memory store has one connection: it reads on that)."""
+
+    def __init__(self, path: str, db: sqlite3.Connection, threads: int = 2) -> None:
+        self.path, self._shared = path, db
+        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="store-reader")
+        self._local = threading.local()
+        self._opened: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+
+    def _connection(self) -> sqlite3.Connection:
+        if self.path == ":memory:" or self.path.startswith("file:"):
+            return self._shared
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                                 timeout=5.0)
+            self._local.db = db
+            with self._lock:
+                self._opened.append(db)
+        return db
+
+    def events(self, table_id: str, after: int, limit: int) -> list[Row]:
+        """Store.events, for a reader thread."""
+        rows = self._connection().execute(
+            "SELECT sequence, hand_id, time_ms, payload FROM events"
+            " WHERE table_id = ? AND sequence > ? ORDER BY sequence LIMIT ?",
+            (table_id, after, limit),
+        ).fetchall()
+        return [Row(*r) for r in rows]
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            for db in self._opened:
+                db.close()
+            self._opened.clear()
 
 
 def _lock(path: str) -> int:

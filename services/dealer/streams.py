@@ -8,25 +8,150 @@ message: a table of six bots then costs about one message per action instead of
 six, and no viewer waits on an event it needs. Messages go out serialized: each
 event's bytes are built once per audience (views.event_frame) and joined, so a
 stream never copies or re-encodes an event.
+
+A stream that starts further back than the table keeps in memory catches up from
+the store (`History`): pages of `PAGE` events, read, decoded and serialized on the
+store's reader threads, at most `CATCHUP_READS` pages at once for the whole dealer,
+each page shared by every stream behind it, and at most `CATCHUP_STREAMS` streams
+sending history at once (the others wait their turn: sending is what costs the
+event loop, and live play must keep it). A stream holds one page at most, and
+asks for the next only once its consumer took the last message (gRPC's flow
+control): a viewer that stops reading makes the dealer hold one page for it, not
+its history. Then it goes on from memory, from the sequence after its last: no gap,
+no duplicate.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import deque
+import time
+import weakref
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from poker.limits import quote
 from poker.v1 import dealer_pb2 as pb
-from services.dealer import checks, views
+from services.dealer import checks, codec, views
 from services.dealer.auth import Caller
-from services.dealer.errors import DealerError, InvalidArgument, PermissionDenied, status_of
+from services.dealer.errors import (
+    DealerError,
+    InvalidArgument,
+    PermissionDenied,
+    status_of,
+)
+from services.dealer.store import Reader, Store
 from services.dealer.tables import Stored, Table
 
 #: Events per streamed message, at most.
 BATCH = 256
+#: Events a stream catching up reads from the store at once (and holds, at most).
+PAGE = 512
+#: Pages read from the store at the same time, for all streams: the others wait.
+CATCHUP_READS = 2
+#: Streams sending history at the same time, for the whole dealer: the others wait
+#: their turn, so that live play keeps most of the event loop. A turn is one page
+#: (taken in order: streams catching up together go page by page, and each page is
+#: read once) or TURN_S seconds, whichever ends first (a viewer that stopped reading
+#: holds no turn).
+CATCHUP_STREAMS = 2
+TURN_S = 1.0
+#: Full pages kept for the streams right behind the one that read them.
+CACHED_PAGES = 16
+
+
+class History:
+    """A store's old events for streams catching up: aligned pages (sequences
+    k*PAGE+1 .. (k+1)*PAGE), read and decoded on the store's reader threads with
+    their public frames built there, so that many streams catching up at once cost
+    the event loop little more than sending."""
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self._slots = asyncio.Semaphore(CATCHUP_READS)
+        self._turns = asyncio.Semaphore(CATCHUP_STREAMS)
+        self._pages: OrderedDict[tuple[str, int], list[Stored]] = OrderedDict()
+        self._reading: dict[tuple[str, int], asyncio.Future[list[Stored]]] = {}
+        self.reads = 0  # pages read from the store so far
+
+    async def turn(self) -> Turn:
+        """A stream's turn to send history (waits for one of CATCHUP_STREAMS)."""
+        await self._turns.acquire()
+        return Turn(self._turns)
+
+    async def page(self, table: Table, after: int) -> list[Stored]:
+        """The page holding the event after `after` (shorter when the log ends in it)."""
+        start = after - after % PAGE
+        key = (table.table_id, start)
+        hit = self._pages.get(key)
+        if hit is not None:
+            self._pages.move_to_end(key)
+            return hit
+        reading = self._reading.get(key)
+        if reading is None:
+            reading = self._reading[key] = asyncio.ensure_future(self._read(table, start, key))
+        return await asyncio.shield(reading)
+
+    async def _read(self, table: Table, start: int, key: tuple[str, int]) -> list[Stored]:
+        try:
+            async with self._slots:
+                loop = asyncio.get_running_loop()
+                page = await loop.run_in_executor(self.reader.executor, _read_page,
+                                                  self.reader, table, start)
+                self.reads += 1
+        finally:
+            del self._reading[key]
+        if len(page) == PAGE:  # a page still being written is read again
+            self._pages[key] = page
+            if len(self._pages) > CACHED_PAGES:
+                self._pages.popitem(last=False)
+        return page
+
+
+class Turn:
+    """One of the CATCHUP_STREAMS turns to send history: one page's worth, ended when
+    the stream asks for the next (or by itself after TURN_S)."""
+
+    def __init__(self, turns: asyncio.Semaphore) -> None:
+        self._turns, self.held = turns, True
+        self._timer = asyncio.get_running_loop().call_later(TURN_S, self.end)
+
+    def end(self) -> None:
+        if self.held:
+            self.held = False
+            self._timer.cancel()
+            self._turns.release()
+
+
+def _read_page(reader: Reader, table: Table, start: int) -> list[Stored]:
+    """On a reader thread: a page of events, decoded, each public frame built (they only
+    read the table's configuration, which never changes)."""
+    loads = codec.loads
+    page: list[Stored] = []
+    for n, r in enumerate(reader.events(table.table_id, start, PAGE), start=1):
+        page.append(Stored(r.sequence, r.hand_id, r.time_ms, loads(r.payload)))
+        if n % _SLICE == 0:
+            views.shared_frames(page[-_SLICE:], table)
+            time.sleep(0)  # the event loop takes the GIL now if it waits for it
+    views.shared_frames(page[len(page) - len(page) % _SLICE:], table)
+    return page
+
+
+#: Events a reader thread decodes between two offers of the GIL to the event loop:
+#: about 0.5 ms of work (Python's own switch interval, 5 ms, would add that much to
+#: every wake-up of a loop waiting for the GIL).
+_SLICE = 16
+
+
+_histories: weakref.WeakKeyDictionary[Store, History] = weakref.WeakKeyDictionary()
+
+
+def history_of(store: Store) -> History:
+    history = _histories.get(store)
+    if history is None:
+        history = _histories[store] = History(store.reader)
+    return history
 
 
 class Feed:
@@ -47,12 +172,20 @@ class Feed:
         self._due = True
         self.closed = False
         self._timer: asyncio.TimerHandle | None = None
+        self._page: Sequence[Stored] = ()  # history from the store, when catching up
+        self._turn: Turn | None = None  # this stream's turn to send history
+        self._reading: asyncio.Future[None] | None = None
+        self._failed: BaseException | None = None
         table.subscribe(self._on_commit)
 
     def close(self) -> None:
         self._cancel()
         self.closed = True
         self.table.unsubscribe(self._on_commit)
+        if self._reading is not None:
+            self._reading.cancel()
+        self._page = ()
+        self._end_turn()
 
     def _on_commit(self, new: Sequence[Stored], called: frozenset[int] | None) -> None:
         # Only what the viewer needs now wakes it; anything else starts (or joins) the
@@ -89,6 +222,55 @@ class Feed:
         """Events after the cursor, due or not."""
         return self.table.last_sequence > self.after
 
+    def next_batch(self) -> Sequence[Stored] | None:
+        """Up to BATCH events after the cursor, from memory or the page read; None when
+        they must be read from the store first (`read_history`)."""
+        if self._failed is not None:
+            raise self._failed
+        recent = self.table.recent_after(self.after, BATCH)
+        if recent is not None:
+            if self._page or self._turn is not None:  # caught up: from memory on
+                self._page = ()
+                self._end_turn()
+            return recent
+        page = self._page
+        if page:
+            start = self.after + 1 - page[0].sequence
+            if 0 <= start < len(page):
+                return page[start:start + BATCH]
+        return None
+
+    async def read_history(self) -> None:
+        """Reads the page after the cursor from the store (the one held before is let go),
+        in this stream's turn to send history (waiting for one first)."""
+        self._page = ()
+        history = history_of(self.table.store)
+        self._end_turn()  # one page a turn: the streams waiting go first
+        self._turn = await history.turn()
+        self._page = await history.page(self.table, self.after)
+
+    def _end_turn(self) -> None:
+        if self._turn is not None:
+            self._turn.end()
+            self._turn = None
+
+    def read_ahead(self) -> None:
+        """Reads the page after the cursor in the background; the feed is due once it is
+        in (a shared stream sends from it then)."""
+        self._due = False
+        if self._reading is None:
+            self._reading = asyncio.ensure_future(self._read_ahead())
+
+    async def _read_ahead(self) -> None:
+        try:
+            await self.read_history()
+        except Exception as err:  # noqa: BLE001 - raised to the stream by next_batch
+            self._failed = err
+        finally:
+            self._reading = None
+            self._due = True
+            self.poke()
+
     def take(self, batch: Sequence[Stored] | None = None,
              shared: tuple[list[bytes | None], bytes | None] | None = None
              ) -> tuple[bytes, bool] | None:
@@ -96,16 +278,21 @@ class Feed:
         viewer's stream ends with it; None when there is nothing after the cursor.
 
         `batch` and `shared` (views.shared_frames of it): that batch, already read for
-        other viewers at the same cursor."""
+        other viewers at the same cursor (or by `next_batch`)."""
         self._due = False
         self._cancel()
         if batch is None:
-            batch = self.table.events_after(self.after, BATCH)
+            batch = self.next_batch()
+            assert batch is not None, "read_history first"
         if not batch:
             return None
         self.after = batch[-1].sequence
         if len(batch) == BATCH:
             self._due = True  # the rest of a backlog follows at once
+        page = self._page
+        if page and batch[-1] is page[-1]:
+            self._page = ()  # sent: the stream holds no history until it asks again
+            self._due = True
         if shared is not None and shared[1] is not None:
             return shared[1], False
         return views.events_for(batch, self.viewer, self.table,
@@ -116,7 +303,11 @@ class Feed:
         """(serialized events, the stream ends here) pairs; empty bytes when only `urgent()`."""
         while True:
             if self._due or urgent():
-                taken = self.take()
+                batch = self.next_batch()
+                if batch is None:  # older than memory: one page from the store first
+                    await self.read_history()
+                    continue
+                taken = self.take(batch)
                 if taken is not None:
                     yield taken
                     if taken[1]:
@@ -334,7 +525,10 @@ class PlayManySession:
             at = (id(feed.table), feed.after)
             read = batches.get(at)
             if read is None:
-                batch = feed.table.events_after(feed.after, BATCH)
+                batch = feed.next_batch()
+                if batch is None:  # older than memory: the feed reads a page and wakes us
+                    feed.read_ahead()
+                    continue
                 read = batches[at] = (batch, views.shared_frames(batch, feed.table))
             taken = feed.take(*read)
             if taken is None:

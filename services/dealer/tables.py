@@ -7,6 +7,11 @@ store in one transaction, folds them into the table's state, and wakes the
 watchers. The table's state is a fold over its events (`_apply`), the same fold a
 restarted dealer runs over the stored log (`Table.restore`).
 
+Snapshots bound that replay: the write that ends a hand also stores the table's
+state after it (`snapshot_state`, format `SNAPSHOT_VERSION`), so a restart loads the
+latest snapshot and folds only the events after it (a hand in progress is folded
+from its start, since a snapshot is only ever taken between hands).
+
 Clocks (R27, R32) are `loop.call_later` handles: one for the awaited decision,
 one for the pause before the next hand.
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
+import json
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -49,13 +55,17 @@ from services.dealer.errors import (
     Stopping,
     TableNotFound,
 )
-from services.dealer.store import ActRecord, Row, Store
+from services.dealer.store import ActRecord, Row, Snapshot, Store
 
 #: The engine's events that open cards (R3): each carries their salts.
 _OPENING = frozenset({HoleCardsDealt, BoardDealt, CardsShown})
 
-#: Events kept in memory per table for watchers; older ones are read from the store.
+#: Events kept in memory per table for watchers; older ones are read from the store
+#: (off the event loop, services.dealer.streams.History).
 RECENT_EVENTS = 1024
+#: The format of `Table.snapshot_state`; a snapshot of another version is not used
+#: (the table is folded from its whole log, and snapshotted anew).
+SNAPSHOT_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,11 +181,85 @@ class Table:
             filed = "" if type(event) in table_events else hand_id
             stored.append(Stored(sequence, filed, stamp, event))
             rows.append((sequence, filed, stamp, dumps(event)))
+        if any(type(e) in _HAND_ENDS for e in events):
+            also = self._with_snapshot(stored, also)
         self.store.write(self.table_id, rows, also)
         for s in stored:
             self._apply(s)
         self._wake(stored)
         return self.last_sequence
+
+    def _with_snapshot(self, stored: Sequence[Stored],
+                       also: Callable[[], None] | None) -> Callable[[], None]:
+        """`also`, and the snapshot of the table once `stored` (which ends a hand) is
+        folded: the state comes from a scratch fold, since this table folds only once
+        the write succeeds."""
+        scratch = Table.__new__(Table)
+        scratch.load_snapshot(self.snapshot_state())
+        for s in stored:
+            scratch._apply(s)
+        snapshot = Snapshot(stored[-1].sequence, SNAPSHOT_VERSION,
+                            json.dumps(scratch.snapshot_state(), separators=(",", ":")))
+
+        def write() -> None:
+            if also is not None:
+                also()
+            self.store.put_snapshot(self.table_id, snapshot)
+
+        return write
+
+    def save_snapshot(self) -> None:
+        """Stores the table's state now (between hands): a store written before snapshots
+        existed gets one on its first start."""
+        assert self.hand is None
+        snapshot = Snapshot(self.last_sequence, SNAPSHOT_VERSION,
+                            json.dumps(self.snapshot_state(), separators=(",", ":")))
+        with self.store.batch():
+            self.store.put_snapshot(self.table_id, snapshot)
+
+    def snapshot_state(self) -> dict[str, Any]:
+        """What the fold of the log so far leaves, between hands, as JSON-ready values:
+        everything `restore` and the calls need (seats, stacks, button, level, sit-outs,
+        the hand counter, the AddChips keys answered), nothing of a running hand."""
+        return {
+            "last_sequence": self.last_sequence,
+            "seats": [[s.seat, s.player_id, s.stack, s.sitting_out, s.wait_for_big_blind,
+                       s.joined_late] for s in self.seats.values()],
+            "seated_at": sorted(self.seated_at.items()),
+            "hand_started_at": self.hand_started_at,
+            "button": self.button,
+            "hands_played": self.hands_played,
+            "hand_number": self.hand_number,
+            "action_number": self.action_number,
+            "level_base": list(self.level_base),
+            "closed": self.closed,
+            "chip_keys": [[key, *done] for key, done in self._chip_keys.items()],
+            "chains": [[seat, value.hex(), since] for seat, (value, since)
+                       in sorted(self.chains.items())],  # R39
+        }
+
+    def load_snapshot(self, state: dict[str, Any]) -> None:
+        """The table as `snapshot_state` left it, before folding the events after it."""
+        self.last_sequence = int(state["last_sequence"])
+        self.seats = {int(seat): SeatState(int(seat), player, int(stack), bool(out), bool(wait),
+                                           bool(late))
+                      for seat, player, stack, out, wait, late in state["seats"]}
+        self.seated_at = {int(seat): int(at) for seat, at in state["seated_at"]}
+        self.hand_started_at = int(state["hand_started_at"])
+        self.button = None if state["button"] is None else int(state["button"])
+        self.hands_played = int(state["hands_played"])
+        self.hand_number = int(state["hand_number"])
+        self.action_number = int(state["action_number"])
+        index, hands_at, time_at = state["level_base"]
+        self.level_base = (int(index), int(hands_at), int(time_at))
+        self.closed = bool(state["closed"])
+        self._chip_keys = {key: (int(seat), int(amount), int(stack))
+                           for key, seat, amount, stack in state["chip_keys"]}
+        self.chains = {int(seat): (bytes.fromhex(value), int(since))
+                       for seat, value, since in state.get("chains", ())}
+        self.turn = None
+        self._hand_events = []
+        self._recent = deque(maxlen=RECENT_EVENTS)
 
     def subscribe(self, on_commit: Listener) -> None:
         """Calls `on_commit(new events, seats called on)` after every write.
@@ -197,15 +281,17 @@ class Table:
         for listener in list(self._listeners):
             listener(new, called)
 
-    def events_after(self, sequence: int, limit: int = 256) -> list[Stored]:
-        """Up to `limit` events after `sequence`, from memory or, when older, the store."""
-        if self._recent and sequence + 1 >= self._recent[0].sequence:
-            start = sequence + 1 - self._recent[0].sequence
-            return [self._recent[i] for i in range(start, min(len(self._recent), start + limit))]
-        return [
-            Stored(r.sequence, r.hand_id, r.time_ms, codec.loads(r.payload))
-            for r in self.store.events(self.table_id, sequence, limit)
-        ]
+    def recent_after(self, sequence: int, limit: int) -> list[Stored] | None:
+        """Up to `limit` events after `sequence` from memory; None when they are older
+        than memory holds (streams read those from the store off the loop:
+        services.dealer.streams.History)."""
+        if sequence >= self.last_sequence:
+            return []
+        recent = self._recent
+        if recent and sequence + 1 >= recent[0].sequence:
+            start = sequence + 1 - recent[0].sequence
+            return [recent[i] for i in range(start, min(len(recent), start + limit))]
+        return None
 
     # ------------------------------------------------------------------- fold
 
@@ -862,13 +948,13 @@ class Table:
 
     # ---------------------------------------------------------------- restore
 
-    def restore(self, rows: Sequence[Row], on_crash: str) -> None:
-        """Folds a stored log; resumes (or voids) the hand it stopped in."""
-        for row in rows:
-            self._apply(Stored(row.sequence, row.hand_id, row.time_ms, codec.loads(row.payload)))
-        self._recent.clear()
+    def restore(self, rows: Sequence[Row], on_crash: str,
+                snapshot: dict[str, Any] | None = None) -> None:
+        """Folds a stored log (the events after `snapshot`, the state it was taken in,
+        when given); resumes (or voids) the hand it stopped in."""
+        self.fold(rows, snapshot)
         hand_events = [s.event for s in self._hand_events]
-        finished = any(isinstance(e, ev.DeckRevealed | ev.HandVoided) for e in hand_events)
+        finished = any(type(e) in _HAND_ENDS for e in hand_events)
         if not hand_events or finished or self.closed:
             self._schedule_hand()
             return
@@ -891,6 +977,21 @@ class Table:
         elif self.hand.actor is not None:  # a fresh clock for the awaited decision
             self.action_number = max(self.action_number - 1, 0) if self.turn else 0
             self._after_decision([], None)
+
+
+    def fold(self, rows: Sequence[Row], snapshot: dict[str, Any] | None = None) -> None:
+        """The state of the table after `rows` (after `snapshot`'s state, when given),
+        without resuming anything: restore's first half."""
+        if snapshot is not None:
+            self.load_snapshot(snapshot)
+        loads = codec.loads
+        for row in rows:
+            self._apply(Stored(row.sequence, row.hand_id, row.time_ms, loads(row.payload)))
+        self._recent.clear()
+
+
+#: The events that end a hand: the write holding one also holds the table's snapshot.
+_HAND_ENDS: frozenset[type] = frozenset({ev.DeckRevealed, ev.HandVoided})
 
 
 def _deck_of(events: Sequence[Any]) -> tuple[int, ...]:

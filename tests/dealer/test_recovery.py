@@ -138,3 +138,62 @@ def test_a_retried_act_is_answered_the_same_after_a_restart(tmp_path: Path) -> N
     finally:
         client.close()
         proc.stop()
+
+
+def _restored(log: Path) -> dict[str, object]:
+    """The last tables_restored line of a dealer's log."""
+    import json
+
+    lines = [json.loads(line) for line in log.read_text().splitlines()
+             if '"tables_restored"' in line]
+    return lines[-1]
+
+
+def _state(view: pb.TableView) -> tuple[object, ...]:
+    seats = tuple((s.seat, s.player_id, s.stack, s.bet, s.sitting_out) for s in view.seats)
+    hand = (view.hand.hand_id, tuple(p.amount for p in view.hand.pots)) if view.HasField(
+        "hand") else None
+    return view.hands_played, view.button, view.next_level.big_blind, seats, hand
+
+
+def test_a_restart_folds_the_snapshot_and_the_tail_and_streams_catch_up_from_the_store(
+        tmp_path: Path) -> None:
+    """The table a restart rebuilds from its snapshot (a few events folded) is the one it
+    rebuilds from the whole log (--full-replay); watchers from 0 then read the whole log
+    from the store, in order, while the table plays on."""
+    db, log = tmp_path / "dealer.sqlite", tmp_path / "dealer.log"
+    proc = start_dealer(db, log_path=log)
+    client = Client(proc.address)
+    try:
+        table_id = client.create(seats=4, test_mode=True, deck_seed=7, hands_per_level=5)
+        tokens = client.seat(table_id, STACKS)
+        watcher = Watcher(client, table_id, AUDITOR_TOKEN)
+        play(client, table_id, tokens, watcher, 60, seed=3)
+        watcher.cancel()
+        before = client.view(table_id, AUDITOR_TOKEN)
+        client.close()
+        proc.stop()
+        for extra in ((), ("--full-replay",)):
+            proc = start_dealer(db, *extra, log_path=log)
+            client = Client(proc.address)
+            restored = _restored(log)
+            assert restored["from_snapshots"] == (0 if extra else 1)
+            folded = int(restored["events_folded"])  # type: ignore[call-overload]
+            assert (folded >= before.sequence) if extra else (folded < 100 < before.sequence)
+            assert _state(client.view(table_id, AUDITOR_TOKEN)) == _state(before)
+            if extra:
+                break
+            client.close()
+            proc.stop()
+        watchers = [Watcher(client, table_id, AUDITOR_TOKEN) for _ in range(3)]
+        watchers += [Watcher(client, table_id) for _ in range(5)]
+        play(client, table_id, tokens, watchers[0], 3, seed=4)
+        last = client.view(table_id).sequence
+        for w in watchers:
+            w.wait(lambda ev: bool(ev) and ev[-1].sequence >= last)
+            w.cancel()
+            sequences = [e.sequence for e in w.events]
+            assert sequences == list(range(1, len(sequences) + 1))
+    finally:
+        client.close()
+        proc.stop()
