@@ -189,3 +189,13 @@ def _rebuy(client: Client, table_id: str, event: pb.TableEvent) -> None:
             except grpc.RpcError as err:  # already in the next hand, or left
                 assert err.code() in (grpc.StatusCode.FAILED_PRECONDITION,
                                       grpc.StatusCode.NOT_FOUND), err.details()
+
+
+def stored_events(table: Any, after: int = 0, limit: int = -1) -> list[Any]:
+    """A table's events after `after`, read from its store (the tests' view of the log;
+    the dealer itself reads old events off the event loop, services.dealer.streams)."""
+    from services.dealer import codec
+    from services.dealer.tables import Stored
+
+    return [Stored(r.sequence, r.hand_id, r.time_ms, codec.loads(r.payload))
+            for r in table.store.events(table.table_id, after, limit)]

@@ -30,6 +30,7 @@ from services.dealer.engine import AUDITOR, SPECTATOR
 from services.dealer.store import Store
 from services.dealer.tables import Table
 from services.dealer.views import Viewer
+from tests.dealer.helpers import stored_events
 
 HANDS = 2000
 SEATS = 6
@@ -103,7 +104,7 @@ def _stream(table: Table, viewer: Viewer) -> list[pb.TableEvent]:
     """Every event of the table as `viewer`'s stream carries it."""
     out: list[pb.TableEvent] = []
     after = 0
-    while batch := table.events_after(after, 512):
+    while batch := stored_events(table, after, 512):
         data, _ = views.events_for(batch, viewer, table)
         out.extend(pb.WatchTableResponse.FromString(data).events)
         after = batch[-1].sequence

@@ -30,6 +30,7 @@ from services.dealer.dealer import Dealer
 from services.dealer.engine import AUDITOR, SPECTATOR
 from services.dealer.store import Store
 from services.dealer.tables import Table
+from tests.dealer.helpers import stored_events
 from tests.dealer.test_fair_deck import _act, _stream
 
 _SALTED = {"HoleCardsDealt", "BoardDealt", "CardsShown"}
@@ -146,7 +147,7 @@ def test_R3_a_store_of_the_old_format_starts_and_keeps_old_decks_from_players(
                 assert all(all(c is None for c in a.cards) for a in dealt
                            if a.dealt_to not in shown)
     if on_crash == "void":
-        voided = [s for s in table.events_after(0, 10_000) if s.hand_id == "t-4"
+        voided = [s for s in stored_events(table, 0, 10_000) if s.hand_id == "t-4"
                   and type(s.event).__name__ == "HandVoided"]
         assert len(voided) == 1
     store.close()

@@ -24,6 +24,7 @@ from services.dealer.engine import AUDITOR, SPECTATOR, DeckSet, HandStarted
 from services.dealer.errors import AlreadyExists, FailedPrecondition, InvalidArgument
 from services.dealer.store import Store
 from services.dealer.tables import Table
+from tests.dealer.helpers import stored_events
 from tests.dealer.test_fair_deck import _act, _assert_nothing_unopened, _stream, _truths
 
 SEATS = 3
@@ -68,7 +69,7 @@ def test_R39_the_commitment_comes_first_and_the_seeds_place_the_cards(tmp_path: 
         assert table.hand is None  # nothing dealt before the seeds
         seeding = table._seeding
         assert seeding is not None
-        events = [s.event for s in table.events_after(0, 1000)]
+        events = [s.event for s in stored_events(table, 0, 1000)]
         committed = next(e for e in events if isinstance(e, ev.DeckCommitted))
         assert committed.commitment == seeding.shuffled.commitment
         assert not any(isinstance(e, HandStarted | DeckSet | ev.DeckSeeded) for e in events)
@@ -87,7 +88,7 @@ def test_R39_the_commitment_comes_first_and_the_seeds_place_the_cards(tmp_path: 
             assert table.hand is None
             table.reveal_seed(seat, seeding.hand_id, seeds[seat])
         assert table.hand is not None  # dealt as soon as the last seed came in
-        events = [s.event for s in table.events_after(0, 1000)]
+        events = [s.event for s in stored_events(table, 0, 1000)]
         seeded = next(e for e in events if isinstance(e, ev.DeckSeeded))
         assert seeded.seeds == tuple((seat, seeds[seat]) for seat in range(SEATS))
         p = deck.permutation([seeds[seat] for seat in range(SEATS)])
@@ -129,7 +130,7 @@ def test_R39_a_seed_that_does_not_come_in_time_counts_empty(tmp_path: Path) -> N
         table.reveal_seed(0, seeding.hand_id, _next_seed(table, chains[0], 0))
         assert table.hand is None  # seats 1 and 2 have not sent theirs
         await _until(lambda: table.hand is not None)
-        seeded = next(s.event for s in table.events_after(0, 1000)
+        seeded = next(s.event for s in stored_events(table, 0, 1000)
                       if isinstance(s.event, ev.DeckSeeded))
         assert [seed for _, seed in seeded.seeds][1:] == [b"", b""]
         assert seeded.seeds[0][1] == chains[0][-2]
@@ -245,7 +246,7 @@ def test_R39_a_dealer_restarted_while_awaiting_seeds_commits_afresh(tmp_path: Pa
             assert _next_seed(table, chains[seat], seat) == expected
             table.reveal_seed(seat, "t-1", expected)
         assert table.hand is not None and table.hand.hand_id == "t-1"
-        committed = [s.event for s in table.events_after(0, 1000)
+        committed = [s.event for s in stored_events(table, 0, 1000)
                      if isinstance(s.event, ev.DeckCommitted)]
         assert [c.commitment for c in committed] == [old_commitment,
                                                      seeding.shuffled.commitment]

@@ -300,7 +300,10 @@ def test_the_asyncio_client_plays_resumes_and_awaits_async_bots(
         assert not any(r.refused for r in results)
         assert tables[0].fair_deck is not None and tables[0].fair_deck.verified >= 15
         view = await tables[1].view()
-        assert view.seats == tables[1].state.seats
+        # The table deals on after the bots stop (nobody left it), so a fresh view and the
+        # state the stream left may be a hand apart: the same seats and players, though.
+        assert ([(s.seat, s.player_id) for s in view.seats]
+                == [(s.seat, s.player_id) for s in tables[1].state.seats])
         spectator_events = []
         async for e in tables[2].events(after=0):
             spectator_events.append(e)
