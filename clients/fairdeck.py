@@ -43,7 +43,7 @@ clients.errors.FairDeckViolation: hand h: the hashes do not make the commitment 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -62,6 +62,7 @@ from clients.events import (
     HoleCardsDealt,
 )
 from clients.models import Street, TableView
+from poker.deckproof import permutation, position_hash
 
 __all__ = ["FairDeckChecker", "dealing_order", "permutation", "position_hash",
            "verify_reveal"]
@@ -83,38 +84,7 @@ def dealing_order(seats: list[int], button: int) -> list[int]:
     return [s for s in ordered if s > button] + [s for s in ordered if s <= button]
 
 
-def position_hash(position: int, card: int, salt: bytes) -> bytes:
-    """R3: h_i = SHA-256(s_i || i || card_i), position and card index one byte each."""
-    return hashlib.sha256(salt + bytes((position, card))).digest()
 
-
-def _stream(key: bytes) -> Iterator[int]:
-    k = 0
-    while True:
-        yield from hashlib.sha256(key + k.to_bytes(4, "big")).digest()
-        k += 1
-
-
-def permutation(seeds: Sequence[bytes]) -> list[int]:
-    """R39's permutation of the seeds in seat order (dealer.proto, DeckSeeded):
-    key = SHA-256(len(seed) as a byte || seed, for each seed), stream = SHA-256(key || k)
-    for k = 0, 1, ... (4 bytes big-endian); Fisher-Yates from 51 down, rejecting bytes
-    at or past 256 - 256 % (i + 1).
-
-    >>> permutation([b"a", b""]) != permutation([b"", b"a"])
-    True
-    """
-    key = hashlib.sha256(b"".join(bytes((len(s),)) + s for s in seeds)).digest()
-    stream, p = _stream(key), list(range(52))
-    for i in range(51, 0, -1):
-        n = i + 1
-        limit = 256 - 256 % n
-        byte = next(stream)
-        while byte >= limit:
-            byte = next(stream)
-        j = byte % n
-        p[i], p[j] = p[j], p[i]
-    return p
 
 
 def board_positions(n: int, street: Street) -> tuple[int, ...]:

@@ -5,6 +5,7 @@ last link is committed (CommitSeeds) and each hand's seed is the preimage of the
 value the dealer published for the seat (the head, then the seat's seed in the last
 DeckSeeded), so a seed lost in a dealer restart is simply sent again.
 
+>>> import hashlib
 >>> from clients.events import SeatSeed
 >>> chain = SeedChain(length=3)
 >>> chain.feed(SeedsCommitted(sequence=1, seat=0, chain_head=chain.head))
@@ -20,10 +21,10 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from clients.events import DeckCommitted, DeckSeeded, Event, PlayerUnseated, SeedsCommitted
+from poker.deckproof import SEED_BYTES, chain
 
 __all__ = ["SeedChain"]
 
@@ -38,9 +39,7 @@ class SeedChain:
     reads = frozenset({SeedsCommitted, DeckCommitted, DeckSeeded, PlayerUnseated})
 
     def __init__(self, length: int = CHAIN_LENGTH) -> None:
-        links = [secrets.token_bytes(32)]
-        for _ in range(length):
-            links.append(hashlib.sha256(links[-1]).digest())
+        links = chain(secrets.token_bytes(SEED_BYTES), length)
         self._links = links
         self._at = length  # the index of the last published link
         self.head = links[-1]

@@ -27,3 +27,10 @@ def test_check_chips_refuses_what_is_not_a_whole_amount_in_range(amount: object)
 
 def test_check_chips_takes_the_maximum_itself() -> None:
     assert limits.check_chips("amount", limits.MAX_CHIPS) == limits.MAX_CHIPS
+
+
+def test_the_deck_proof_module_doctests_pass() -> None:
+    import poker.deckproof as deckproof
+
+    result = doctest.testmod(deckproof)
+    assert result.attempted >= 5 and result.failed == 0

@@ -17,9 +17,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from poker import deckproof
 from poker.cards import card_text
 from poker.limits import quote
-from services.dealer import codec, deck, phh
+from services.dealer import codec, phh
 from services.dealer import events as ev
 from services.dealer.engine import AUDITOR, SPECTATOR, CardsShown, Hand, HandEnded
 from services.dealer.errors import FailedPrecondition, InvalidArgument, TableNotFound
@@ -64,7 +65,7 @@ def _proof(events: list[Any], who: Any, hand: Hand) -> dict[str, object]:
     fields: dict[str, object] = {
         "_commitment": reveal.commitment,
         "_salts": [s.hex() if i in opened else "" for i, s in enumerate(reveal.salts)],
-        "_hashes": ["" if i in opened else deck.position_hash(i, c, s).hex()
+        "_hashes": ["" if i in opened else deckproof.position_hash(i, c, s).hex()
                     for i, (c, s) in enumerate(zip(reveal.deck, reveal.salts, strict=True))],
     }
     if who is AUDITOR:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from poker import deckproof
 from poker.limits import MAX_CHIPS, quote
 from poker.log import get_logger
 from services.dealer import checks, codec, deck, seating
@@ -645,9 +646,9 @@ class Table:
         self._check_open()
         self._check_seeded_table()
         self._seated(seat)
-        if len(chain_head) != deck.SEED_BYTES:
+        if len(chain_head) != deckproof.SEED_BYTES:
             raise InvalidArgument(f"chain_head: {len(chain_head)} bytes; give the "
-                                  f"{deck.SEED_BYTES} bytes of SHA-256^k(x) (R39)")
+                                  f"{deckproof.SEED_BYTES} bytes of SHA-256^k(x) (R39)")
         if seat in self.chains:
             raise AlreadyExists(f"seat {seat} committed its chain of seeds already; a chain "
                                 "is committed once per seating (R39)")
@@ -659,9 +660,9 @@ class Table:
         self._check_open()
         self._check_seeded_table()
         self._seated(seat)
-        if len(seed) != deck.SEED_BYTES:
+        if len(seed) != deckproof.SEED_BYTES:
             raise InvalidArgument(f"seed: {len(seed)} bytes; a seed is the "
-                                  f"{deck.SEED_BYTES}-byte preimage of the chain's last value")
+                                  f"{deckproof.SEED_BYTES}-byte preimage of the chain's last value")
         seeding = self._seeding
         if seeding is None or seeding.hand_id != hand_id:
             waiting = f"hand {seeding.hand_id} is" if seeding else "no hand is"
@@ -711,8 +712,8 @@ class Table:
         if seeding is None or self.closed:
             return
         seeds = tuple((seat, seeding.seeds.get(seat, b"")) for seat in sorted(seeding.plan.seats))
-        p = deck.permutation([seed for _, seed in seeds])
-        dealt = deck.dealt_order(seeding.shuffled.cards, p)
+        p = deckproof.permutation([seed for _, seed in seeds])
+        dealt = deckproof.dealt_order(seeding.shuffled.cards, p)
         self._deal(seeding.plan, seeding.hand_id, seeding.shuffled.commitment, dealt,
                    [ev.DeckSeeded(seeds, tuple(p))])
 

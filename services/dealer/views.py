@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from poker import deckproof
 from poker.cards import card_text
 from poker.v1 import dealer_pb2 as pb
-from services.dealer import deck
 from services.dealer import events as ev
 from services.dealer.auth import Caller
 from services.dealer.engine import (
@@ -320,7 +320,7 @@ def _dealer_event(e: Any, table: Table | None) -> dict[str, Any]:  # noqa: C901
 
 
 def _position_hashes(e: ev.DeckRevealed) -> list[bytes]:
-    return [deck.position_hash(i, card, salt)
+    return [deckproof.position_hash(i, card, salt)
             for i, (card, salt) in enumerate(zip(e.deck, e.salts, strict=True))]
 
 

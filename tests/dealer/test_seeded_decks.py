@@ -15,9 +15,10 @@ import pytest
 
 from clients.convert import event_from_proto
 from clients.fairdeck import FairDeckChecker
+from poker import deckproof
 from poker.v1 import dealer_pb2 as pb
-from services.dealer import deck, views
 from services.dealer import events as ev
+from services.dealer import views
 from services.dealer.auth import Authenticator
 from services.dealer.dealer import Dealer
 from services.dealer.engine import AUDITOR, SPECTATOR, DeckSet, HandStarted
@@ -43,7 +44,7 @@ def _table(tmp_path: Path, **config: Any) -> tuple[Store, Table]:
 
 
 def _chains(table: Table) -> dict[int, list[bytes]]:
-    chains = {seat: deck.chain(os.urandom(32), 200) for seat in range(SEATS)}
+    chains = {seat: deckproof.chain(os.urandom(32), 200) for seat in range(SEATS)}
     for seat, links in chains.items():
         table.commit_seeds(seat, links[-1])
     return chains
@@ -91,7 +92,7 @@ def test_R39_the_commitment_comes_first_and_the_seeds_place_the_cards(tmp_path: 
         events = [s.event for s in stored_events(table, 0, 1000)]
         seeded = next(e for e in events if isinstance(e, ev.DeckSeeded))
         assert seeded.seeds == tuple((seat, seeds[seat]) for seat in range(SEATS))
-        p = deck.permutation([seeds[seat] for seat in range(SEATS)])
+        p = deckproof.permutation([seeds[seat] for seat in range(SEATS)])
         assert list(seeded.permutation) == p != list(range(52))
         dealt = next(e for e in events if isinstance(e, DeckSet)).deck
         assert dealt == tuple(seeding.shuffled.cards[p[j]] for j in range(52))
@@ -109,14 +110,14 @@ def test_R39_the_commitment_comes_first_and_the_seeds_place_the_cards(tmp_path: 
 
 def test_R39_any_one_seed_changes_the_permutation() -> None:
     base = [hashlib.sha256(bytes([k])).digest() for k in range(6)]
-    p = deck.permutation(base)
+    p = deckproof.permutation(base)
     for k in range(6):
         for other in (b"", bytes(32), hashlib.sha256(base[k]).digest()):
             changed = [*base[:k], other, *base[k + 1:]]
-            assert deck.permutation(changed) != p, k
+            assert deckproof.permutation(changed) != p, k
     # Seat order matters, and an empty seed is not the same as none.
-    assert deck.permutation(base[::-1]) != p
-    assert deck.permutation([b"", b""]) != deck.permutation([b""])
+    assert deckproof.permutation(base[::-1]) != p
+    assert deckproof.permutation([b"", b""]) != deckproof.permutation([b""])
     assert sorted(p) == list(range(52))
 
 
@@ -148,7 +149,7 @@ def test_R39_a_chain_committed_after_the_deck_does_not_seed_that_hand(tmp_path: 
         await _until(lambda: table._seeding is not None)
         seeding = table._seeding
         assert seeding is not None
-        links = deck.chain(os.urandom(32), 5)
+        links = deckproof.chain(os.urandom(32), 5)
         table.commit_seeds(0, links[-1])  # chosen after C was out
         with pytest.raises(FailedPrecondition, match="before hand .* commitment"):
             table.reveal_seed(0, seeding.hand_id, links[-2])

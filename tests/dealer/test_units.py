@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from poker import deckproof
 from services.dealer import codec, deck, seating
 from services.dealer import events as ev
 from services.dealer.auth import SERVICE, SPECTATOR, Authenticator, bearer, token_hash
@@ -33,7 +34,7 @@ def test_R3_commitment_is_sha256_of_the_52_position_hashes() -> None:
     hashes = [hashlib.sha256(s + bytes((i, c))).digest()
               for i, (c, s) in enumerate(zip(shuffled.cards, shuffled.salts, strict=True))]
     expected = hashlib.sha256(b"".join(hashes)).hexdigest()
-    assert shuffled.commitment == expected == deck.commitment_of(shuffled.hashes)
+    assert shuffled.commitment == expected == deckproof.commitment_of(shuffled.hashes)
     swapped = deck.ShuffledDeck((shuffled.cards[1], shuffled.cards[0], *shuffled.cards[2:]),
                                 shuffled.salts)
     assert swapped.commitment != expected
