@@ -105,6 +105,7 @@ def _copy_of_protos(tmp_path: Path) -> Path:
         ("dealer.proto", "  rpc SitIn(SitInRequest) returns (SitInResponse);\n", "",
          "RPC_NO_DELETE"),
     ],
+    ids=["renumbered-field", "renamed-field", "deleted-call"],
 )
 def test_the_check_catches_a_break(
     tmp_path: Path, path: str, old: str, new: str, rule: str
