@@ -1,8 +1,9 @@
 """Generates the Python protobuf/gRPC code of `protos/` into the `poker.v1` package.
 
-One command (`make proto`, or `python -m poker.protogen`) writes `poker/v1/`;
-`tests/test_protos.py` regenerates into a temporary folder and fails when the
-committed code is stale.
+One command (`make proto`, or `python -m poker.protogen`) writes `poker/v1/`,
+every `.proto` below `protos/` (a new file needs no change here);
+`tests/test_foundation.py` regenerates into a temporary folder and fails when
+the committed code is stale or a generated file is missing or left over.
 
 The protos are compiled from `protos/` as include root, so `poker/v1/x.proto`
 becomes module `poker.v1.x_pb2` and the generated `_pb2_grpc` files import

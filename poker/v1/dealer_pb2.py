@@ -22,195 +22,25 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from poker.v1 import dealer_operator_api_pb2 as poker_dot_v1_dot_dealer__operator__api__pb2
+from poker.v1 import dealer_player_api_pb2 as poker_dot_v1_dot_dealer__player__api__pb2
+from poker.v1 import table_config_pb2 as poker_dot_v1_dot_table__config__pb2
+from poker.v1 import table_events_pb2 as poker_dot_v1_dot_table__events__pb2
+from poker.v1 import table_view_pb2 as poker_dot_v1_dot_table__view__pb2
 
+from poker.v1.dealer_operator_api_pb2 import *
+from poker.v1.dealer_player_api_pb2 import *
+from poker.v1.table_config_pb2 import *
+from poker.v1.table_events_pb2 import *
+from poker.v1.table_view_pb2 import *
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15poker/v1/dealer.proto\x12\x08poker.v1\"H\n\x12\x43ommitSeedsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x12\n\nchain_head\x18\x03 \x01(\x0c\"\'\n\x13\x43ommitSeedsResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"R\n\x11RevealSeedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x0c\"\x14\n\x12RevealSeedResponse\"=\n\x05Level\x12\x13\n\x0bsmall_blind\x18\x01 \x01(\x04\x12\x11\n\tbig_blind\x18\x02 \x01(\x04\x12\x0c\n\x04\x61nte\x18\x03 \x01(\x04\"\xc0\x04\n\x0bTableConfig\x12\r\n\x05seats\x18\x01 \x01(\r\x12&\n\tstructure\x18\x02 \x01(\x0e\x32\x13.poker.v1.Structure\x12 \n\x06preset\x18\x03 \x01(\x0e\x32\x10.poker.v1.Preset\x12\x1f\n\x06levels\x18\x04 \x03(\x0b\x32\x0f.poker.v1.Level\x12\x17\n\x0fhands_per_level\x18\x05 \x01(\r\x12\x19\n\x11minutes_per_level\x18\x06 \x01(\x01\x12%\n\tante_form\x18\x07 \x01(\x0e\x32\x12.poker.v1.AnteForm\x12\x1a\n\x12turn_river_min_bet\x18\x08 \x01(\r\x12.\n\x0emin_raise_rule\x18\t \x01(\x0e\x32\x16.poker.v1.MinRaiseRule\x12\x17\n\x0f\x66ixed_limit_cap\x18\n \x01(\r\x12\x1c\n\x0f\x61ll_in_exposure\x18\x0b \x01(\x08H\x00\x88\x01\x01\x12\x16\n\x0e\x61\x63tion_time_ms\x18\x0c \x01(\r\x12\x14\n\x0cshow_time_ms\x18\r \x01(\r\x12#\n\x16pause_between_hands_ms\x18\x0e \x01(\rH\x01\x88\x01\x01\x12\x11\n\ttest_mode\x18\x0f \x01(\x08\x12\x11\n\tdeck_seed\x18\x10 \x01(\x04\x12\x1b\n\x13player_seeded_decks\x18\x11 \x01(\x08\x12\x14\n\x0cseed_time_ms\x18\x12 \x01(\rB\x12\n\x10_all_in_exposureB\x19\n\x17_pause_between_hands_ms\";\n\tSeatStack\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\r\n\x05stack\x18\x03 \x01(\x04\"M\n\x12\x43reateTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12%\n\x06\x63onfig\x18\x02 \x01(\x0b\x32\x15.poker.v1.TableConfig\"N\n\x13\x43reateTableResponse\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12%\n\x06\x63onfig\x18\x02 \x01(\x0b\x32\x15.poker.v1.TableConfig\"\x93\x01\n\x11SeatPlayerRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\rH\x00\x88\x01\x01\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\r\n\x05stack\x18\x04 \x01(\x04\x12\x1a\n\x12wait_for_big_blind\x18\x05 \x01(\x08\x12\x12\n\nrequest_id\x18\x06 \x01(\tB\x07\n\x05_seat\"6\n\x12SeatPlayerResponse\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x12\n\nseat_token\x18\x02 \x01(\t\"Z\n\x0f\x41\x64\x64\x43hipsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x04\x12\x17\n\x0fidempotency_key\x18\x04 \x01(\t\"!\n\x10\x41\x64\x64\x43hipsResponse\x12\r\n\x05stack\x18\x01 \x01(\x04\"5\n\x13UnseatPlayerRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\":\n\x14UnseatPlayerResponse\x12\"\n\x05stack\x18\x01 \x01(\x0b\x32\x13.poker.v1.SeatStack\"2\n\x10SetButtonRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\x13\n\x11SetButtonResponse\"L\n\x0fSetLevelRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x13\n\x0blevel_index\x18\x02 \x01(\r\x12\x12\n\nrequest_id\x18\x03 \x01(\t\"2\n\x10SetLevelResponse\x12\x1e\n\x05level\x18\x01 \x01(\x0b\x32\x0f.poker.v1.Level\"D\n\x11\x43loseTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x1d\n\x15void_hand_in_progress\x18\x02 \x01(\x08\"9\n\x12\x43loseTableResponse\x12#\n\x06stacks\x18\x01 \x03(\x0b\x32\x13.poker.v1.SeatStack\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"6\n\x10GetTableResponse\x12\"\n\x05table\x18\x01 \x01(\x0b\x32\x13.poker.v1.TableView\"\xa1\x02\n\x0cLegalActions\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12$\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x12.poker.v1.Decision\x12\x10\n\x08\x63\x61n_fold\x18\x03 \x01(\x08\x12\x11\n\tcan_check\x18\x04 \x01(\x08\x12\x10\n\x08\x63\x61n_call\x18\x05 \x01(\x08\x12\x13\n\x0b\x63\x61ll_amount\x18\x06 \x01(\x04\x12&\n\x08\x62\x65t_kind\x18\x07 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06min_to\x18\x08 \x01(\x04\x12\x0e\n\x06max_to\x18\t \x01(\x04\x12\x10\n\x08\x63\x61n_show\x18\n \x01(\x08\x12\x10\n\x08\x63\x61n_muck\x18\x0b \x01(\x08\x12\x12\n\ncan_all_in\x18\x0c \x01(\x08\x12\x11\n\tall_in_to\x18\r \x01(\x04\"\'\n\x03Pot\x12\x0e\n\x06\x61mount\x18\x01 \x01(\x04\x12\x10\n\x08\x65ligible\x18\x02 \x03(\r\"\xd9\x01\n\x08SeatView\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\r\n\x05stack\x18\x03 \x01(\x04\x12\x0b\n\x03\x62\x65t\x18\x04 \x01(\x04\x12\x13\n\x0bsitting_out\x18\x05 \x01(\x08\x12\x0f\n\x07in_hand\x18\x06 \x01(\x08\x12\x0e\n\x06\x66olded\x18\x07 \x01(\x08\x12\x0e\n\x06\x61ll_in\x18\x08 \x01(\x08\x12\x12\n\nhole_cards\x18\t \x03(\t\x12\x1d\n\x15waiting_for_big_blind\x18\n \x01(\x08\x12\x17\n\x0fhole_card_salts\x18\x0b \x03(\x0c\"\xa8\x03\n\x08HandView\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\x12\x13\n\x0bhand_number\x18\x02 \x01(\x04\x12 \n\x06street\x18\x03 \x01(\x0e\x32\x10.poker.v1.Street\x12\r\n\x05\x62oard\x18\x04 \x03(\t\x12\x1b\n\x04pots\x18\x05 \x03(\x0b\x32\r.poker.v1.Pot\x12\x12\n\x05\x61\x63tor\x18\x06 \x01(\rH\x00\x88\x01\x01\x12$\n\x08\x64\x65\x63ision\x18\x07 \x01(\x0e\x32\x12.poker.v1.Decision\x12\x15\n\raction_number\x18\x08 \x01(\x04\x12\x18\n\x10\x64\x65\x61\x64line_unix_ms\x18\t \x01(\x03\x12-\n\rlegal_actions\x18\n \x01(\x0b\x32\x16.poker.v1.LegalActions\x12\x12\n\ncommitment\x18\x0b \x01(\t\x12\x11\n\ttest_mode\x18\x0c \x01(\x08\x12\x0e\n\x06\x62utton\x18\r \x01(\r\x12\x1e\n\x05level\x18\x0e \x01(\x0b\x32\x0f.poker.v1.Level\x12\x13\n\x0b\x62oard_salts\x18\x0f \x03(\x0c\x12\x18\n\x10\x64\x65\x63k_permutation\x18\x10 \x03(\rB\x08\n\x06_actor\"\xac\x02\n\tTableView\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12%\n\x06\x63onfig\x18\x02 \x01(\x0b\x32\x15.poker.v1.TableConfig\x12\x10\n\x08sequence\x18\x03 \x01(\x04\x12!\n\x05seats\x18\x04 \x03(\x0b\x32\x12.poker.v1.SeatView\x12 \n\x04hand\x18\x05 \x01(\x0b\x32\x12.poker.v1.HandView\x12\x13\n\x06\x62utton\x18\x06 \x01(\rH\x00\x88\x01\x01\x12\x14\n\x0chands_played\x18\x07 \x01(\x04\x12#\n\nnext_level\x18\x08 \x01(\x0b\x32\x0f.poker.v1.Level\x12\x16\n\tyour_seat\x18\t \x01(\rH\x01\x88\x01\x01\x12\x0e\n\x06\x63losed\x18\n \x01(\x08\x42\t\n\x07_buttonB\x0c\n\n_your_seat\"\x88\x01\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x15\n\raction_number\x18\x04 \x01(\x04\x12\"\n\x04kind\x18\x05 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x04\"\x1f\n\x0b\x41\x63tResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"/\n\rSitOutRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\x10\n\x0eSitOutResponse\".\n\x0cSitInRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\x0f\n\rSitInResponse\"=\n\x11WatchTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\":\n\x12WatchTableResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\"f\n\x0bPlayRequest\x12$\n\x05start\x18\x01 \x01(\x0b\x32\x13.poker.v1.PlayStartH\x00\x12&\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x14.poker.v1.PlayActionH\x00\x42\t\n\x07request\"5\n\tPlayStart\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\"h\n\nPlayAction\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\x12\x15\n\raction_number\x18\x02 \x01(\x04\x12\"\n\x04kind\x18\x03 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x04 \x01(\x04\"Z\n\x10PlayActionResult\x12\x15\n\raction_number\x18\x01 \x01(\x04\x12\x0c\n\x04\x63ode\x18\x02 \x01(\r\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x10\n\x08sequence\x18\x04 \x01(\x04\"g\n\x0cPlayResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x31\n\raction_result\x18\x02 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\"^\n\x0fPlayManyRequest\x12 \n\x04open\x18\x01 \x03(\x0b\x32\x12.poker.v1.PlaySeat\x12)\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32\x18.poker.v1.PlaySeatAction\"H\n\x08PlaySeat\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x03 \x01(\x04\"V\n\x0ePlaySeatAction\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12$\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x14.poker.v1.PlayAction\"e\n\x10PlayManyResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.SeatEvents\x12+\n\x07results\x18\x02 \x03(\x0b\x32\x1a.poker.v1.SeatActionResult\"R\n\nSeatEvents\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\"^\n\x10SeatActionResult\x12*\n\x06result\x18\x01 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\":\n\x15GetHandHistoryRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07hand_id\x18\x02 \x01(\t\"%\n\x16GetHandHistoryResponse\x12\x0b\n\x03phh\x18\x01 \x01(\t\"\xc1\n\n\nTableEvent\x12\x10\n\x08sequence\x18\x01 \x01(\x04\x12\x14\n\x0ctime_unix_ms\x18\x02 \x01(\x03\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12-\n\x0chand_started\x18\n \x01(\x0b\x32\x15.poker.v1.HandStartedH\x00\x12+\n\x0b\x61nte_posted\x18\x0b \x01(\x0b\x32\x14.poker.v1.AntePostedH\x00\x12-\n\x0c\x62lind_posted\x18\x0c \x01(\x0b\x32\x15.poker.v1.BlindPostedH\x00\x12\x34\n\x10hole_cards_dealt\x18\r \x01(\x0b\x32\x18.poker.v1.HoleCardsDealtH\x00\x12-\n\x0c\x61\x63tion_taken\x18\x0e \x01(\x0b\x32\x15.poker.v1.ActionTakenH\x00\x12+\n\x0b\x62oard_dealt\x18\x0f \x01(\x0b\x32\x14.poker.v1.BoardDealtH\x00\x12-\n\x0c\x62\x65t_returned\x18\x10 \x01(\x0b\x32\x15.poker.v1.BetReturnedH\x00\x12+\n\x0b\x63\x61rds_shown\x18\x11 \x01(\x0b\x32\x14.poker.v1.CardsShownH\x00\x12-\n\x0c\x63\x61rds_mucked\x18\x12 \x01(\x0b\x32\x15.poker.v1.CardsMuckedH\x00\x12+\n\x0bpot_awarded\x18\x13 \x01(\x0b\x32\x14.poker.v1.PotAwardedH\x00\x12)\n\nhand_ended\x18\x14 \x01(\x0b\x32\x13.poker.v1.HandEndedH\x00\x12/\n\rdeck_revealed\x18\x15 \x01(\x0b\x32\x16.poker.v1.DeckRevealedH\x00\x12-\n\x0cturn_started\x18\x16 \x01(\x0b\x32\x15.poker.v1.TurnStartedH\x00\x12%\n\x08\x64\x65\x63k_set\x18\x17 \x01(\x0b\x32\x11.poker.v1.DeckSetH\x00\x12+\n\x0bhand_voided\x18\x18 \x01(\x0b\x32\x14.poker.v1.HandVoidedH\x00\x12\x30\n\x0eturn_timed_out\x18\x19 \x01(\x0b\x32\x16.poker.v1.TurnTimedOutH\x00\x12/\n\rplayer_seated\x18\x1e \x01(\x0b\x32\x16.poker.v1.PlayerSeatedH\x00\x12\x33\n\x0fplayer_unseated\x18\x1f \x01(\x0b\x32\x18.poker.v1.PlayerUnseatedH\x00\x12+\n\x0b\x63hips_added\x18  \x01(\x0b\x32\x14.poker.v1.ChipsAddedH\x00\x12\x30\n\x0eplayer_sat_out\x18! \x01(\x0b\x32\x16.poker.v1.PlayerSatOutH\x00\x12.\n\rplayer_sat_in\x18\" \x01(\x0b\x32\x15.poker.v1.PlayerSatInH\x00\x12)\n\nbutton_set\x18# \x01(\x0b\x32\x13.poker.v1.ButtonSetH\x00\x12\'\n\tlevel_set\x18$ \x01(\x0b\x32\x12.poker.v1.LevelSetH\x00\x12-\n\x0ctable_closed\x18% \x01(\x0b\x32\x15.poker.v1.TableClosedH\x00\x12\x33\n\x0fseeds_committed\x18& \x01(\x0b\x32\x18.poker.v1.SeedsCommittedH\x00\x12\x31\n\x0e\x64\x65\x63k_committed\x18\x1a \x01(\x0b\x32\x17.poker.v1.DeckCommittedH\x00\x12+\n\x0b\x64\x65\x63k_seeded\x18\x1b \x01(\x0b\x32\x14.poker.v1.DeckSeededH\x00\x42\x07\n\x05\x65vent\"P\n\nHandPlayer\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\r\n\x05stack\x18\x03 \x01(\x04\x12\x12\n\nposts_late\x18\x04 \x01(\x08\"\xa0\x01\n\x0bHandStarted\x12\x13\n\x0bhand_number\x18\x01 \x01(\x04\x12\x0e\n\x06\x62utton\x18\x02 \x01(\r\x12\x1e\n\x05level\x18\x03 \x01(\x0b\x32\x0f.poker.v1.Level\x12%\n\x07players\x18\x04 \x03(\x0b\x32\x14.poker.v1.HandPlayer\x12\x12\n\ncommitment\x18\x05 \x01(\t\x12\x11\n\ttest_mode\x18\x06 \x01(\x08\"\x17\n\x07\x44\x65\x63kSet\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x03(\t\":\n\nAntePosted\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x04\x12\x0e\n\x06\x61ll_in\x18\x03 \x01(\x08\"_\n\x0b\x42lindPosted\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\"\n\x05\x62lind\x18\x02 \x01(\x0e\x32\x13.poker.v1.BlindKind\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x04\x12\x0e\n\x06\x61ll_in\x18\x04 \x01(\x08\"<\n\x0eHoleCardsDealt\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\r\n\x05salts\x18\x03 \x03(\x0c\"l\n\x0b\x41\x63tionTaken\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12$\n\x06\x61\x63tion\x18\x02 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\n\n\x02to\x18\x03 \x01(\x04\x12\r\n\x05\x61\x64\x64\x65\x64\x18\x04 \x01(\x04\x12\x0e\n\x06\x61ll_in\x18\x05 \x01(\x08\"L\n\nBoardDealt\x12 \n\x06street\x18\x01 \x01(\x0e\x32\x10.poker.v1.Street\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\r\n\x05salts\x18\x03 \x03(\x0c\"+\n\x0b\x42\x65tReturned\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x04\"^\n\nCardsShown\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12$\n\x06reason\x18\x03 \x01(\x0e\x32\x14.poker.v1.ShowReason\x12\r\n\x05salts\x18\x04 \x03(\x0c\"*\n\x0b\x43\x61rdsMucked\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\"^\n\nPotAwarded\x12\r\n\x05index\x18\x01 \x01(\r\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x04\x12\x10\n\x08\x65ligible\x18\x03 \x03(\r\x12\x0f\n\x07winners\x18\x04 \x03(\r\x12\x0e\n\x06shares\x18\x05 \x03(\x04\"0\n\tHandEnded\x12#\n\x06stacks\x18\x01 \x03(\x0b\x32\x13.poker.v1.SeatStack\"o\n\x0c\x44\x65\x63kRevealed\x12\x0c\n\x04salt\x18\x01 \x01(\x0c\x12\x0c\n\x04\x64\x65\x63k\x18\x02 \x03(\t\x12\x12\n\ncommitment\x18\x03 \x01(\t\x12\x0e\n\x06hashes\x18\x04 \x03(\x0c\x12\r\n\x05salts\x18\x05 \x03(\x0c\x12\x10\n\x08withheld\x18\x06 \x01(\x08\"2\n\x0eSeedsCommitted\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x12\n\nchain_head\x18\x02 \x01(\x0c\"a\n\rDeckCommitted\x12\x13\n\x0bhand_number\x18\x01 \x01(\x04\x12\x12\n\ncommitment\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x03(\r\x12\x18\n\x10\x64\x65\x61\x64line_unix_ms\x18\x04 \x01(\x03\"&\n\x08SeatSeed\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04seed\x18\x02 \x01(\x0c\"D\n\nDeckSeeded\x12!\n\x05seeds\x18\x01 \x03(\x0b\x32\x12.poker.v1.SeatSeed\x12\x13\n\x0bpermutation\x18\x02 \x03(\r\"\xa1\x01\n\x0bTurnStarted\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12$\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x12.poker.v1.Decision\x12\x15\n\raction_number\x18\x03 \x01(\x04\x12\x18\n\x10\x64\x65\x61\x64line_unix_ms\x18\x04 \x01(\x03\x12-\n\rlegal_actions\x18\x05 \x01(\x0b\x32\x16.poker.v1.LegalActions\"3\n\x0cTurnTimedOut\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x15\n\raction_number\x18\x02 \x01(\x04\"A\n\nHandVoided\x12#\n\x06stacks\x18\x01 \x03(\x0b\x32\x13.poker.v1.SeatStack\x12\x0e\n\x06reason\x18\x02 \x01(\t\"Z\n\x0cPlayerSeated\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\r\n\x05stack\x18\x03 \x01(\x04\x12\x1a\n\x12wait_for_big_blind\x18\x04 \x01(\x08\"4\n\x0ePlayerUnseated\x12\"\n\x05stack\x18\x01 \x01(\x0b\x32\x13.poker.v1.SeatStack\"9\n\nChipsAdded\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x04\x12\r\n\x05stack\x18\x03 \x01(\x04\"D\n\x0cPlayerSatOut\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12&\n\x06reason\x18\x02 \x01(\x0e\x32\x16.poker.v1.SitOutReason\"\x1b\n\x0bPlayerSatIn\x12\x0c\n\x04seat\x18\x01 \x01(\r\";\n\tButtonSet\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12 \n\x04\x64raw\x18\x02 \x03(\x0b\x32\x12.poker.v1.SeatCard\"&\n\x08SeatCard\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"?\n\x08LevelSet\x12\x13\n\x0blevel_index\x18\x01 \x01(\r\x12\x1e\n\x05level\x18\x02 \x01(\x0b\x32\x0f.poker.v1.Level\"2\n\x0bTableClosed\x12#\n\x06stacks\x18\x01 \x03(\x0b\x32\x13.poker.v1.SeatStack*r\n\tStructure\x12\x19\n\x15STRUCTURE_UNSPECIFIED\x10\x00\x12\x16\n\x12STRUCTURE_NO_LIMIT\x10\x01\x12\x17\n\x13STRUCTURE_POT_LIMIT\x10\x02\x12\x19\n\x15STRUCTURE_FIXED_LIMIT\x10\x03*F\n\x06Preset\x12\x16\n\x12PRESET_UNSPECIFIED\x10\x00\x12\x0f\n\x0bPRESET_SEED\x10\x01\x12\x13\n\x0fPRESET_STANDARD\x10\x02*f\n\x0cMinRaiseRule\x12\x1e\n\x1aMIN_RAISE_RULE_UNSPECIFIED\x10\x00\x12\x19\n\x15MIN_RAISE_RULE_DOUBLE\x10\x01\x12\x1b\n\x17MIN_RAISE_RULE_STANDARD\x10\x02*Y\n\x08\x41nteForm\x12\x19\n\x15\x41NTE_FORM_UNSPECIFIED\x10\x00\x12\x19\n\x15\x41NTE_FORM_EACH_PLAYER\x10\x01\x12\x17\n\x13\x41NTE_FORM_BIG_BLIND\x10\x02*\x92\x01\n\x06Street\x12\x16\n\x12STREET_UNSPECIFIED\x10\x00\x12\x12\n\x0eSTREET_PREFLOP\x10\x01\x12\x0f\n\x0bSTREET_FLOP\x10\x02\x12\x0f\n\x0bSTREET_TURN\x10\x03\x12\x10\n\x0cSTREET_RIVER\x10\x04\x12\x13\n\x0fSTREET_SHOWDOWN\x10\x05\x12\x13\n\x0fSTREET_COMPLETE\x10\x06*Q\n\x08\x44\x65\x63ision\x12\x18\n\x14\x44\x45\x43ISION_UNSPECIFIED\x10\x00\x12\x10\n\x0c\x44\x45\x43ISION_BET\x10\x01\x12\x19\n\x15\x44\x45\x43ISION_SHOW_OR_MUCK\x10\x02*\xdc\x01\n\nActionKind\x12\x1b\n\x17\x41\x43TION_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10\x41\x43TION_KIND_FOLD\x10\x01\x12\x15\n\x11\x41\x43TION_KIND_CHECK\x10\x02\x12\x14\n\x10\x41\x43TION_KIND_CALL\x10\x03\x12\x13\n\x0f\x41\x43TION_KIND_BET\x10\x04\x12\x15\n\x11\x41\x43TION_KIND_RAISE\x10\x05\x12\x16\n\x12\x41\x43TION_KIND_ALL_IN\x10\x06\x12\x14\n\x10\x41\x43TION_KIND_SHOW\x10\x07\x12\x14\n\x10\x41\x43TION_KIND_MUCK\x10\x08*f\n\tBlindKind\x12\x1a\n\x16\x42LIND_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10\x42LIND_KIND_SMALL\x10\x01\x12\x12\n\x0e\x42LIND_KIND_BIG\x10\x02\x12\x13\n\x0f\x42LIND_KIND_LATE\x10\x03*[\n\nShowReason\x12\x1b\n\x17SHOW_REASON_UNSPECIFIED\x10\x00\x12\x18\n\x14SHOW_REASON_SHOWDOWN\x10\x01\x12\x16\n\x12SHOW_REASON_ALL_IN\x10\x02*j\n\x0cSitOutReason\x12\x1e\n\x1aSIT_OUT_REASON_UNSPECIFIED\x10\x00\x12\x1c\n\x18SIT_OUT_REASON_REQUESTED\x10\x01\x12\x1c\n\x18SIT_OUT_REASON_TIMED_OUT\x10\x02\x32\xad\t\n\rDealerService\x12J\n\x0b\x43reateTable\x12\x1c.poker.v1.CreateTableRequest\x1a\x1d.poker.v1.CreateTableResponse\x12G\n\nSeatPlayer\x12\x1b.poker.v1.SeatPlayerRequest\x1a\x1c.poker.v1.SeatPlayerResponse\x12\x41\n\x08\x41\x64\x64\x43hips\x12\x19.poker.v1.AddChipsRequest\x1a\x1a.poker.v1.AddChipsResponse\x12M\n\x0cUnseatPlayer\x12\x1d.poker.v1.UnseatPlayerRequest\x1a\x1e.poker.v1.UnseatPlayerResponse\x12\x44\n\tSetButton\x12\x1a.poker.v1.SetButtonRequest\x1a\x1b.poker.v1.SetButtonResponse\x12\x41\n\x08SetLevel\x12\x19.poker.v1.SetLevelRequest\x1a\x1a.poker.v1.SetLevelResponse\x12G\n\nCloseTable\x12\x1b.poker.v1.CloseTableRequest\x1a\x1c.poker.v1.CloseTableResponse\x12\x41\n\x08GetTable\x12\x19.poker.v1.GetTableRequest\x1a\x1a.poker.v1.GetTableResponse\x12\x32\n\x03\x41\x63t\x12\x14.poker.v1.ActRequest\x1a\x15.poker.v1.ActResponse\x12;\n\x06SitOut\x12\x17.poker.v1.SitOutRequest\x1a\x18.poker.v1.SitOutResponse\x12\x38\n\x05SitIn\x12\x16.poker.v1.SitInRequest\x1a\x17.poker.v1.SitInResponse\x12I\n\nWatchTable\x12\x1b.poker.v1.WatchTableRequest\x1a\x1c.poker.v1.WatchTableResponse0\x01\x12\x39\n\x04Play\x12\x15.poker.v1.PlayRequest\x1a\x16.poker.v1.PlayResponse(\x01\x30\x01\x12\x45\n\x08PlayMany\x12\x19.poker.v1.PlayManyRequest\x1a\x1a.poker.v1.PlayManyResponse(\x01\x30\x01\x12S\n\x0eGetHandHistory\x12\x1f.poker.v1.GetHandHistoryRequest\x1a .poker.v1.GetHandHistoryResponse\x12J\n\x0b\x43ommitSeeds\x12\x1c.poker.v1.CommitSeedsRequest\x1a\x1d.poker.v1.CommitSeedsResponse\x12G\n\nRevealSeed\x12\x1b.poker.v1.RevealSeedRequest\x1a\x1c.poker.v1.RevealSeedResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15poker/v1/dealer.proto\x12\x08poker.v1\x1a\"poker/v1/dealer_operator_api.proto\x1a poker/v1/dealer_player_api.proto\x1a\x1bpoker/v1/table_config.proto\x1a\x1bpoker/v1/table_events.proto\x1a\x19poker/v1/table_view.proto2\xad\t\n\rDealerService\x12J\n\x0b\x43reateTable\x12\x1c.poker.v1.CreateTableRequest\x1a\x1d.poker.v1.CreateTableResponse\x12G\n\nSeatPlayer\x12\x1b.poker.v1.SeatPlayerRequest\x1a\x1c.poker.v1.SeatPlayerResponse\x12\x41\n\x08\x41\x64\x64\x43hips\x12\x19.poker.v1.AddChipsRequest\x1a\x1a.poker.v1.AddChipsResponse\x12M\n\x0cUnseatPlayer\x12\x1d.poker.v1.UnseatPlayerRequest\x1a\x1e.poker.v1.UnseatPlayerResponse\x12\x44\n\tSetButton\x12\x1a.poker.v1.SetButtonRequest\x1a\x1b.poker.v1.SetButtonResponse\x12\x41\n\x08SetLevel\x12\x19.poker.v1.SetLevelRequest\x1a\x1a.poker.v1.SetLevelResponse\x12G\n\nCloseTable\x12\x1b.poker.v1.CloseTableRequest\x1a\x1c.poker.v1.CloseTableResponse\x12\x41\n\x08GetTable\x12\x19.poker.v1.GetTableRequest\x1a\x1a.poker.v1.GetTableResponse\x12\x32\n\x03\x41\x63t\x12\x14.poker.v1.ActRequest\x1a\x15.poker.v1.ActResponse\x12;\n\x06SitOut\x12\x17.poker.v1.SitOutRequest\x1a\x18.poker.v1.SitOutResponse\x12\x38\n\x05SitIn\x12\x16.poker.v1.SitInRequest\x1a\x17.poker.v1.SitInResponse\x12I\n\nWatchTable\x12\x1b.poker.v1.WatchTableRequest\x1a\x1c.poker.v1.WatchTableResponse0\x01\x12\x39\n\x04Play\x12\x15.poker.v1.PlayRequest\x1a\x16.poker.v1.PlayResponse(\x01\x30\x01\x12\x45\n\x08PlayMany\x12\x19.poker.v1.PlayManyRequest\x1a\x1a.poker.v1.PlayManyResponse(\x01\x30\x01\x12S\n\x0eGetHandHistory\x12\x1f.poker.v1.GetHandHistoryRequest\x1a .poker.v1.GetHandHistoryResponse\x12J\n\x0b\x43ommitSeeds\x12\x1c.poker.v1.CommitSeedsRequest\x1a\x1d.poker.v1.CommitSeedsResponse\x12G\n\nRevealSeed\x12\x1b.poker.v1.RevealSeedRequest\x1a\x1c.poker.v1.RevealSeedResponseP\x00P\x01P\x02P\x03P\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'poker.v1.dealer_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_STRUCTURE']._serialized_start=8339
-  _globals['_STRUCTURE']._serialized_end=8453
-  _globals['_PRESET']._serialized_start=8455
-  _globals['_PRESET']._serialized_end=8525
-  _globals['_MINRAISERULE']._serialized_start=8527
-  _globals['_MINRAISERULE']._serialized_end=8629
-  _globals['_ANTEFORM']._serialized_start=8631
-  _globals['_ANTEFORM']._serialized_end=8720
-  _globals['_STREET']._serialized_start=8723
-  _globals['_STREET']._serialized_end=8869
-  _globals['_DECISION']._serialized_start=8871
-  _globals['_DECISION']._serialized_end=8952
-  _globals['_ACTIONKIND']._serialized_start=8955
-  _globals['_ACTIONKIND']._serialized_end=9175
-  _globals['_BLINDKIND']._serialized_start=9177
-  _globals['_BLINDKIND']._serialized_end=9279
-  _globals['_SHOWREASON']._serialized_start=9281
-  _globals['_SHOWREASON']._serialized_end=9372
-  _globals['_SITOUTREASON']._serialized_start=9374
-  _globals['_SITOUTREASON']._serialized_end=9480
-  _globals['_COMMITSEEDSREQUEST']._serialized_start=35
-  _globals['_COMMITSEEDSREQUEST']._serialized_end=107
-  _globals['_COMMITSEEDSRESPONSE']._serialized_start=109
-  _globals['_COMMITSEEDSRESPONSE']._serialized_end=148
-  _globals['_REVEALSEEDREQUEST']._serialized_start=150
-  _globals['_REVEALSEEDREQUEST']._serialized_end=232
-  _globals['_REVEALSEEDRESPONSE']._serialized_start=234
-  _globals['_REVEALSEEDRESPONSE']._serialized_end=254
-  _globals['_LEVEL']._serialized_start=256
-  _globals['_LEVEL']._serialized_end=317
-  _globals['_TABLECONFIG']._serialized_start=320
-  _globals['_TABLECONFIG']._serialized_end=896
-  _globals['_SEATSTACK']._serialized_start=898
-  _globals['_SEATSTACK']._serialized_end=957
-  _globals['_CREATETABLEREQUEST']._serialized_start=959
-  _globals['_CREATETABLEREQUEST']._serialized_end=1036
-  _globals['_CREATETABLERESPONSE']._serialized_start=1038
-  _globals['_CREATETABLERESPONSE']._serialized_end=1116
-  _globals['_SEATPLAYERREQUEST']._serialized_start=1119
-  _globals['_SEATPLAYERREQUEST']._serialized_end=1266
-  _globals['_SEATPLAYERRESPONSE']._serialized_start=1268
-  _globals['_SEATPLAYERRESPONSE']._serialized_end=1322
-  _globals['_ADDCHIPSREQUEST']._serialized_start=1324
-  _globals['_ADDCHIPSREQUEST']._serialized_end=1414
-  _globals['_ADDCHIPSRESPONSE']._serialized_start=1416
-  _globals['_ADDCHIPSRESPONSE']._serialized_end=1449
-  _globals['_UNSEATPLAYERREQUEST']._serialized_start=1451
-  _globals['_UNSEATPLAYERREQUEST']._serialized_end=1504
-  _globals['_UNSEATPLAYERRESPONSE']._serialized_start=1506
-  _globals['_UNSEATPLAYERRESPONSE']._serialized_end=1564
-  _globals['_SETBUTTONREQUEST']._serialized_start=1566
-  _globals['_SETBUTTONREQUEST']._serialized_end=1616
-  _globals['_SETBUTTONRESPONSE']._serialized_start=1618
-  _globals['_SETBUTTONRESPONSE']._serialized_end=1637
-  _globals['_SETLEVELREQUEST']._serialized_start=1639
-  _globals['_SETLEVELREQUEST']._serialized_end=1715
-  _globals['_SETLEVELRESPONSE']._serialized_start=1717
-  _globals['_SETLEVELRESPONSE']._serialized_end=1767
-  _globals['_CLOSETABLEREQUEST']._serialized_start=1769
-  _globals['_CLOSETABLEREQUEST']._serialized_end=1837
-  _globals['_CLOSETABLERESPONSE']._serialized_start=1839
-  _globals['_CLOSETABLERESPONSE']._serialized_end=1896
-  _globals['_GETTABLEREQUEST']._serialized_start=1898
-  _globals['_GETTABLEREQUEST']._serialized_end=1933
-  _globals['_GETTABLERESPONSE']._serialized_start=1935
-  _globals['_GETTABLERESPONSE']._serialized_end=1989
-  _globals['_LEGALACTIONS']._serialized_start=1992
-  _globals['_LEGALACTIONS']._serialized_end=2281
-  _globals['_POT']._serialized_start=2283
-  _globals['_POT']._serialized_end=2322
-  _globals['_SEATVIEW']._serialized_start=2325
-  _globals['_SEATVIEW']._serialized_end=2542
-  _globals['_HANDVIEW']._serialized_start=2545
-  _globals['_HANDVIEW']._serialized_end=2969
-  _globals['_TABLEVIEW']._serialized_start=2972
-  _globals['_TABLEVIEW']._serialized_end=3272
-  _globals['_ACTREQUEST']._serialized_start=3275
-  _globals['_ACTREQUEST']._serialized_end=3411
-  _globals['_ACTRESPONSE']._serialized_start=3413
-  _globals['_ACTRESPONSE']._serialized_end=3444
-  _globals['_SITOUTREQUEST']._serialized_start=3446
-  _globals['_SITOUTREQUEST']._serialized_end=3493
-  _globals['_SITOUTRESPONSE']._serialized_start=3495
-  _globals['_SITOUTRESPONSE']._serialized_end=3511
-  _globals['_SITINREQUEST']._serialized_start=3513
-  _globals['_SITINREQUEST']._serialized_end=3559
-  _globals['_SITINRESPONSE']._serialized_start=3561
-  _globals['_SITINRESPONSE']._serialized_end=3576
-  _globals['_WATCHTABLEREQUEST']._serialized_start=3578
-  _globals['_WATCHTABLEREQUEST']._serialized_end=3639
-  _globals['_WATCHTABLERESPONSE']._serialized_start=3641
-  _globals['_WATCHTABLERESPONSE']._serialized_end=3699
-  _globals['_PLAYREQUEST']._serialized_start=3701
-  _globals['_PLAYREQUEST']._serialized_end=3803
-  _globals['_PLAYSTART']._serialized_start=3805
-  _globals['_PLAYSTART']._serialized_end=3858
-  _globals['_PLAYACTION']._serialized_start=3860
-  _globals['_PLAYACTION']._serialized_end=3964
-  _globals['_PLAYACTIONRESULT']._serialized_start=3966
-  _globals['_PLAYACTIONRESULT']._serialized_end=4056
-  _globals['_PLAYRESPONSE']._serialized_start=4058
-  _globals['_PLAYRESPONSE']._serialized_end=4161
-  _globals['_PLAYMANYREQUEST']._serialized_start=4163
-  _globals['_PLAYMANYREQUEST']._serialized_end=4257
-  _globals['_PLAYSEAT']._serialized_start=4259
-  _globals['_PLAYSEAT']._serialized_end=4331
-  _globals['_PLAYSEATACTION']._serialized_start=4333
-  _globals['_PLAYSEATACTION']._serialized_end=4419
-  _globals['_PLAYMANYRESPONSE']._serialized_start=4421
-  _globals['_PLAYMANYRESPONSE']._serialized_end=4522
-  _globals['_SEATEVENTS']._serialized_start=4524
-  _globals['_SEATEVENTS']._serialized_end=4606
-  _globals['_SEATACTIONRESULT']._serialized_start=4608
-  _globals['_SEATACTIONRESULT']._serialized_end=4702
-  _globals['_GETHANDHISTORYREQUEST']._serialized_start=4704
-  _globals['_GETHANDHISTORYREQUEST']._serialized_end=4762
-  _globals['_GETHANDHISTORYRESPONSE']._serialized_start=4764
-  _globals['_GETHANDHISTORYRESPONSE']._serialized_end=4801
-  _globals['_TABLEEVENT']._serialized_start=4804
-  _globals['_TABLEEVENT']._serialized_end=6149
-  _globals['_HANDPLAYER']._serialized_start=6151
-  _globals['_HANDPLAYER']._serialized_end=6231
-  _globals['_HANDSTARTED']._serialized_start=6234
-  _globals['_HANDSTARTED']._serialized_end=6394
-  _globals['_DECKSET']._serialized_start=6396
-  _globals['_DECKSET']._serialized_end=6419
-  _globals['_ANTEPOSTED']._serialized_start=6421
-  _globals['_ANTEPOSTED']._serialized_end=6479
-  _globals['_BLINDPOSTED']._serialized_start=6481
-  _globals['_BLINDPOSTED']._serialized_end=6576
-  _globals['_HOLECARDSDEALT']._serialized_start=6578
-  _globals['_HOLECARDSDEALT']._serialized_end=6638
-  _globals['_ACTIONTAKEN']._serialized_start=6640
-  _globals['_ACTIONTAKEN']._serialized_end=6748
-  _globals['_BOARDDEALT']._serialized_start=6750
-  _globals['_BOARDDEALT']._serialized_end=6826
-  _globals['_BETRETURNED']._serialized_start=6828
-  _globals['_BETRETURNED']._serialized_end=6871
-  _globals['_CARDSSHOWN']._serialized_start=6873
-  _globals['_CARDSSHOWN']._serialized_end=6967
-  _globals['_CARDSMUCKED']._serialized_start=6969
-  _globals['_CARDSMUCKED']._serialized_end=7011
-  _globals['_POTAWARDED']._serialized_start=7013
-  _globals['_POTAWARDED']._serialized_end=7107
-  _globals['_HANDENDED']._serialized_start=7109
-  _globals['_HANDENDED']._serialized_end=7157
-  _globals['_DECKREVEALED']._serialized_start=7159
-  _globals['_DECKREVEALED']._serialized_end=7270
-  _globals['_SEEDSCOMMITTED']._serialized_start=7272
-  _globals['_SEEDSCOMMITTED']._serialized_end=7322
-  _globals['_DECKCOMMITTED']._serialized_start=7324
-  _globals['_DECKCOMMITTED']._serialized_end=7421
-  _globals['_SEATSEED']._serialized_start=7423
-  _globals['_SEATSEED']._serialized_end=7461
-  _globals['_DECKSEEDED']._serialized_start=7463
-  _globals['_DECKSEEDED']._serialized_end=7531
-  _globals['_TURNSTARTED']._serialized_start=7534
-  _globals['_TURNSTARTED']._serialized_end=7695
-  _globals['_TURNTIMEDOUT']._serialized_start=7697
-  _globals['_TURNTIMEDOUT']._serialized_end=7748
-  _globals['_HANDVOIDED']._serialized_start=7750
-  _globals['_HANDVOIDED']._serialized_end=7815
-  _globals['_PLAYERSEATED']._serialized_start=7817
-  _globals['_PLAYERSEATED']._serialized_end=7907
-  _globals['_PLAYERUNSEATED']._serialized_start=7909
-  _globals['_PLAYERUNSEATED']._serialized_end=7961
-  _globals['_CHIPSADDED']._serialized_start=7963
-  _globals['_CHIPSADDED']._serialized_end=8020
-  _globals['_PLAYERSATOUT']._serialized_start=8022
-  _globals['_PLAYERSATOUT']._serialized_end=8090
-  _globals['_PLAYERSATIN']._serialized_start=8092
-  _globals['_PLAYERSATIN']._serialized_end=8119
-  _globals['_BUTTONSET']._serialized_start=8121
-  _globals['_BUTTONSET']._serialized_end=8180
-  _globals['_SEATCARD']._serialized_start=8182
-  _globals['_SEATCARD']._serialized_end=8220
-  _globals['_LEVELSET']._serialized_start=8222
-  _globals['_LEVELSET']._serialized_end=8285
-  _globals['_TABLECLOSED']._serialized_start=8287
-  _globals['_TABLECLOSED']._serialized_end=8337
-  _globals['_DEALERSERVICE']._serialized_start=9483
-  _globals['_DEALERSERVICE']._serialized_end=10680
+  _globals['_DEALERSERVICE']._serialized_start=191
+  _globals['_DEALERSERVICE']._serialized_end=1388
 # @@protoc_insertion_point(module_scope)

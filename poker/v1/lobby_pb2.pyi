@@ -1,4 +1,4 @@
-from poker.v1 import dealer_pb2 as _dealer_pb2
+from poker.v1 import table_config_pb2 as _table_config_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -232,14 +232,14 @@ class LobbyTable(_message.Message):
     CHIPS_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     name: str
-    config: _dealer_pb2.TableConfig
+    config: _table_config_pb2.TableConfig
     rules: TableRules
     dealer_address: str
     status: TableStatus
     seats: _containers.RepeatedCompositeFieldContainer[LobbySeat]
     button: int
     chips: int
-    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., config: _Optional[_Union[_dealer_pb2.TableConfig, _Mapping]] = ..., rules: _Optional[_Union[TableRules, _Mapping]] = ..., dealer_address: _Optional[str] = ..., status: _Optional[_Union[TableStatus, str]] = ..., seats: _Optional[_Iterable[_Union[LobbySeat, _Mapping]]] = ..., button: _Optional[int] = ..., chips: _Optional[int] = ...) -> None: ...
+    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., config: _Optional[_Union[_table_config_pb2.TableConfig, _Mapping]] = ..., rules: _Optional[_Union[TableRules, _Mapping]] = ..., dealer_address: _Optional[str] = ..., status: _Optional[_Union[TableStatus, str]] = ..., seats: _Optional[_Iterable[_Union[LobbySeat, _Mapping]]] = ..., button: _Optional[int] = ..., chips: _Optional[int] = ...) -> None: ...
 
 class OpenTableRequest(_message.Message):
     __slots__ = ("table_id", "name", "config", "rules", "request_id")
@@ -250,10 +250,10 @@ class OpenTableRequest(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     name: str
-    config: _dealer_pb2.TableConfig
+    config: _table_config_pb2.TableConfig
     rules: TableRules
     request_id: str
-    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., config: _Optional[_Union[_dealer_pb2.TableConfig, _Mapping]] = ..., rules: _Optional[_Union[TableRules, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., config: _Optional[_Union[_table_config_pb2.TableConfig, _Mapping]] = ..., rules: _Optional[_Union[TableRules, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class OpenTableResponse(_message.Message):
     __slots__ = ("table",)
@@ -340,8 +340,8 @@ class SetTableLevelRequest(_message.Message):
 class SetTableLevelResponse(_message.Message):
     __slots__ = ("level",)
     LEVEL_FIELD_NUMBER: _ClassVar[int]
-    level: _dealer_pb2.Level
-    def __init__(self, level: _Optional[_Union[_dealer_pb2.Level, _Mapping]] = ...) -> None: ...
+    level: _table_config_pb2.Level
+    def __init__(self, level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ...) -> None: ...
 
 class JoinTableRequest(_message.Message):
     __slots__ = ("table_id", "seat", "player_id", "buy_in", "wait_for_big_blind", "request_id")

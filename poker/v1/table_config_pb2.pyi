@@ -1,0 +1,96 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Structure(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    STRUCTURE_UNSPECIFIED: _ClassVar[Structure]
+    STRUCTURE_NO_LIMIT: _ClassVar[Structure]
+    STRUCTURE_POT_LIMIT: _ClassVar[Structure]
+    STRUCTURE_FIXED_LIMIT: _ClassVar[Structure]
+
+class Preset(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PRESET_UNSPECIFIED: _ClassVar[Preset]
+    PRESET_SEED: _ClassVar[Preset]
+    PRESET_STANDARD: _ClassVar[Preset]
+
+class MinRaiseRule(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MIN_RAISE_RULE_UNSPECIFIED: _ClassVar[MinRaiseRule]
+    MIN_RAISE_RULE_DOUBLE: _ClassVar[MinRaiseRule]
+    MIN_RAISE_RULE_STANDARD: _ClassVar[MinRaiseRule]
+
+class AnteForm(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ANTE_FORM_UNSPECIFIED: _ClassVar[AnteForm]
+    ANTE_FORM_EACH_PLAYER: _ClassVar[AnteForm]
+    ANTE_FORM_BIG_BLIND: _ClassVar[AnteForm]
+STRUCTURE_UNSPECIFIED: Structure
+STRUCTURE_NO_LIMIT: Structure
+STRUCTURE_POT_LIMIT: Structure
+STRUCTURE_FIXED_LIMIT: Structure
+PRESET_UNSPECIFIED: Preset
+PRESET_SEED: Preset
+PRESET_STANDARD: Preset
+MIN_RAISE_RULE_UNSPECIFIED: MinRaiseRule
+MIN_RAISE_RULE_DOUBLE: MinRaiseRule
+MIN_RAISE_RULE_STANDARD: MinRaiseRule
+ANTE_FORM_UNSPECIFIED: AnteForm
+ANTE_FORM_EACH_PLAYER: AnteForm
+ANTE_FORM_BIG_BLIND: AnteForm
+
+class Level(_message.Message):
+    __slots__ = ("small_blind", "big_blind", "ante")
+    SMALL_BLIND_FIELD_NUMBER: _ClassVar[int]
+    BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
+    ANTE_FIELD_NUMBER: _ClassVar[int]
+    small_blind: int
+    big_blind: int
+    ante: int
+    def __init__(self, small_blind: _Optional[int] = ..., big_blind: _Optional[int] = ..., ante: _Optional[int] = ...) -> None: ...
+
+class TableConfig(_message.Message):
+    __slots__ = ("seats", "structure", "preset", "levels", "hands_per_level", "minutes_per_level", "ante_form", "turn_river_min_bet", "min_raise_rule", "fixed_limit_cap", "all_in_exposure", "action_time_ms", "show_time_ms", "pause_between_hands_ms", "test_mode", "deck_seed", "player_seeded_decks", "seed_time_ms")
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    STRUCTURE_FIELD_NUMBER: _ClassVar[int]
+    PRESET_FIELD_NUMBER: _ClassVar[int]
+    LEVELS_FIELD_NUMBER: _ClassVar[int]
+    HANDS_PER_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    MINUTES_PER_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    ANTE_FORM_FIELD_NUMBER: _ClassVar[int]
+    TURN_RIVER_MIN_BET_FIELD_NUMBER: _ClassVar[int]
+    MIN_RAISE_RULE_FIELD_NUMBER: _ClassVar[int]
+    FIXED_LIMIT_CAP_FIELD_NUMBER: _ClassVar[int]
+    ALL_IN_EXPOSURE_FIELD_NUMBER: _ClassVar[int]
+    ACTION_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    SHOW_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    PAUSE_BETWEEN_HANDS_MS_FIELD_NUMBER: _ClassVar[int]
+    TEST_MODE_FIELD_NUMBER: _ClassVar[int]
+    DECK_SEED_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_SEEDED_DECKS_FIELD_NUMBER: _ClassVar[int]
+    SEED_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    seats: int
+    structure: Structure
+    preset: Preset
+    levels: _containers.RepeatedCompositeFieldContainer[Level]
+    hands_per_level: int
+    minutes_per_level: float
+    ante_form: AnteForm
+    turn_river_min_bet: int
+    min_raise_rule: MinRaiseRule
+    fixed_limit_cap: int
+    all_in_exposure: bool
+    action_time_ms: int
+    show_time_ms: int
+    pause_between_hands_ms: int
+    test_mode: bool
+    deck_seed: int
+    player_seeded_decks: bool
+    seed_time_ms: int
+    def __init__(self, seats: _Optional[int] = ..., structure: _Optional[_Union[Structure, str]] = ..., preset: _Optional[_Union[Preset, str]] = ..., levels: _Optional[_Iterable[_Union[Level, _Mapping]]] = ..., hands_per_level: _Optional[int] = ..., minutes_per_level: _Optional[float] = ..., ante_form: _Optional[_Union[AnteForm, str]] = ..., turn_river_min_bet: _Optional[int] = ..., min_raise_rule: _Optional[_Union[MinRaiseRule, str]] = ..., fixed_limit_cap: _Optional[int] = ..., all_in_exposure: _Optional[bool] = ..., action_time_ms: _Optional[int] = ..., show_time_ms: _Optional[int] = ..., pause_between_hands_ms: _Optional[int] = ..., test_mode: _Optional[bool] = ..., deck_seed: _Optional[int] = ..., player_seeded_decks: _Optional[bool] = ..., seed_time_ms: _Optional[int] = ...) -> None: ...
