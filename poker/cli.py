@@ -13,6 +13,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from poker.grpc_engine import prefer_polling_engine
+
 # (command words, module, one-line help)
 COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("serve", "evaluator"), "services.evaluator.server", "run the hand evaluator service"),
@@ -56,6 +58,7 @@ def _add_module_arguments(sub: argparse.ArgumentParser, module: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    prefer_polling_engine()  # first: the subcommands' modules import grpc
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "_import_error", None):
