@@ -22,7 +22,8 @@ COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("serve", "lobby"), "services.lobby.server", "run the lobby service"),
     (("replay",), "services.dealer.replay", "replay PHH hand histories through the rule engine"),
     (("demo",), "clients.demo", "start the suite locally: six bots play, every chip accounted"),
-    (("evaluator-demo",), "poker.demo", "start an evaluator alone and show what it does"),
+    (("evaluator-demo",), "clients.evaluator_demo",
+     "start an evaluator alone and show what it does"),
     (("play",), "clients.play", "play against bots in the terminal"),
     (("health",), "poker.healthcheck", "ask a service whether it is serving (grpc.health.v1)"),
 ]
