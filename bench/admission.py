@@ -30,9 +30,13 @@ import sys
 import time
 from pathlib import Path
 
-import grpc
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from poker.grpc_engine import prefer_polling_engine  # noqa: E402, I001
+
+prefer_polling_engine()  # before grpc loads: the I/O engine the services run on
+
+import grpc  # noqa: E402
 
 from poker.procs import start_service  # noqa: E402
 from poker.v1 import evaluator_pb2 as pb  # noqa: E402

@@ -42,10 +42,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import poker  # noqa: E402, F401, I001 - before grpc: it picks gRPC's I/O engine
-import grpc  # noqa: E402
+from poker.grpc_engine import prefer_polling_engine  # noqa: E402, I001
+
+prefer_polling_engine()  # before grpc loads: the I/O engine the services run on
 
 import dealer as dealer_bench  # noqa: E402 - bench/dealer.py: its bots
+import grpc  # noqa: E402
+
 from poker.log import configure  # noqa: E402
 from poker.v1 import dealer_pb2 as pb  # noqa: E402
 from poker.v1 import dealer_pb2_grpc  # noqa: E402

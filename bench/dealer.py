@@ -49,7 +49,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import poker  # noqa: E402, F401, I001 - before grpc: it picks gRPC's I/O engine
+from poker.grpc_engine import prefer_polling_engine  # noqa: E402, I001
+
+prefer_polling_engine()  # before grpc loads: the I/O engine the services run on
+
 import grpc  # noqa: E402
 
 from poker.procs import ServiceProcess, start_service  # noqa: E402

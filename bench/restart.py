@@ -37,6 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from poker.grpc_engine import prefer_polling_engine  # noqa: E402, I001
+
+prefer_polling_engine()  # before grpc loads: the I/O engine the services run on
+
 from poker.log import configure  # noqa: E402
 from poker.v1 import dealer_pb2 as pb  # noqa: E402
 from services.dealer import views  # noqa: E402

@@ -29,6 +29,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from poker.grpc_engine import prefer_polling_engine  # noqa: E402, I001
+
+prefer_polling_engine()  # before grpc loads: the I/O engine the services run on
+
 from clients.accounts import TableRules  # noqa: E402
 from clients.aio import AsyncTableClient  # noqa: E402
 from clients.events import Event, HandEnded  # noqa: E402

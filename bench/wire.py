@@ -21,9 +21,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-# poker before grpc: importing it selects the engine the services run on (poker.grpc_engine).
-from poker import wire  # noqa: E402, I001
+from poker.grpc_engine import prefer_polling_engine  # noqa: E402, I001
+
+prefer_polling_engine()  # before grpc loads: the I/O engine the services run on
+
 import grpc  # noqa: E402
+
+from poker import wire  # noqa: E402
 from poker.v1 import evaluator_pb2 as pb  # noqa: E402
 from poker.v1 import evaluator_pb2_grpc as pb_grpc  # noqa: E402
 

@@ -5,9 +5,16 @@
 (Action(kind=<ActionKind.RAISE: 'raise'>, amount=300), 'As')
 
 The asyncio clients live in `clients.aio` (`AsyncLobbyClient`, `AsyncTableClient`).
+
+Importing the SDK changes nothing in the process. A program whose traffic is many small
+messages on long streams (bots, a farm of them) runs faster on gRPC's polling engine,
+as the suite's own processes do; it opts in by calling, before anything imports grpc
+(the SDK included):
+
+    from poker.grpc_engine import prefer_polling_engine
+    prefer_polling_engine()  # GRPC_EXPERIMENTS, unless already set: poker/grpc_engine.py
 """
 
-import poker  # noqa: F401, I001 - first: it picks gRPC's I/O engine (poker/grpc_engine.py)
 from clients.accounts import LobbyTable, Player, Seating, TableRules
 from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.cards import Card, cards

@@ -1,5 +1,5 @@
-"""Shared ground of the poker suite: generated API code, logging, serving, the `poker` command."""
+"""Shared ground of the poker suite: generated API code, logging, serving, the `poker` command.
 
-from poker.grpc_engine import prefer_polling_engine
-
-prefer_polling_engine()  # before anything imports grpc: see poker/grpc_engine.py
+Importing it (or any module of the suite) changes nothing in the process: gRPC's I/O
+engine is chosen by the entry points (poker/grpc_engine.py).
+"""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from poker.errors import InvalidArgument
 from poker.limits import quote
 
 RANKS = "23456789TJQKA"
@@ -24,8 +25,10 @@ _INDEX.update({t[0].lower() + t[1]: i for t, i in list(_INDEX.items())})
 _INDEX.update({t[0] + t[1].upper(): i for t, i in list(_INDEX.items())})
 
 
-class CardError(ValueError):
+class CardError(InvalidArgument, ValueError):
     """A card that is not one of the 52."""
+
+    reason = "INVALID_CARD"
 
 
 def parse_card(text: str) -> int:

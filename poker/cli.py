@@ -13,6 +13,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from poker.grpc_engine import prefer_polling_engine
+
 # (command words, module, one-line help)
 COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("serve", "evaluator"), "services.evaluator.server", "run the hand evaluator service"),
@@ -20,7 +22,8 @@ COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("serve", "lobby"), "services.lobby.server", "run the lobby service"),
     (("replay",), "services.dealer.replay", "replay PHH hand histories through the rule engine"),
     (("demo",), "clients.demo", "start the suite locally: six bots play, every chip accounted"),
-    (("evaluator-demo",), "poker.demo", "start an evaluator alone and show what it does"),
+    (("evaluator-demo",), "clients.evaluator_demo",
+     "start an evaluator alone and show what it does"),
     (("play",), "clients.play", "play against bots in the terminal"),
     (("health",), "poker.healthcheck", "ask a service whether it is serving (grpc.health.v1)"),
 ]
@@ -56,6 +59,7 @@ def _add_module_arguments(sub: argparse.ArgumentParser, module: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    prefer_polling_engine()  # first: the subcommands' modules import grpc
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "_import_error", None):

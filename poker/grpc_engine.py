@@ -15,10 +15,12 @@ Table traffic is exactly that: many small messages on long streams.
 `prefer_polling_engine()` chooses it, for this process and the processes it starts,
 unless the operator has set `GRPC_EXPERIMENTS` already (theirs wins) or set
 `POKER_GRPC_EVENT_ENGINE=1`. gRPC reads the variable once, when `grpc` is first
-imported, so it runs on importing `poker` (every `poker`, `services` and `clients`
-module imports it before `grpc`) and does nothing once `grpc` is loaded. TLS,
-health, reflection and every RPC behave the same on both engines (the test suite
-runs on the polling engine).
+imported, so it must run before that, and does nothing once `grpc` is loaded.
+Importing a module of the suite changes no environment variable: the entry points call
+it (`poker.cli.main`, so every `poker` command and every service the suite starts; the
+bench scripts; the tests' conftest.py), and an SDK program that wants it calls it
+first thing (see `clients`). TLS, health, reflection and every RPC behave the same on
+both engines (the test suite runs on the polling engine).
 """
 
 from __future__ import annotations

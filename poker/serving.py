@@ -1,25 +1,29 @@
-"""Runs a gRPC service the way every service of the suite runs.
+"""Runs a gRPC service the way every service of the suite runs, sync or asyncio.
 
-Health checking (`grpc.health.v1`) and server reflection are added to every
-server, their requests parsed by `poker.wire` as the services' are; SIGTERM and
-SIGINT stop it gracefully (in-flight calls get a grace period) and within a
-deadline (`arm_stop_deadline`); the bound port is logged and printed as
-`listening on HOST:PORT`, so a test that asked for port 0 can read the port it
-got from the first line of stdout.
+`serve_forever` runs a thread-pool server (the evaluator, the lobby) and
+`serve_forever_async` a grpc.aio one on the running event loop (the dealer), by the
+same rules. Health checking (`grpc.health.v1`) and server reflection are added to
+every server, their requests parsed by `poker.wire` as the services' are; SIGTERM and
+SIGINT stop it gracefully (in-flight calls get a grace period, health says NOT_SERVING
+first) and within a deadline (`arm_stop_deadline`); the bound port is logged and
+printed as `listening on HOST:PORT` once the signal handlers are in place, so a test
+that asked for port 0 can read the port it got from the first line of stdout.
 Given a `poker.tls.ServerTLS`, the port speaks TLS only.
 """
 
 from __future__ import annotations
 
+import asyncio
 import faulthandler
+import inspect
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -42,11 +46,15 @@ SERVER_OPTIONS = [
 
 @dataclass
 class Service:
-    """What a service hands the runner: its full names and how to add it to a server."""
+    """What a service hands the runner: its full names and how to add it to a server
+    (a grpc.aio one for `serve_forever_async`). `on_stopping` runs once the server is
+    NOT_SERVING, before calls in flight get their grace (to end long streams at once);
+    `on_stop` after the server stopped (on asyncio it may be a coroutine function)."""
 
     names: Sequence[str]
-    add_to_server: Callable[[grpc.Server], None]
-    on_stop: Callable[[], None] = field(default=lambda: None)
+    add_to_server: Callable[[Any], None]
+    on_stop: Callable[[], None | Awaitable[None]] = field(default=lambda: None)
+    on_stopping: Callable[[], None] = field(default=lambda: None)
 
 
 @dataclass
@@ -64,6 +72,8 @@ class Running:
         (its calls were cancelled): the services are stopped all the same."""
         for name in [*(n for s in self.services for n in s.names), ""]:
             self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        for service in self.services:
+            service.on_stopping()
         stopped: bool = self.server.stop(grace).wait(grace + STOP_MARGIN_S)
         if not stopped:
             log_stop_incomplete(grace)
@@ -167,3 +177,64 @@ def serve_forever(services: Sequence[Service], host: str, port: int, name: str,
     log.info("server_stopped", service=name, clean=clean)
     sys.stdout.flush()
     return 0
+
+
+async def serve_forever_async(services: Sequence[Service], host: str, port: int, name: str,
+                              tls: tls_options.ServerTLS | None = None,
+                              grace: float = 5.0, stop_deadline: float = STOP_DEADLINE_S,
+                              started: Mapping[str, object] | None = None) -> int:
+    """`serve_forever` on the running event loop, with a grpc.aio server: starts it,
+    prints its address, and waits for SIGTERM/SIGINT; then stops it (`grace` seconds for
+    calls in flight), with `stop_deadline` seconds for the process to be gone.
+    `started`: more fields for the `server_started` line."""
+    names = [n for s in services for n in s.names]
+    server = grpc.aio.server(options=SERVER_OPTIONS)
+    health_servicer = health.aio.HealthServicer()
+    add_health_and_reflection(server, health_servicer, names)
+    for service in services:
+        service.add_to_server(server)
+    bound = tls_options.listen(server, host, port, tls)
+    # Before the address is announced: a signal sent as soon as it is read must find the
+    # handler in place, not end the process without a graceful stop.
+    signals = _on_signals()
+    await server.start()
+    for health_name in [*names, ""]:
+        await health_servicer.set(health_name, health_pb2.HealthCheckResponse.SERVING)
+    log.info("server_started", service=name, host=host, port=bound,
+             tls=tls.mode if tls else "off", **(started or {}))
+    tls_options.announce(host, bound, tls)
+    sig = await signals
+    arm_stop_deadline(stop_deadline)
+    log.info("server_stopping", service=name, signal=sig.name)
+    for health_name in [*names, ""]:
+        await health_servicer.set(health_name, health_pb2.HealthCheckResponse.NOT_SERVING)
+    for service in services:
+        service.on_stopping()
+    clean = True
+    try:
+        await asyncio.wait_for(server.stop(grace), grace + STOP_MARGIN_S)
+    except TimeoutError:
+        clean = False
+        log_stop_incomplete(grace)
+    for service in services:
+        done = service.on_stop()
+        if inspect.isawaitable(done):
+            await done
+    log.info("server_stopped", service=name, clean=clean)
+    sys.stdout.flush()
+    return 0
+
+
+def _on_signals() -> asyncio.Future[signal.Signals]:
+    """The first SIGTERM or SIGINT from now on. Handled by the loop from whichever thread
+    the kernel gives it to (it wakes the loop through its wake-up fd)."""
+    loop = asyncio.get_running_loop()
+    received: asyncio.Future[signal.Signals] = loop.create_future()
+
+    def _receive(sig: signal.Signals) -> None:
+        if not received.done():
+            received.set_result(sig)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, _receive, sig)
+    return received

@@ -14,7 +14,7 @@ and silently dropped (and upb lets field number 0 by in a message with no fields
 the top-level fields of a request both are refused too. A field number no version of
 the API knows is still accepted, as protobuf wants.
 
-`bounded` cuts a status message to `MAX_STATUS_CHARS`. Every abort point of the
+`bounded` (poker.status) cuts a status message to `MAX_STATUS_CHARS`. Every abort point of the
 services goes through it, and so does the UNKNOWN status of an exception a synchronous
 unary handler lets out (gRPC would quote the exception whole): a message quoting a
 huge input stays far below the metadata limit (8 KiB by default) past which the caller
@@ -32,28 +32,15 @@ from google.protobuf import descriptor as _descriptor  # type: ignore[import-unt
 from google.protobuf import unknown_fields  # type: ignore[import-untyped,unused-ignore]
 from google.protobuf.message import DecodeError  # type: ignore[import-untyped,unused-ignore]
 
+from poker import errors
 from poker.log import get_logger
+from poker.status import MAX_STATUS_CHARS, bounded, status_of
+
+__all__ = ["MAX_STATUS_CHARS", "add", "bounded", "explain", "guarded", "handlers_of", "register"]
 
 log = get_logger(__name__)
 
-#: The longest status message a server sends; longer ones are cut (`bounded`).
-MAX_STATUS_CHARS = 1024
-
 Handlers = dict[str, grpc.RpcMethodHandler]
-
-
-def bounded(message: str) -> str:
-    """`message`, cut to MAX_STATUS_CHARS characters (saying so) when longer.
-
-    >>> bounded("short")
-    'short'
-    >>> len(bounded("x" * 5000)) <= MAX_STATUS_CHARS
-    True
-    """
-    if len(message) <= MAX_STATUS_CHARS:
-        return message
-    tail = f"... (cut, {len(message)} characters)"
-    return message[:MAX_STATUS_CHARS - len(tail)] + tail
 
 
 # ---------------------------------------------------------------------- registering
@@ -176,10 +163,13 @@ def _sync_stream(parser: _Parser, behavior: Callable[..., Any],
 
 
 def _unexpected(method: str, err: Exception, context: grpc.ServicerContext) -> None:
-    """An exception the handler did not turn into a status (none was set): UNKNOWN, as
-    gRPC would answer, but with its message bounded and the traceback logged."""
+    """An exception the handler did not turn into a status (none was set): a domain
+    error's own status (poker.status); anything else UNKNOWN, as gRPC would answer, but
+    with its message bounded and the traceback logged."""
     if context.code() is not None:  # aborted, or set_code: the handler's own answer
         return
+    if isinstance(err, errors.PokerError):
+        context.abort(*status_of(err, context))
     log.exception("rpc_failed", rpc=method)
     context.abort(grpc.StatusCode.UNKNOWN, bounded(f"Exception calling application: {err}"))
 

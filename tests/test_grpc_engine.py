@@ -1,5 +1,6 @@
-"""poker/grpc_engine.py: every process of the suite runs gRPC on the polling engine,
-unless the operator chose otherwise, and gRPC knows the experiments it names."""
+"""poker/grpc_engine.py: every process the suite starts runs gRPC on the polling engine
+(its entry points choose it; importing a module does not), unless the operator chose
+otherwise, and gRPC knows the experiments it names."""
 
 from __future__ import annotations
 
@@ -24,18 +25,37 @@ def run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60, check=True)
 
 
+PREFER = "import poker.grpc_engine as e; e.prefer_polling_engine(); "
+MAIN = ("import poker.cli\ntry:\n    poker.cli.main(['--help'])\nexcept SystemExit:\n"
+        "    pass\n")
+
+
 @pytest.mark.parametrize("module", ["poker", "services", "clients", "poker.cli"])
-def test_importing_the_suite_selects_the_polling_engine(module: str) -> None:
-    assert run(f"import {module}; {SHOW}").stdout.strip() == POLLING_ENGINE
+def test_importing_the_suite_changes_no_environment_variable(module: str) -> None:
+    assert run(f"import {module}; {SHOW}").stdout.strip() == "None"
+
+
+def test_the_poker_command_selects_the_polling_engine_before_grpc_loads() -> None:
+    shown = run(MAIN + "import sys; print('grpc' in sys.modules); " + SHOW).stdout.split()
+    assert shown[-2:] == ["True", POLLING_ENGINE]
+
+
+def test_a_service_started_by_the_suite_runs_on_the_polling_engine() -> None:
+    # poker.procs starts `python -m poker.cli serve ...`: its main chooses the engine
+    # even when the parent did not.
+    code = ("import sys\nsys.argv = ['poker', 'serve', 'evaluator', '--help']\n"
+            "import runpy\ntry:\n    runpy.run_module('poker.cli', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n" + SHOW)
+    assert run(code).stdout.split()[-1] == POLLING_ENGINE
 
 
 def test_the_operators_own_setting_wins() -> None:
-    assert run(f"import clients; {SHOW}", GRPC_EXPERIMENTS="-event_engine_dns").stdout.strip() \
+    assert run(PREFER + SHOW, GRPC_EXPERIMENTS="-event_engine_dns").stdout.strip() \
         == "-event_engine_dns"
 
 
 def test_event_engine_can_be_kept() -> None:
-    assert run(f"import clients; {SHOW}", POKER_GRPC_EVENT_ENGINE="1").stdout.strip() == "None"
+    assert run(PREFER + SHOW, POKER_GRPC_EVENT_ENGINE="1").stdout.strip() == "None"
 
 
 def test_too_late_once_grpc_is_loaded() -> None:
@@ -48,7 +68,9 @@ def test_grpc_knows_the_experiments() -> None:
     """gRPC logs `Unknown experiment` and runs on its default for a name it does not
     know: after a grpcio upgrade this fails rather than the setting doing nothing."""
     code = """
-import asyncio, poker, grpc
+import poker.grpc_engine
+poker.grpc_engine.prefer_polling_engine()
+import asyncio, grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 async def main():

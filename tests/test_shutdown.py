@@ -145,12 +145,30 @@ def hang_in_on_stop() -> None:
 sys.exit(serve_forever([Service([], lambda server: None, on_stop=hang_in_on_stop)],
                        "127.0.0.1", 0, "hanging", stop_deadline=1.0))
 """
+# The same on an event loop (the dealer's way): poker.serving.serve_forever_async.
+_HANGING_ASYNC_SERVER = """
+import asyncio, sys, threading
+from poker import log
+from poker.serving import Service, serve_forever_async
+
+log.configure("json")
+
+def hang_in_on_stop() -> None:
+    threading.Event().wait()
+
+sys.exit(asyncio.run(serve_forever_async(
+    [Service([], lambda server: None, on_stop=hang_in_on_stop)], "127.0.0.1", 0, "hanging",
+    stop_deadline=1.0)))
+"""
 
 
-def test_a_server_that_hangs_while_stopping_is_ended_by_its_deadline(tmp_path: Path) -> None:
+@pytest.mark.parametrize("server", [_HANGING_SERVER, _HANGING_ASYNC_SERVER],
+                         ids=["sync", "asyncio"])
+def test_a_server_that_hangs_while_stopping_is_ended_by_its_deadline(
+        server: str, tmp_path: Path) -> None:
     stderr_path = tmp_path / "stderr"
     with open(stderr_path, "w") as stderr:
-        proc = subprocess.Popen([sys.executable, "-c", _HANGING_SERVER], cwd=ROOT, text=True,
+        proc = subprocess.Popen([sys.executable, "-c", server], cwd=ROOT, text=True,
                                 stdout=subprocess.PIPE, stderr=stderr,
                                 env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:

@@ -2,12 +2,12 @@
 
 Each handler reads the caller's credential, turns the request into plain values,
 calls the Dealer/Table, and turns the answer into a message. Every exception goes
-through `errors.status_of`, the one place domain errors become status codes.
+through `poker.status`, the one place domain errors become status codes.
 
 The dealer runs on one asyncio event loop (grpc.aio): tables, clocks, streams and
-the store are all touched from it, so a table needs no lock. Health checking,
-reflection, SIGTERM handling and the `listening on HOST:PORT` line follow
-poker/serving.py.
+the store are all touched from it, so a table needs no lock. It is served by
+`poker.serving.serve_forever_async`: health checking, reflection, SIGTERM handling and
+the `listening on HOST:PORT` line are those of every service.
 """
 
 from __future__ import annotations
@@ -17,26 +17,22 @@ import asyncio
 import functools
 import gc
 import os
-import signal
 import sqlite3
-import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
 import structlog
-from grpc_health.v1 import health, health_pb2
 
-from poker import serving, tls, wire
+from poker import serving, status, tls, wire
 from poker.limits import quote
-from poker.serving import SERVER_OPTIONS
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
 from services.dealer import checks, history, streams, views
 from services.dealer.auth import AUDITOR, Authenticator, Caller, bearer
 from services.dealer.dealer import Dealer
-from services.dealer.errors import DealerError, FailedPrecondition, InvalidArgument, status_of
+from services.dealer.errors import DealerError, FailedPrecondition, InvalidArgument
 from services.dealer.ranking import RemoteRanker, local_ranks
 from services.dealer.store import Store
 from services.dealer.tables import Table
@@ -62,7 +58,7 @@ def unary(handler: Callable[[DealerServicer, Any, Any], R]) -> Callable[..., Awa
         try:
             checks.request(request)
             return handler(self, request, context)
-        except Exception as err:  # noqa: BLE001 - status_of maps every kind
+        except Exception as err:  # noqa: BLE001 - poker.status maps every kind
             await _abort(context, err)
             raise  # unreachable: abort raises
 
@@ -70,12 +66,7 @@ def unary(handler: Callable[[DealerServicer, Any, Any], R]) -> Callable[..., Awa
 
 
 async def _abort(context: Any, err: Exception) -> None:
-    if isinstance(err, grpc.aio.AbortError):  # aborted already (poker.wire): the status is out
-        raise err
-    code, message = status_of(err)
-    if code == grpc.StatusCode.INTERNAL:
-        log.exception("internal_error", error=repr(err))
-    await context.abort(code, wire.bounded(message))
+    await status.abort_async(context, err)
 
 
 class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
@@ -417,55 +408,21 @@ async def serve(args: argparse.Namespace) -> int:
     # almost no cycles: the youngest generation is collected every 20,000 allocations
     # instead of every 700, which took about 2.5 % of a busy dealer's CPU.
     gc.set_threshold(20_000, 10, 10)
-    server = grpc.aio.server(options=SERVER_OPTIONS)
-    add_servicer(DealerServicer(dealer, args.stream_linger_ms / 1000), server)
-    health_servicer = health.aio.HealthServicer()
-    serving.add_health_and_reflection(server, health_servicer, [SERVICE_NAME])
-    port = tls.listen(server, args.host, args.port, server_tls)
-    # Before the address is announced: a signal sent as soon as it is read stops the
-    # dealer gracefully instead of ending it.
-    signals = _on_signals()
-    await server.start()
-    for name in (SERVICE_NAME, ""):
-        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    log.info("server_started", service="dealer", host=args.host, port=port, db=str(args.db),
-             evaluators=addresses, tables=len(dealer.tables),
-             tls=server_tls.mode if server_tls else "off", evaluator_tls=upstream is not None,
-             event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0])
-    tls.announce(args.host, port, server_tls)
-    sig = await signals
-    serving.arm_stop_deadline()
-    log.info("server_stopping", service="dealer", signal=sig.name)
-    for name in (SERVICE_NAME, ""):
-        await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
-    dealer.shutdown()
-    clean = True
-    try:
-        await asyncio.wait_for(server.stop(STOP_GRACE_S), STOP_GRACE_S + serving.STOP_MARGIN_S)
-    except TimeoutError:
-        clean = False
-        serving.log_stop_incomplete(STOP_GRACE_S)
-    store.close()
-    if ranker is not None:
-        await ranker.aclose()
-    log.info("server_stopped", service="dealer", clean=clean)
-    sys.stdout.flush()
-    return 0
+    servicer = DealerServicer(dealer, args.stream_linger_ms / 1000)
 
+    async def stop() -> None:
+        store.close()
+        if ranker is not None:
+            await ranker.aclose()
 
-def _on_signals() -> asyncio.Future[signal.Signals]:
-    """The first SIGTERM or SIGINT from now on. Handled by the loop from whichever thread
-    the kernel gives it to (it wakes the loop through its wake-up fd)."""
-    loop = asyncio.get_running_loop()
-    received: asyncio.Future[signal.Signals] = loop.create_future()
-
-    def _receive(sig: signal.Signals) -> None:
-        if not received.done():
-            received.set_result(sig)
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, _receive, sig)
-    return received
+    service = serving.Service([SERVICE_NAME], functools.partial(add_servicer, servicer),
+                              on_stop=stop, on_stopping=dealer.shutdown)
+    started = {"db": str(args.db), "evaluators": addresses, "tables": len(dealer.tables),
+               "evaluator_tls": upstream is not None,
+               "event_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]}
+    return await serving.serve_forever_async([service], args.host, args.port, "dealer",
+                                             tls=server_tls, grace=STOP_GRACE_S,
+                                             started=started)
 
 
 __all__ = ["AUDITOR", "DealerServicer", "add_arguments", "run", "serve"]

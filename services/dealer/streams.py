@@ -32,15 +32,11 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from poker.limits import quote
+from poker.status import status_of
 from poker.v1 import dealer_pb2 as pb
 from services.dealer import checks, codec, views
 from services.dealer.auth import Caller
-from services.dealer.errors import (
-    DealerError,
-    InvalidArgument,
-    PermissionDenied,
-    status_of,
-)
+from services.dealer.errors import DealerError, InvalidArgument, PermissionDenied
 from services.dealer.store import Reader, Store
 from services.dealer.tables import Stored, Table
 

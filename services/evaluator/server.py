@@ -2,7 +2,7 @@
 
 Requests become plain values, the plain modules (`core`, `explain`, `equity`)
 answer, and answers become messages. Domain errors are mapped to status codes in
-one place, `_status_of`. Heavy work (batches, equity) runs in slices, in turns shared
+one place, `poker.status`. Heavy work (batches, equity) runs in slices, in turns shared
 fairly by the calls in flight and stopped when a call is cancelled or past its
 deadline (`services.evaluator.admission`). With a service token, only callers that
 send it are served. Run it with `poker serve evaluator --port 50051`.
@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import grpc
 import numpy as np
 
-from poker import serving, tls, wire
+from poker import serving, status, tls, wire
 from poker.cards import CardError, card_text, parse_card
 from poker.limits import MAX_CARDS_TEXT_CHARS, MAX_TOKEN_CHARS, check_count, check_text, quote
 from poker.log import get_logger
@@ -32,13 +32,9 @@ from poker.v1 import evaluator_pb2 as pb
 from poker.v1 import evaluator_pb2_grpc as pb_grpc
 from services.evaluator import admission, core, equity, explain
 from services.evaluator.errors import (
-    Abandoned,
-    EvaluatorError,
     InvalidHand,
     InvalidRequest,
     LimitExceeded,
-    Overloaded,
-    TooMuchWork,
     Unauthenticated,
 )
 
@@ -72,67 +68,30 @@ MAX_CARDS = 52
 SLICE_HANDS = 1 << 16
 
 
-def _status_of(err: Exception, context: grpc.ServicerContext) -> grpc.StatusCode:
-    # The one place where domain errors become status codes.
-    if isinstance(err, Overloaded | TooMuchWork):
-        return grpc.StatusCode.RESOURCE_EXHAUSTED
-    if isinstance(err, Unauthenticated):
-        return grpc.StatusCode.UNAUTHENTICATED
-    if isinstance(err, Abandoned):
-        remaining = context.time_remaining()
-        return (grpc.StatusCode.DEADLINE_EXCEEDED if remaining is not None and remaining <= 0
-                else grpc.StatusCode.CANCELLED)
-    if isinstance(err, LimitExceeded | EvaluatorError | CardError):
-        return grpc.StatusCode.INVALID_ARGUMENT
-    return grpc.StatusCode.INTERNAL
-
-
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 
 def _translated(method: Handler) -> Handler:
-    """Checks the caller's token, then turns an error raised by a handler into its status
-    code and message (an unexpected one into INTERNAL, logged with its traceback)."""
+    """Checks the caller's token, then refuses the call with the status of whatever the
+    handler raised (poker.status: a domain error's own, a bug's INTERNAL and logged)."""
 
     @functools.wraps(method)
     def unary(self: EvaluatorServicer, request: Any, context: grpc.ServicerContext) -> Any:
         try:
             self.authorize(context)
             return method(self, request, context)
-        except (EvaluatorError, CardError) as err:
-            _abort(context, method.__name__, err)
-        except Exception:  # noqa: BLE001 - a bug: INTERNAL, never UNKNOWN
-            if context.code() is not None:
-                raise  # context.abort (a malformed request in poker.wire) chose the status
-            _internal(context, method.__name__)
+        except Exception as err:  # noqa: BLE001 - poker.status maps every kind
+            status.abort(context, err, method.__name__)
 
     @functools.wraps(method)
     def streaming(self: EvaluatorServicer, request: Any, context: grpc.ServicerContext) -> Any:
         try:
             self.authorize(context)
             yield from method(self, request, context)
-        except (EvaluatorError, CardError) as err:
-            _abort(context, method.__name__, err)
-        except Exception:  # noqa: BLE001 - a bug: INTERNAL, never UNKNOWN
-            if context.code() is not None:
-                raise  # context.abort (a malformed request in poker.wire) chose the status
-            _internal(context, method.__name__)
+        except Exception as err:  # noqa: BLE001 - poker.status maps every kind
+            status.abort(context, err, method.__name__)
 
     return (streaming if inspect.isgeneratorfunction(method) else unary)  # type: ignore[return-value]
-
-
-def _abort(context: grpc.ServicerContext, rpc: str, err: Exception) -> None:
-    code = _status_of(err, context)
-    if isinstance(err, Abandoned):
-        log.info("call_abandoned", rpc=rpc, code=code.name, reason=str(err)[:200])
-    else:
-        log.warning("request_refused", rpc=rpc, code=code.name, reason=str(err)[:200])
-    context.abort(code, wire.bounded(str(err)))
-
-
-def _internal(context: grpc.ServicerContext, rpc: str) -> None:
-    log.exception("internal_error", rpc=rpc)
-    context.abort(grpc.StatusCode.INTERNAL, f"{rpc}: internal error (logged by the evaluator)")
 
 
 def _checked(check: Callable[..., object], *args: Any) -> None:
@@ -254,7 +213,7 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
                     functools.partial(core.evaluate_batch, piece))
             except InvalidHand as err:
                 what = "hand" if chunk is None else f"chunk {chunk}, hand"
-                raise InvalidHand(err.reason, (err.index or 0) + start, what) from None
+                raise InvalidHand(err.problem, (err.index or 0) + start, what) from None
         if count >= 100_000:
             _give_back_memory()
         return out.tobytes()

@@ -1,50 +1,66 @@
-"""The lobby's domain errors: each names the gRPC status it becomes and says what to do.
+"""The lobby's domain errors: refusals in the suite's taxonomy (poker/errors.py).
 
-`server.py` maps `LobbyError.status` to a gRPC code in one place; the message is
-written for the person who made the request.
+Each says what kind of refusal it is (`category`) and why (`reason`); `poker.status`
+maps them to gRPC codes in one place. The message is written for the person who made
+the request.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from poker.errors import Category, PokerError
 
 
-class LobbyError(Exception):
+class LobbyError(PokerError):
     """Base of every refusal the lobby gives a caller."""
 
-    status: ClassVar[str] = "INTERNAL"
+    category = Category.INTERNAL
+
+    @property
+    def status(self) -> str:
+        """The category's name (the gRPC status code's name)."""
+        return self.category.name
 
 
 class InvalidArgument(LobbyError):
     """The request itself is wrong (amount, seat number, configuration)."""
 
-    status = "INVALID_ARGUMENT"
+    category = Category.INVALID_ARGUMENT
 
 
 class NotFound(LobbyError):
     """An unknown player, table or seat."""
 
-    status = "NOT_FOUND"
+    category = Category.NOT_FOUND
 
 
 class AlreadyExists(LobbyError):
-    """Creating something that exists, or reusing a request id for another request."""
+    """Creating something that exists."""
 
-    status = "ALREADY_EXISTS"
+    category = Category.ALREADY_EXISTS
+
+
+class RequestReused(AlreadyExists):
+    """A request id sent again with other fields."""
+
+    reason = "REQUEST_ID_REUSED"
 
 
 class FailedPrecondition(LobbyError):
     """The request is fine but the state does not allow it now."""
 
-    status = "FAILED_PRECONDITION"
+    category = Category.FAILED_PRECONDITION
 
 
 class InsufficientFunds(FailedPrecondition):
     """The balance does not cover the amount."""
 
+    reason = "INSUFFICIENT_BALANCE"
+
 
 class LimitReached(FailedPrecondition):
     """The movement would take an account past its maximum (poker/limits.py)."""
+
+    reason = "LIMIT_EXCEEDED"
 
 
 class SeatUnavailable(FailedPrecondition):
@@ -54,16 +70,17 @@ class SeatUnavailable(FailedPrecondition):
 class Unauthenticated(LobbyError):
     """No credential, or one the lobby does not know."""
 
-    status = "UNAUTHENTICATED"
+    category = Category.UNAUTHENTICATED
 
 
 class PermissionDenied(LobbyError):
     """A known caller acting outside their rights (on someone else's money)."""
 
-    status = "PERMISSION_DENIED"
+    category = Category.PERMISSION_DENIED
 
 
 class Unavailable(LobbyError):
     """A dealer cannot be reached; the lobby finishes or undoes the work later."""
 
-    status = "UNAVAILABLE"
+    category = Category.UNAVAILABLE
+

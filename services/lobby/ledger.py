@@ -43,11 +43,11 @@ from typing import Any
 
 from poker.limits import MAX_CHIPS, MAX_LEDGER_TOTAL, quote
 from services.lobby.errors import (
-    AlreadyExists,
     InsufficientFunds,
     InvalidArgument,
     LimitReached,
     NotFound,
+    RequestReused,
 )
 from services.lobby.storage import Tx
 
@@ -235,7 +235,7 @@ def _check_same(existing: Transfer, kind: TransferKind, source: str, destination
         same = (existing.kind, existing.source, existing.destination, existing.amount) == (
             kind, source, destination, amount)
     if not same:
-        raise AlreadyExists(
+        raise RequestReused(
             f"request id {quote(existing.key.rsplit(':', 1)[-1])} was already used for a "
             f"{existing.kind.value} of {existing.amount} from {_owner(existing.source)} to "
             f"{_owner(existing.destination)} with other fields; use a new request id for a "

@@ -39,7 +39,7 @@ from enum import StrEnum
 from typing import Any
 
 from poker.limits import quote
-from services.lobby.errors import AlreadyExists
+from services.lobby.errors import RequestReused
 from services.lobby.storage import Tx
 
 #: The scope of the operator's request ids (a character no player id has).
@@ -122,9 +122,9 @@ def fingerprint(rpc: str, caller: str, **fields: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def reused(request_id: str, what: str) -> AlreadyExists:
+def reused(request_id: str, what: str) -> RequestReused:
     """The refusal of a request_id sent again with other fields."""
-    return AlreadyExists(
+    return RequestReused(
         f"request id {quote(request_id)} was already used for {what} with other fields; "
         "send a retry with exactly the same fields, or use a new request id for a new request")
 

@@ -2,7 +2,7 @@
 
 Callers: the operator (`--operator-token`) may do everything; a player (a token
 the lobby issued) may read tables and their own money and join, rebuy and leave
-as themself. Domain errors become gRPC status codes in one place, `_abort`.
+as themself. Domain errors become gRPC status codes in one place, `poker.status`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import hmac
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import grpc
 import structlog
 
-from poker import tls, wire
+from poker import status, tls, wire
 from poker.cards import card_text
 from poker.limits import MAX_NAME_CHARS, MAX_TOKEN_CHARS
 from poker.serving import Service, serve_forever
@@ -32,23 +32,12 @@ from services.lobby.lobby import Lobby
 from services.lobby.operations import OPERATOR_SCOPE, OpState
 from services.lobby.players import Player
 from services.lobby.rules import DEFAULT_REBUY_WAIT_S, LateJoin, TableRules
-from services.lobby.storage import StorageConflict, open_storage
+from services.lobby.storage import open_storage
 from services.lobby.tables import Table
 
 log = structlog.get_logger(__name__)  # lazy: configured at start-up, after this import
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["LobbyService"].full_name
 R = TypeVar("R")
-
-_CODES = {
-    "INVALID_ARGUMENT": grpc.StatusCode.INVALID_ARGUMENT,
-    "NOT_FOUND": grpc.StatusCode.NOT_FOUND,
-    "ALREADY_EXISTS": grpc.StatusCode.ALREADY_EXISTS,
-    "FAILED_PRECONDITION": grpc.StatusCode.FAILED_PRECONDITION,
-    "UNAUTHENTICATED": grpc.StatusCode.UNAUTHENTICATED,
-    "PERMISSION_DENIED": grpc.StatusCode.PERMISSION_DENIED,
-    "UNAVAILABLE": grpc.StatusCode.UNAVAILABLE,
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Caller:
@@ -61,17 +50,11 @@ class Caller:
         return self.player_id is None
 
 
-def _abort(context: grpc.ServicerContext, err: Exception) -> None:
-    """The one place where the lobby's errors become gRPC status codes."""
-    if isinstance(err, errors.LobbyError):
-        code = _CODES.get(err.status, grpc.StatusCode.INTERNAL)
-        context.abort(code, wire.bounded(str(err)))
-    if isinstance(err, StorageConflict):
-        context.abort(grpc.StatusCode.ABORTED,
-                      wire.bounded(f"{err}; retry with the same request_id"))
+def _abort(context: grpc.ServicerContext, err: Exception, rpc: str) -> NoReturn:
+    """Refuses the call with the status of `err` (poker.status: the one mapping)."""
     if isinstance(err, LedgerCorrupt):
         log.error("ledger_corrupt", error=str(err))
-    context.abort(grpc.StatusCode.INTERNAL, "internal error; the lobby's log says more")
+    status.abort(context, err, rpc)
 
 
 def rpc(method: Callable[..., R]) -> Callable[..., R]:
@@ -85,11 +68,8 @@ def rpc(method: Callable[..., R]) -> Callable[..., R]:
             return method(self, request, context, caller)
         except grpc.RpcError:
             raise
-        except Exception as err:
-            if not isinstance(err, errors.LobbyError):
-                log.exception("rpc_failed", rpc=method.__name__)
-            _abort(context, err)
-            raise  # not reached: abort raises
+        except Exception as err:  # noqa: BLE001 - poker.status maps every kind
+            _abort(context, err, method.__name__)
 
     return wrapper
 

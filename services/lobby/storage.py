@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
+from poker.errors import Category, PokerError
+
 T = TypeVar("T")
 Row = dict[str, Any]
 
@@ -26,8 +28,11 @@ Row = dict[str, Any]
 MAX_ATTEMPTS = 20
 
 
-class StorageConflict(Exception):
-    """A transaction kept conflicting with concurrent writers."""
+class StorageConflict(PokerError):
+    """A transaction kept conflicting with concurrent writers. Not a LobbyError: the
+    lobby's own retries (recovery) let it through; its caller retries the request."""
+
+    category, reason = Category.ABORTED, "STORAGE_CONFLICT"
 
 
 class Tx(Protocol):
@@ -208,7 +213,8 @@ class PostgresStorage:
                     conn.rollback()
                     raise
             time.sleep(random.uniform(0, 0.002 * 2**min(attempt, 6)))
-        raise StorageConflict(f"transaction still conflicting after {MAX_ATTEMPTS} attempts")
+        raise StorageConflict(f"transaction still conflicting after {MAX_ATTEMPTS} attempts; "
+                              "retry with the same request_id")
 
     def ddl(self, statements: Sequence[str]) -> None:
         def run(tx: Tx) -> None:

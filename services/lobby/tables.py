@@ -183,7 +183,8 @@ def choose_seat(table: Table, wanted: int | None) -> int:
     if wanted is None:
         if not free:
             raise SeatUnavailable(
-                f"table {table.table_id} is full ({table.rules.seats} seats taken)")
+                f"table {table.table_id} is full ({table.rules.seats} seats taken)",
+                reason="TABLE_FULL")
         return free[0]
     if not 0 <= wanted < table.rules.seats:
         raise InvalidArgument(
@@ -191,7 +192,8 @@ def choose_seat(table: Table, wanted: int | None) -> int:
             f"0..{table.rules.seats - 1}")
     if wanted not in free:
         shown = ", ".join(map(str, free)) or "none"
-        raise SeatUnavailable(f"seat {wanted} is taken; free seats: {shown}")
+        raise SeatUnavailable(f"seat {wanted} is taken; free seats: {shown}", reason="SEAT_TAKEN",
+                              metadata={"seat": str(wanted)})
     return wanted
 
 

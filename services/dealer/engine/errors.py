@@ -9,13 +9,19 @@ ConfigError, a player for IllegalAction.
 
 from __future__ import annotations
 
+from poker.errors import Category, PokerError
 
-class EngineError(Exception):
+
+class EngineError(PokerError):
     """Base of every domain error the engine raises."""
+
+    category = Category.FAILED_PRECONDITION
 
 
 class ConfigError(EngineError, ValueError):
     """A table configuration (or hand set-up) the rules do not allow; names the option."""
+
+    category, reason = Category.INVALID_ARGUMENT, "INVALID_CONFIG"
 
 
 class IllegalAction(EngineError):

@@ -1,4 +1,4 @@
-"""The `poker evaluator-demo` command: starts an evaluator alone and shows what it does.
+"""`poker evaluator-demo`: starts an evaluator alone and shows what it does.
 
 The evaluator on its own (`poker demo` plays the whole suite): it starts one as a
 local process, ranks a few hands, settles a showdown, answers equity questions exactly and by
@@ -18,8 +18,8 @@ import grpc
 import numpy as np
 
 from poker.procs import ServiceProcess, start_service
+from poker.v1 import cards_pb2, evaluator_pb2_grpc
 from poker.v1 import evaluator_pb2 as pb
-from poker.v1 import evaluator_pb2_grpc
 
 HANDS = [
     "As Ks Qs Js Ts 9s 8s",
@@ -30,6 +30,10 @@ HANDS = [
     "Jh Jd 9c 4s 2h",
     "Ah Qd 9c 7s 4h 3d",
 ]
+#: How many of the 7,462 ranks each category holds, weakest first (poker.v1.HandCategory
+#: HIGH_CARD .. ROYAL_FLUSH): rank r is of the category whose span holds it. A property of
+#: the game, not of the evaluator's code, so the demo needs none of it.
+CATEGORY_SIZES: tuple[int, ...] = (1277, 2860, 858, 858, 10, 1277, 156, 156, 9, 1)
 CHANNEL_OPTIONS = [("grpc.max_send_message_length", 64 << 20),
                    ("grpc.max_receive_message_length", 64 << 20)]
 
@@ -131,8 +135,6 @@ def _equity(stub: evaluator_pb2_grpc.EvaluatorServiceStub, seed: int) -> None:
 
 
 def _batch(stub: evaluator_pb2_grpc.EvaluatorServiceStub, count: int, seed: int) -> None:
-    from services.evaluator.tables import CLASSES, HandCategory
-
     _heading(f"A batch: {count:,} random 7-card hands, streamed in messages of 10,000")
     rng = np.random.default_rng(seed)
     chunk = 10_000
@@ -151,9 +153,13 @@ def _batch(stub: evaluator_pb2_grpc.EvaluatorServiceStub, count: int, seed: int)
     hands = rounds * len(pieces) * chunk
     print(f"  {hands:,} hands ranked in {seconds:.2f} s over gRPC: "
           f"{hands / seconds / 1e6:.1f} million hands a second")
-    category = np.array([0] + [int(c) for c, _ in CLASSES], dtype=np.uint8)
-    counts = np.bincount(category[np.concatenate(ranks[: len(pieces)])], minlength=11)
+    category = np.repeat(np.arange(1, len(CATEGORY_SIZES) + 1, dtype=np.uint8),
+                         CATEGORY_SIZES)
+    category = np.concatenate([np.zeros(1, dtype=np.uint8), category])  # rank 0: none
+    counts = np.bincount(category[np.concatenate(ranks[: len(pieces)])],
+                         minlength=len(CATEGORY_SIZES) + 1)
     total = counts.sum()
     print("  how often each category came up (the first pass):")
-    for cat in sorted(HandCategory, reverse=True):
-        print(f"    {cat.name.replace('_', ' ').lower():<16} {100 * counts[cat] / total:7.3f} %")
+    for value in range(len(CATEGORY_SIZES), 0, -1):
+        name = cards_pb2.HandCategory.Name(value).removeprefix("HAND_CATEGORY_")
+        print(f"    {name.replace('_', ' ').lower():<16} {100 * counts[value] / total:7.3f} %")
