@@ -28,7 +28,7 @@ import grpc
 import structlog
 from grpc_health.v1 import health, health_pb2
 
-from poker import serving, tls, wire
+from poker import journal, serving, tls, wire
 from poker.limits import quote
 from poker.serving import SERVER_OPTIONS
 from poker.v1 import dealer_pb2 as pb
@@ -367,6 +367,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the event loop that runs every table: uvloop (the default "
                              "where installed; about 10%% more hands a second) or asyncio's "
                              "own (env POKER_EVENT_LOOP)")
+    journal.add_arguments(parser, "POKER_DEALER")
     parser.add_argument("--log-format", choices=("json", "console"), default=None)
 
 
@@ -400,7 +401,8 @@ async def serve(args: argparse.Namespace) -> int:
     # first use: build them now, off the loop, not in the first showdown.
     threading.Thread(target=local_ranks, args=(range(5), [(5, 6)]), daemon=True).start()
     try:
-        store = Store(args.db, durable=args.durable)
+        store = Store(args.db, durable=args.durable,
+                      retention=journal.retention_from_args(args))
     except sqlite3.OperationalError as err:
         log.error("store_unavailable", db=str(args.db), error=str(err),
                   hint="is another dealer running on this database?")
@@ -433,7 +435,9 @@ async def serve(args: argparse.Namespace) -> int:
              tls=server_tls.mode if server_tls else "off", evaluator_tls=upstream is not None,
              event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0])
     tls.announce(args.host, port, server_tls)
+    pruning = asyncio.create_task(journal.prune_on_loop(store.journal))
     sig = await signals
+    pruning.cancel()
     serving.arm_stop_deadline()
     log.info("server_stopping", service="dealer", signal=sig.name)
     for name in (SERVICE_NAME, ""):

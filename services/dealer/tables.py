@@ -432,7 +432,9 @@ class Table:
         self._schedule_hand()
         return seat
 
-    def add_chips(self, seat: int, amount: int, key: str) -> int:
+    def add_chips(self, seat: int, amount: int, key: str,
+                  record: Callable[[int], None] | None = None) -> int:
+        """A rebuy; `record(stack)` writes in the same transaction as ChipsAdded."""
         if not key:
             raise InvalidArgument("idempotency_key: required, so a retried rebuy adds chips once")
         if key in self._chip_keys:
@@ -454,7 +456,9 @@ class Table:
                 f"the maximum of {MAX_CHIPS} chips; at most {MAX_CHIPS - state.stack} can be "
                 "added")
         self._check_table_chips("adding", amount)
-        self._commit([ev.ChipsAdded(seat, amount, state.stack + amount, key)])
+        stack = state.stack + amount
+        self._commit([ev.ChipsAdded(seat, amount, stack, key)],
+                     also=None if record is None else lambda: record(stack))
         self._schedule_hand()
         return self.seats[seat].stack
 
