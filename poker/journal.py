@@ -116,11 +116,12 @@ class Journal(Protocol):
 
     retention: Retention
 
-    def find(self, key: Key) -> Entry | None:
-        """The entry of a request, or None (pruned, or never seen)."""
+    def find(self, key: Key, tx: Any = None) -> Entry | None:
+        """The entry of a request, or None (pruned, or never seen); `tx`: the store's open
+        transaction, where it has to be named (the lobby's)."""
         ...
 
-    def put(self, key: Key, entry: Entry) -> None:
+    def put(self, key: Key, entry: Entry, tx: Any = None) -> None:
         """Writes an entry in the transaction open now (the one of the request's effect)."""
         ...
 
@@ -159,6 +160,10 @@ class Reused(Exception):
     """A request id sent again with other fields (the default `Rules.reused`)."""
 
 
+class Raced(Exception):
+    """Another copy of the request recorded its entry first (`Pending.claim`)."""
+
+
 class Refused(Exception):
     """A refusal answered again from the journal (the default `Rules.refused_again`)."""
 
@@ -174,6 +179,7 @@ class Rules:
     remembered refusal is raised again, and what refuses a reused id."""
 
     errors: tuple[type[Exception], ...] = ()
+    fingerprint: Callable[[str, str, Mapping[str, Any]], str] = fingerprint
     code_of: Callable[[Exception], str | None] = lambda err: None
     refused_again: Callable[[str, str], Exception] = Refused
     reused: Callable[[Key, Entry], Exception] = lambda key, entry: Reused(
@@ -193,9 +199,16 @@ class Pending:
         self._encode = encode
         self.recorded = False
 
-    def record(self, answer: Any) -> None:
-        """Writes the answer in the transaction open now."""
-        self.journal.put(self.key, self._entry(json.dumps(self._encode(answer), sort_keys=True)))
+    def claim(self, tx: Any = None) -> None:
+        """Raises Raced if another copy of the request has its entry by now (call it first
+        in the transaction that will record the answer, where copies run concurrently)."""
+        if self.journal.find(self.key, tx) is not None:
+            raise Raced(self.key)
+
+    def record(self, answer: Any, tx: Any = None) -> None:
+        """Writes the answer in the transaction open now (`tx` where the store needs it)."""
+        entry = self._entry(json.dumps(self._encode(answer), sort_keys=True))
+        self.journal.put(self.key, entry, tx)
         self.recorded = True
 
     def refuse(self, code: str, message: str) -> None:
@@ -213,7 +226,9 @@ def journaled(call: str, rules: Rules, *, key: Callable[[dict[str, Any]], Key | 
               caller: Callable[[dict[str, Any]], str] = lambda a: "",
               encode: Callable[[Any], Any] = lambda answer: answer,
               decode: Callable[[Any, Any, dict[str, Any]], Any] = lambda self, data, a: data,
-              journal: Callable[[Any], Journal] = lambda self: self.journal) -> Callable[[F], F]:
+              journal: Callable[[Any], Journal] = lambda self: self.journal,
+              legacy: Callable[[dict[str, Any]], tuple[Key, Mapping[str, Any]]] | None = None,
+              ) -> Callable[[F], F]:
     """Makes a handler (a method with an `entry` keyword) answer each request once.
 
     `key`, `fields` and `caller` read the call's arguments (by name); `key` returning
@@ -222,7 +237,12 @@ def journaled(call: str, rules: Rules, *, key: Callable[[dict[str, Any]], Key | 
     stored answer, arguments)`, or the refusal raised again); with another, `rules.reused`. Else
     the handler runs with `entry`: it calls `entry.record(answer)` inside the write of
     its effect (`encode(answer)` is stored); a refusal it raises (`rules.errors`) is
-    recorded before it propagates.
+    recorded before it propagates. A handler that raises Raced (`Pending.claim`) lost a
+    race with another copy: the copy's answer is given.
+
+    `legacy` gives the key an older version stored the request under and the fields it
+    is compared by: an entry there whose fingerprint is `legacy_fingerprint(fields)` is
+    the request's when every field given (not empty) is the same.
     """
 
     def wrap(fn: F) -> F:
@@ -238,28 +258,62 @@ def journaled(call: str, rules: Rules, *, key: Callable[[dict[str, Any]], Key | 
                 return fn(self, *args, **kwargs)
             store = journal(self)
             request = fields(arguments)
-            fp = fingerprint(call, caller(arguments), request)
-            done = store.find(k)
-            if done is not None:
-                if done.fingerprint != fp:
-                    raise rules.reused(k, done)
+            fp = rules.fingerprint(call, caller(arguments), request)
+
+            def answered() -> tuple[bool, Any]:
+                done, where = store.find(k), k
+                if done is None and legacy is not None:
+                    where, compared = legacy(arguments)
+                    done = store.find(where)
+                    if done is not None and not _same_legacy(done, compared):
+                        raise rules.reused(k, done)
+                    if done is not None and not done.fingerprint.startswith(LEGACY):
+                        done = None  # a new entry under a key that looks old: not this one
+                if done is None:
+                    return False, None
+                if done.fingerprint != fp and not done.fingerprint.startswith(LEGACY):
+                    raise rules.reused(where, done)
                 refusal = done.refusal
                 if refusal is not None:
                     raise rules.refused_again(*refusal)
-                return decode(self, json.loads(done.answer), arguments)
+                return True, decode(self, json.loads(done.answer), arguments)
+
+            found, answer = answered()
+            if found:
+                return answer
             entry = Pending(store, k, fp, describe(request), encode)
             try:
-                answer = fn(self, *args, entry=entry, **kwargs)
+                return fn(self, *args, entry=entry, **kwargs)
+            except Raced:
+                found, answer = answered()
+                if not found:
+                    raise
+                return answer
             except rules.errors as err:
                 code = rules.code_of(err)
                 if code is not None and not entry.recorded:
                     entry.refuse(code, str(err))
                 raise
-            return answer
 
         return run  # type: ignore[return-value]
 
     return wrap
+
+
+#: The fingerprint of an entry an older version stored, compared field by field.
+LEGACY = "legacy:"
+
+
+def legacy_fingerprint(fields: Mapping[str, Any]) -> str:
+    """The fingerprint of a migrated entry that has only some fields of its request."""
+    return LEGACY + json.dumps(dict(fields), sort_keys=True, separators=(",", ":"))
+
+
+def _same_legacy(done: Entry, fields: Mapping[str, Any]) -> bool:
+    if not done.fingerprint.startswith(LEGACY):
+        return True
+    stored = json.loads(done.fingerprint[len(LEGACY):])
+    return all(not value or stored.get(name) == value for name, value in fields.items())
 
 
 class MemoryJournal:
@@ -269,15 +323,16 @@ class MemoryJournal:
         self.retention = retention or Retention()
         self.entries: dict[Key, Entry] = {}
 
-    def find(self, key: Key) -> Entry | None:
+    def find(self, key: Key, tx: Any = None) -> Entry | None:
         return self.entries.get(key)
 
-    def put(self, key: Key, entry: Entry) -> None:
+    def put(self, key: Key, entry: Entry, tx: Any = None) -> None:
         if key in self.entries:
             raise KeyError(key)
         self.entries[key] = entry
 
-    put_alone = put
+    def put_alone(self, key: Key, entry: Entry) -> None:
+        self.put(key, entry)
 
     def prune(self, limit: int = PRUNE_BATCH) -> int:
         cutoff = self.retention.cutoff_ms()

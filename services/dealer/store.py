@@ -393,14 +393,14 @@ class JournalTable:
     def __init__(self, store: Store, retention: Retention) -> None:
         self.store, self.retention = store, retention
 
-    def find(self, key: Key) -> Entry | None:
+    def find(self, key: Key, tx: object = None) -> Entry | None:
         row = self.store._db.execute(
             "SELECT fingerprint, what, answer, at_ms FROM journal"
             " WHERE call = ? AND scope = ? AND request_id = ?",
             (key.call, key.scope, key.request_id)).fetchone()
         return Entry(*row) if row else None
 
-    def put(self, key: Key, entry: Entry) -> None:
+    def put(self, key: Key, entry: Entry, tx: object = None) -> None:
         self.store._db.execute(_INSERT_ENTRY, (key.call, key.scope, key.request_id,
                                                entry.fingerprint, entry.what, entry.answer,
                                                entry.at_ms))

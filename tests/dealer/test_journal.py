@@ -93,8 +93,8 @@ def test_the_answer_is_written_in_the_transaction_of_the_effect(
     dealer.create_table("t1", TableConfig(), TableOptions())
     written = dealer.store.journal.put
 
-    def put_then_fail(key: Key, entry: Entry) -> None:
-        written(key, entry)
+    def put_then_fail(key: Key, entry: Entry, tx: object = None) -> None:
+        written(key, entry, tx)
         raise sqlite3.OperationalError("disk I/O error (injected)")
 
     monkeypatch.setattr(dealer.store.journal, "put", put_then_fail)
