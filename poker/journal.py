@@ -205,8 +205,11 @@ class Pending:
         if self.journal.find(self.key, tx) is not None:
             raise Raced(self.key)
 
-    def record(self, answer: Any, tx: Any = None) -> None:
-        """Writes the answer in the transaction open now (`tx` where the store needs it)."""
+    def record(self, answer: Any, tx: Any = None, what: str = "") -> None:
+        """Writes the answer in the transaction open now (`tx` where the store needs it);
+        `what`: what the request did, for the message refusing its id reused."""
+        if what:
+            self.what = what
         entry = self._entry(json.dumps(self._encode(answer), sort_keys=True))
         self.journal.put(self.key, entry, tx)
         self.recorded = True
@@ -261,18 +264,20 @@ def journaled(call: str, rules: Rules, *, key: Callable[[dict[str, Any]], Key | 
             fp = rules.fingerprint(call, caller(arguments), request)
 
             def answered() -> tuple[bool, Any]:
-                done, where = store.find(k), k
-                if done is None and legacy is not None:
-                    where, compared = legacy(arguments)
-                    done = store.find(where)
-                    if done is not None and not _same_legacy(done, compared):
-                        raise rules.reused(k, done)
-                    if done is not None and not done.fingerprint.startswith(LEGACY):
-                        done = None  # a new entry under a key that looks old: not this one
+                done, compared = store.find(k), None
+                if legacy is not None:
+                    old_key, compared = legacy(arguments)
+                    if done is None:
+                        done = store.find(old_key)
+                        if done is not None and not done.fingerprint.startswith(LEGACY):
+                            done = None  # a new entry under a key that looks old: not this one
                 if done is None:
                     return False, None
-                if done.fingerprint != fp and not done.fingerprint.startswith(LEGACY):
-                    raise rules.reused(where, done)
+                if done.fingerprint.startswith(LEGACY):
+                    if compared is None or not _same_legacy(done, compared):
+                        raise rules.reused(k, done)
+                elif done.fingerprint != fp:
+                    raise rules.reused(k, done)
                 refusal = done.refusal
                 if refusal is not None:
                     raise rules.refused_again(*refusal)
@@ -310,8 +315,6 @@ def legacy_fingerprint(fields: Mapping[str, Any]) -> str:
 
 
 def _same_legacy(done: Entry, fields: Mapping[str, Any]) -> bool:
-    if not done.fingerprint.startswith(LEGACY):
-        return True
     stored = json.loads(done.fingerprint[len(LEGACY):])
     return all(not value or stored.get(name) == value for name, value in fields.items())
 

@@ -33,6 +33,10 @@ class AlreadyExists(LobbyError):
     status = "ALREADY_EXISTS"
 
 
+class RequestReused(AlreadyExists):
+    """A request_id sent again with other fields (never journaled: it answers another request)."""
+
+
 class FailedPrecondition(LobbyError):
     """The request is fine but the state does not allow it now."""
 

@@ -39,7 +39,7 @@ from enum import StrEnum
 from typing import Any
 
 from poker.limits import quote
-from services.lobby.errors import AlreadyExists
+from services.lobby.errors import RequestReused
 from services.lobby.storage import Tx
 
 #: The scope of the operator's request ids (a character no player id has).
@@ -122,9 +122,9 @@ def fingerprint(rpc: str, caller: str, **fields: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def reused(request_id: str, what: str) -> AlreadyExists:
+def reused(request_id: str, what: str) -> RequestReused:
     """The refusal of a request_id sent again with other fields."""
-    return AlreadyExists(
+    return RequestReused(
         f"request id {quote(request_id)} was already used for {what} with other fields; "
         "send a retry with exactly the same fields, or use a new request id for a new request")
 
@@ -136,6 +136,10 @@ def create(tx: Tx, key: str, kind: OpKind, table_id: str, state: OpState, *,
     """Records a new operation under its idempotency key, leased to its creator."""
     op_id = f"op_{secrets.token_hex(8)}"
     now = time.time()
+    # An operation of the same key is one whose journal entry was pruned (the request
+    # is a new one now): its key takes its id, so the new operation has the key.
+    tx.execute("UPDATE operations SET idempotency_key = idempotency_key || '@' || id"
+               " WHERE idempotency_key = ?", (key,))
     tx.execute(
         "INSERT INTO operations (id, idempotency_key, kind, player_id, table_id, seat, amount,"
         " state, wait_for_big_blind, void_hand, lease_until, created_at, updated_at,"
