@@ -27,7 +27,7 @@ from typing import Any
 import grpc
 import structlog
 
-from poker.journal import Entry, Journal, Key, Pending, Rules, journaled
+from poker.journal import Entry, Journal, Key, Pending, Rules, describe, fingerprint, journaled
 from poker.limits import MAX_ID_CHARS, quote
 from services.dealer import codec
 from services.dealer.auth import Authenticator, new_token, token_hash
@@ -90,6 +90,12 @@ def _refused(err: Exception) -> str | None:
     return str(err.code.name)
 
 
+#: The mark that a store's ChipsAdded keys are journaled, dated so that pruning, which
+#: takes the old and keeps the newest, never takes it (else they would come back).
+_CHIP_KEYS_JOURNALED = Key("migration", "", "chip_keys")
+_NEVER_PRUNED = 2**62
+
+
 #: How the dealer answers from its journal: a reused id is INVALID_ARGUMENT (dealer.proto).
 RULES = Rules(errors=(DealerError,), code_of=_refused,
               refused_again=lambda code, message: Remembered(grpc.StatusCode[code], message),
@@ -133,8 +139,28 @@ class Dealer:
             table.restore(rows, self.on_crash, state)
             if state is None and table.hand is None and not table.closed:
                 table.save_snapshot()
+        self._journal_chip_keys()
         log.info("tables_restored", tables=len(self.tables), from_snapshots=from_snapshots,
                  events_folded=folded, seconds=round(time.perf_counter() - started, 3))
+
+    def _journal_chip_keys(self) -> None:
+        """Once per store: the rebuys of a store written before the journal (answered
+        then from their ChipsAdded events) become journal entries."""
+        if self.store.journal.find(_CHIP_KEYS_JOURNALED) is not None:
+            return
+        now, made = self.store.journal.retention.now_ms(), 0
+        with self.store.batch():
+            for table_id, table in self.tables.items():
+                for key, (seat, amount, stack) in getattr(table, "_chip_keys", {}).items():
+                    k = Key("add_chips", table_id, key)
+                    if self.store.journal.find(k) is None:
+                        fields = {"seat": seat, "amount": amount}
+                        self.store.journal.put(k, Entry(
+                            fingerprint("add_chips", "", fields), describe(fields),
+                            json.dumps({"stack": stack}, sort_keys=True), now))
+                        made += 1
+            self.store.journal.put(_CHIP_KEYS_JOURNALED, Entry("", "", "{}", _NEVER_PRUNED))
+        log.info("chip_keys_journaled", entries=made)
 
     def create_table(self, table_id: str, config: TableConfig, options: TableOptions) -> Table:
         if not table_id:

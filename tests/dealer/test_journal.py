@@ -81,9 +81,9 @@ def test_entries_are_pruned_after_the_retention_and_past_the_bound(tmp_path: Pat
     for n in range(4):
         clock.now += 1
         dealer.set_level("t1", 0, f"M{n}")
-    assert prune_all(journal) == 3  # bounded: the newest three stay
-    kept = dealer.store._db.execute("SELECT request_id FROM journal").fetchall()
-    assert sorted(r[0] for r in kept) == ["M1", "M2", "M3"]
+    assert prune_all(journal) == 4  # bounded: the newest three stay (one is the dealer's
+    kept = dealer.store._db.execute("SELECT request_id FROM journal").fetchall()  # mark)
+    assert sorted(r[0] for r in kept) == ["M2", "M3", "chip_keys"]
     dealer.store.close()
 
 
@@ -163,4 +163,30 @@ def test_a_store_of_the_version_before_is_migrated_and_keeps_its_answers(
         dealer.seat_player("t1", None, "ann", 200, False, "r1")
     assert dealer.store.act("t1", "h1", 4) == ActRecord(1, "call", 0, 17)
     assert isinstance(dealer.store.journal, JournalTable)
+    dealer.store.close()
+
+
+def test_rebuys_of_a_store_before_the_journal_are_journaled_once(tmp_path: Path) -> None:
+    db = tmp_path / "d.sqlite"
+    clock = Clock()
+    dealer = dealer_at(db, clock)
+    dealer.create_table("t1", TableConfig(), TableOptions())
+    dealer.seat_player("t1", None, "ann", 100, False)
+    assert dealer.add_chips("t1", 0, 50, "k1") == 150
+    dealer.store.close()
+    # The version before: the key was only in the ChipsAdded event (and the snapshot).
+    old = sqlite3.connect(db)
+    old.executescript("DROP TABLE journal;" + OLD_TABLES)
+    old.close()
+    dealer = dealer_at(db, clock)
+    events = len(dealer.store.events("t1"))
+    assert dealer.add_chips("t1", 0, 50, "k1") == 150  # its answer: no chips added again
+    assert len(dealer.store.events("t1")) == events
+    with pytest.raises(RequestReused, match="amount 50"):
+        dealer.add_chips("t1", 0, 60, "k1")
+    clock.now += 25 * 3600
+    assert prune_all(dealer.store.journal) == 1  # the rebuy's entry, not the mark
+    dealer.store.close()
+    dealer = dealer_at(db, clock)  # journaled once: the pruned key does not come back
+    assert dealer.store.journal.find(Key("add_chips", "t1", "k1")) is None
     dealer.store.close()
