@@ -11,9 +11,11 @@ The answer is written in the same transaction as what the request did: the handl
 calls `Pending.record(answer)` from inside the write of its effect. A refusal is
 written in a transaction of its own before it is sent (nothing else was written).
 
-Entries are kept for `Retention.hours` and at most `Retention.max_entries` of them
-(the newest); `prune` deletes the rest and runs periodically off the request path.
-A repeat after that is a new request.
+Entries are kept for `Retention.hours` and at most `Retention.max_entries` of each
+call (the newest: a call made thousands of times a second, the dealer's decisions,
+does not push the others' answers out); `prune` deletes the rest and runs
+periodically off the request path, a bounded batch per transaction. A repeat after
+that is a new request.
 
 >>> j = MemoryJournal()
 >>> class Doubler:
@@ -61,12 +63,12 @@ log = structlog.get_logger(__name__)
 
 #: How long an answer is kept by default, in hours (both services' --journal-retention-hours).
 DEFAULT_RETENTION_HOURS = 24.0
-#: At most this many entries are kept by default (--journal-max-entries); the oldest go first.
+#: At most this many entries of each call are kept by default (--journal-max-entries).
 DEFAULT_MAX_ENTRIES = 1_000_000
 #: How often the services prune, in seconds.
 PRUNE_EVERY_S = 300.0
 #: At most this many entries are deleted in one transaction (a round repeats until done).
-PRUNE_BATCH = 5_000
+PRUNE_BATCH = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +99,8 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class Retention:
-    """How long answers are kept (hours) and how many at most; `clock` gives seconds."""
+    """How long answers are kept (hours) and how many of each call at most; `clock`
+    gives seconds."""
 
     hours: float = DEFAULT_RETENTION_HOURS
     max_entries: int = DEFAULT_MAX_ENTRIES
@@ -338,10 +341,13 @@ class MemoryJournal:
         self.put(key, entry)
 
     def prune(self, limit: int = PRUNE_BATCH) -> int:
-        cutoff = self.retention.cutoff_ms()
-        newest = sorted(self.entries.items(), key=lambda kv: kv[1].at_ms, reverse=True)
-        old = [k for i, (k, e) in enumerate(newest)
-               if i >= self.retention.max_entries or e.at_ms < cutoff][:limit]
+        cutoff, seen = self.retention.cutoff_ms(), dict[str, int]()
+        old = []
+        for k, e in sorted(self.entries.items(), key=lambda kv: kv[1].at_ms, reverse=True):
+            seen[k.call] = seen.get(k.call, 0) + 1
+            if seen[k.call] > self.retention.max_entries or e.at_ms < cutoff:
+                old.append(k)
+        old = old[:limit]
         for k in old:
             del self.entries[k]
         return len(old)
@@ -362,7 +368,7 @@ def add_arguments(parser: argparse.ArgumentParser, env_prefix: str) -> None:
     parser.add_argument(
         "--journal-max-entries", type=int,
         default=int(env(f"{env_prefix}_JOURNAL_MAX_ENTRIES", DEFAULT_MAX_ENTRIES)),
-        help="at most this many answers are kept, the oldest pruned first (default "
+        help="at most this many answers of each call are kept, the oldest pruned first (default "
              f"{DEFAULT_MAX_ENTRIES}; env {env_prefix}_JOURNAL_MAX_ENTRIES)")
 
 

@@ -90,10 +90,9 @@ def _refused(err: Exception) -> str | None:
     return str(err.code.name)
 
 
-#: The mark that a store's ChipsAdded keys are journaled, dated so that pruning, which
-#: takes the old and keeps the newest, never takes it (else they would come back).
+#: The mark that a store's ChipsAdded keys are journaled (a call never pruned: else
+#: they would come back).
 _CHIP_KEYS_JOURNALED = Key("migration", "", "chip_keys")
-_NEVER_PRUNED = 2**62
 
 
 #: How the dealer answers from its journal: a reused id is INVALID_ARGUMENT (dealer.proto).
@@ -159,7 +158,7 @@ class Dealer:
                             fingerprint("add_chips", "", fields), describe(fields),
                             json.dumps({"stack": stack}, sort_keys=True), now))
                         made += 1
-            self.store.journal.put(_CHIP_KEYS_JOURNALED, Entry("", "", "{}", _NEVER_PRUNED))
+            self.store.journal.put(_CHIP_KEYS_JOURNALED, Entry("", "", "{}", now))
         log.info("chip_keys_journaled", entries=made)
 
     def create_table(self, table_id: str, config: TableConfig, options: TableOptions) -> Table:

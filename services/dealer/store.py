@@ -83,7 +83,7 @@ CREATE TABLE IF NOT EXISTS journal (
     at_ms INTEGER NOT NULL,
     PRIMARY KEY (call, scope, request_id)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS journal_at ON journal (at_ms);
+CREATE INDEX IF NOT EXISTS journal_at ON journal (call, at_ms);
 CREATE TABLE IF NOT EXISTS snapshots (
     table_id TEXT PRIMARY KEY,
     sequence INTEGER NOT NULL,
@@ -387,6 +387,10 @@ def _act_key(table_id: str, hand_id: str, action_number: int) -> Key:
     return Key("act", table_id, f"{hand_id}/{action_number}")
 
 
+#: The calls the journal answers: each is pruned on its own (others, marks, never).
+CALLS = ("seat_player", "add_chips", "set_level", "act")
+
+
 class JournalTable:
     """poker.journal's adapter for the store's `journal` table (written on the loop)."""
 
@@ -410,19 +414,22 @@ class JournalTable:
             self.put(key, entry)
 
     def prune(self, limit: int = PRUNE_BATCH) -> int:
-        """Deletes at most `limit` entries: older than the retention, or past the newest
-        max_entries (one transaction)."""
-        key = "(call, scope, request_id)"
+        """Deletes at most `limit` entries: older than the retention, or past a call's
+        newest max_entries (one transaction)."""
+        key, gone = "(call, scope, request_id)", 0
         with self.store.batch():
             db = self.store._db
-            gone = db.execute(
-                f"DELETE FROM journal WHERE {key} IN (SELECT {key[1:-1]} FROM journal"
-                " WHERE at_ms < ? LIMIT ?)", (self.retention.cutoff_ms(), limit)).rowcount
-            if gone < limit:
-                gone += db.execute(
-                    f"DELETE FROM journal WHERE {key} IN (SELECT {key[1:-1]} FROM journal"
-                    " ORDER BY at_ms DESC LIMIT ? OFFSET ?)",
-                    (limit - gone, self.retention.max_entries)).rowcount
+            for call in CALLS:
+                if gone < limit:
+                    gone += db.execute(
+                        f"DELETE FROM journal WHERE {key} IN (SELECT {key[1:-1]} FROM journal"
+                        " WHERE call = ? AND at_ms < ? LIMIT ?)",
+                        (call, self.retention.cutoff_ms(), limit - gone)).rowcount
+                if gone < limit:
+                    gone += db.execute(
+                        f"DELETE FROM journal WHERE {key} IN (SELECT {key[1:-1]} FROM journal"
+                        " WHERE call = ? ORDER BY at_ms DESC LIMIT ? OFFSET ?)",
+                        (call, limit - gone, self.retention.max_entries)).rowcount
         return int(gone)
 
 

@@ -9,7 +9,8 @@ PERMISSION_DENIED); one that says "not now" (FAILED_PRECONDITION, UNAVAILABLE) o
 the request is malformed (INVALID_ARGUMENT) is not: the same request may be sent again.
 
 The same request_id with other fields is ALREADY_EXISTS (lobby.proto). Entries are kept
-for --journal-retention-hours (default 24) and at most --journal-max-entries.
+for --journal-retention-hours (default 24) and at most --journal-max-entries of each
+RPC.
 
 A database of an older version has no journal: at start every operation becomes the
 entry of the request that made it (its fingerprint, or for a row without one its kind,
@@ -48,7 +49,7 @@ TABLE = """CREATE TABLE IF NOT EXISTS journal (
         at_ms BIGINT NOT NULL,
         PRIMARY KEY (call, scope, request_id)
     )"""
-INDEX = "CREATE INDEX IF NOT EXISTS journal_at ON journal(at_ms)"
+INDEX = "CREATE INDEX IF NOT EXISTS journal_at ON journal(call, at_ms)"
 
 _INSERT = ("INSERT INTO journal (call, scope, request_id, fingerprint, what, answer, at_ms)"
            " VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -83,16 +84,22 @@ class LobbyJournal:
              entry.answer, entry.at_ms)))
 
     def prune(self, limit: int = journal.PRUNE_BATCH) -> int:
-        """Deletes at most `limit` entries: older than the retention, or past the newest
-        max_entries (one transaction)."""
+        """Deletes at most `limit` entries: older than the retention, or past a call's
+        newest max_entries (one transaction)."""
         cutoff, keep = self.retention.cutoff_ms(), self.retention.max_entries
 
         def run(tx: Tx) -> int:
-            old = tx.all("SELECT call, scope, request_id FROM journal WHERE at_ms < ? LIMIT ?",
-                         (cutoff, limit))
-            if len(old) < limit:
-                old += tx.all("SELECT call, scope, request_id FROM journal"
-                              " ORDER BY at_ms DESC LIMIT ? OFFSET ?", (limit - len(old), keep))
+            old: list[dict[str, Any]] = []
+            for call in CALLS.values():
+                if len(old) < limit:
+                    old += tx.all("SELECT call, scope, request_id FROM journal"
+                                  " WHERE call = ? AND at_ms < ? LIMIT ?",
+                                  (call, cutoff, limit - len(old)))
+                if len(old) < limit:
+                    old += tx.all("SELECT call, scope, request_id FROM journal WHERE call = ?"
+                                  " ORDER BY at_ms DESC LIMIT ? OFFSET ?",
+                                  (call, limit - len(old), keep))
+            old = list({(r["call"], r["scope"], r["request_id"]): r for r in old}.values())
             for row in old:
                 tx.execute(f"DELETE FROM journal WHERE {_KEY}",
                            (row["call"], row["scope"], row["request_id"]))

@@ -81,9 +81,9 @@ def test_entries_are_pruned_after_the_retention_and_past_the_bound(tmp_path: Pat
     for n in range(4):
         clock.now += 1
         dealer.set_level("t1", 0, f"M{n}")
-    assert prune_all(journal) == 4  # bounded: the newest three stay (one is the dealer's
-    kept = dealer.store._db.execute("SELECT request_id FROM journal").fetchall()  # mark)
-    assert sorted(r[0] for r in kept) == ["M2", "M3", "chip_keys"]
+    assert prune_all(journal) == 3  # bounded: the newest three of a call stay
+    kept = dealer.store._db.execute("SELECT request_id FROM journal").fetchall()
+    assert sorted(r[0] for r in kept) == ["M1", "M2", "M3", "chip_keys"]
     dealer.store.close()
 
 
