@@ -7,6 +7,7 @@ with fingerprints, no journal) is journaled at start and its requests still answ
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -18,7 +19,7 @@ from services.lobby.journal import LobbyJournal
 from services.lobby.lobby import Lobby
 from services.lobby.operations import OpState
 from services.lobby.rules import TableRules
-from services.lobby.storage import Storage, Tx
+from services.lobby.storage import PostgresStorage, SqliteStorage, Storage, Tx
 
 D1 = "d1:1"
 RULES = TableRules(seats=3, min_buy_in=100, max_buy_in=1000, max_rebuys=2)
@@ -139,3 +140,35 @@ def test_a_database_of_the_version_before_is_journaled_and_keeps_its_answers(
     assert room.open_table("T1", RULES, {}, "open-1", table_id="t1").table_id == "t1"
     assert room.audit().ok
     room.stop()
+
+
+def test_copies_of_a_request_racing_on_two_lobbies_act_once(storage: Storage) -> None:
+    dealer = FakeDealer()
+    second: Storage = storage
+    if isinstance(storage, PostgresStorage):
+        second = PostgresStorage(storage.dsn)
+    elif isinstance(storage, SqliteStorage):
+        second = SqliteStorage(storage.path)
+    rooms = [Lobby(storage, dealer, [D1]), Lobby(second, dealer, [D1])]
+    rooms[0].open_table("T1", RULES, {}, "open-1", table_id="t1")
+    rooms[0].create_player("ann", "Ann")
+    rooms[0].deposit("ann", 1000, "fund-ann")
+    answers: list[tuple[str, int]] = []
+    start = threading.Barrier(8)
+
+    def copy(i: int) -> None:
+        start.wait()
+        op = rooms[i % 2].join("ann", "t1", None, 300, False, "j1")
+        answers.append((op.id, op.seat))
+
+    threads = [threading.Thread(target=copy, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(answers) == 8 and len(set(answers)) == 1
+    assert rooms[0].player("ann").balance == 700 and rooms[0].audit().ok
+    for room in rooms:
+        room.stop()
+    if second is not storage:
+        second.close()
