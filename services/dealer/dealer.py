@@ -4,14 +4,16 @@ Plain Python over the store and the tables (no gRPC): the servicer in server.py
 translates requests into these calls.
 
 SeatPlayer and SetLevel with a request_id, and AddChips (always keyed), are carried
-out once. The store keeps the answer with the request: a seating's answer in the
-transaction that writes its PlayerSeated event (a level's with its LevelSet), a
-rebuy's in its ChipsAdded event, a refusal in a
-transaction of its own before the refusal is sent. A repeat finds it and gets the
-same answer without acting. That is what lets the lobby send a call again when the
-answer was lost: if the first copy arrives first, the repeat gets its answer; if the
-repeat arrives first, it is carried out (or refused) and the first copy, arriving
-late, gets that answer. Either way the call acts at most once and both copies agree.
+out once (poker/journal.py's `journaled`). The store's journal keeps the answer with
+the request's fingerprint: a seating's answer in the transaction that writes its
+PlayerSeated event (a level's with its LevelSet, a rebuy's with its ChipsAdded), a
+refusal in a transaction of its own before the refusal is sent. A repeat within the
+retention (--journal-retention-hours) finds it and gets the same answer without
+acting; the same id with other fields is INVALID_ARGUMENT. That is what lets the
+lobby send a call again when the answer was lost: if the first copy arrives first,
+the repeat gets its answer; if the repeat arrives first, it is carried out (or
+refused) and the first copy, arriving late, gets that answer. Either way the call
+acts at most once and both copies agree.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 import grpc
 import structlog
 
+from poker.journal import Entry, Journal, Key, Pending, Rules, describe, fingerprint, journaled
 from poker.limits import MAX_ID_CHARS, quote
 from services.dealer import codec
 from services.dealer.auth import Authenticator, new_token, token_hash
@@ -38,7 +41,7 @@ from services.dealer.errors import (
     TableNotFound,
     TokenLost,
 )
-from services.dealer.store import Answer, Store
+from services.dealer.store import Store
 from services.dealer.tables import SNAPSHOT_VERSION, Table, TableOptions, now_ms
 
 # Lazy: modules load (for --help) before poker.log configures the process.
@@ -61,6 +64,41 @@ def load_setup(text: str) -> tuple[TableConfig, TableOptions]:
 
     data: dict[str, Any] = json.loads(text)
     return codec.decode(TableConfig, data["config"]), codec.decode(TableOptions, data["options"])
+
+
+def _key(call: str, scope: str, field: str, request_id: str, required: bool = False) -> Key | None:
+    if not request_id:
+        if required:
+            raise InvalidArgument(f"{field}: required, so a retried rebuy adds chips once")
+        return None
+    if len(request_id) > MAX_REQUEST_ID:
+        raise InvalidArgument(f"{field}: at most {MAX_REQUEST_ID} characters, not "
+                              f"{len(request_id)}")
+    return Key(call, scope, request_id)
+
+
+def _reused(key: Key, done: Entry) -> DealerError:
+    field = "idempotency_key" if key.call == "add_chips" else "request_id"
+    return RequestReused(f"{field} {quote(key.request_id)} was used for another request "
+                         f"({done.what}); use a new one for a new request")
+
+
+def _refused(err: Exception) -> str | None:
+    if isinstance(err, RequestReused | Remembered) or not isinstance(err, DealerError):
+        return None  # an answer to another request, or already journaled
+    log.info("request_refused", code=err.code.name, reason=str(err))
+    return str(err.code.name)
+
+
+#: The mark that a store's ChipsAdded keys are journaled (a call never pruned: else
+#: they would come back).
+_CHIP_KEYS_JOURNALED = Key("migration", "", "chip_keys")
+
+
+#: How the dealer answers from its journal: a reused id is INVALID_ARGUMENT (dealer.proto).
+RULES = Rules(errors=(DealerError,), code_of=_refused,
+              refused_again=lambda code, message: Remembered(grpc.StatusCode[code], message),
+              reused=_reused)
 
 
 class Dealer:
@@ -100,8 +138,28 @@ class Dealer:
             table.restore(rows, self.on_crash, state)
             if state is None and table.hand is None and not table.closed:
                 table.save_snapshot()
+        self._journal_chip_keys()
         log.info("tables_restored", tables=len(self.tables), from_snapshots=from_snapshots,
                  events_folded=folded, seconds=round(time.perf_counter() - started, 3))
+
+    def _journal_chip_keys(self) -> None:
+        """Once per store: the rebuys of a store written before the journal (answered
+        then from their ChipsAdded events) become journal entries."""
+        if self.store.journal.find(_CHIP_KEYS_JOURNALED) is not None:
+            return
+        now, made = self.store.journal.retention.now_ms(), 0
+        with self.store.batch():
+            for table_id, table in self.tables.items():
+                for key, (seat, amount, stack) in getattr(table, "_chip_keys", {}).items():
+                    k = Key("add_chips", table_id, key)
+                    if self.store.journal.find(k) is None:
+                        fields = {"seat": seat, "amount": amount}
+                        self.store.journal.put(k, Entry(
+                            fingerprint("add_chips", "", fields), describe(fields),
+                            json.dumps({"stack": stack}, sort_keys=True), now))
+                        made += 1
+            self.store.journal.put(_CHIP_KEYS_JOURNALED, Entry("", "", "{}", now))
+        log.info("chip_keys_journaled", entries=made)
 
     def create_table(self, table_id: str, config: TableConfig, options: TableOptions) -> Table:
         if not table_id:
@@ -127,102 +185,72 @@ class Dealer:
             raise TableNotFound(f"no table {quote(table_id)} at this dealer")
         return table
 
+    @property
+    def journal(self) -> Journal:
+        return self.store.journal
+
+    @journaled("seat_player", RULES,
+               key=lambda a: _key("seat_player", "", "request_id", a["request_id"]),
+               fields=lambda a: {k: a[k] for k in ("table_id", "seat", "player_id", "stack",
+                                                   "wait_for_big_blind")},
+               decode=lambda self, done, a: self._seated_again(a["request_id"], done))
     def seat_player(self, table_id: str, seat: int | None, player_id: str, stack: int,
-                    wait_for_big_blind: bool, request_id: str = "") -> tuple[int, str]:
+                    wait_for_big_blind: bool, request_id: str = "", *,
+                    entry: Pending | None = None) -> tuple[int, str]:
         """Seats a player; returns the seat and its token (only its hash is kept).
 
-        With a request_id the answer is remembered (module docstring): the token is
+        With a request_id the answer is journaled (module docstring): the token is
         derived from the service token and a random nonce, so a repeat gets it again.
         """
-        if not request_id:
+        if entry is None:
             token = new_token()
             given = self.table(table_id).seat_player(
                 seat, player_id, stack, wait_for_big_blind, token_hash(token))
             return given, token
-        _check_id("request_id", request_id)
-        request = json.dumps({"table_id": table_id, "seat": seat, "player_id": player_id,
-                              "stack": stack, "wait_for_big_blind": wait_for_big_blind},
-                             sort_keys=True)
-        done = self._recall("seat_player", "", request_id, request)
-        if done is not None:
-            return self._seated_again(request_id, done)
         nonce = secrets.token_urlsafe(24)
         token = self.auth.seat_token_for(nonce)
         hashed = token_hash(token)
 
         def record(given: int) -> None:
-            answer = {"seat": given, "nonce": nonce, "token_hash": hashed}
-            self.store.put_answer("seat_player", "", request_id,
-                                  Answer(request, json.dumps(answer, sort_keys=True)))
+            entry.record({"seat": given, "nonce": nonce, "token_hash": hashed})
 
-        try:
-            given = self.table(table_id).seat_player(
-                seat, player_id, stack, wait_for_big_blind, hashed, record)
-        except DealerError as err:
-            self._remember_refusal("seat_player", "", request_id, request, err)
-            raise
+        given = self.table(table_id).seat_player(
+            seat, player_id, stack, wait_for_big_blind, hashed, record)
         return given, token
 
-    def add_chips(self, table_id: str, seat: int, amount: int, key: str) -> int:
-        """A rebuy, once per key at a table; returns the stack after it. A success is
-        remembered in its ChipsAdded event (the table answers a repeat), a refusal here."""
-        if not key:
-            raise InvalidArgument("idempotency_key: required, so a retried rebuy adds chips once")
-        _check_id("idempotency_key", key)
-        request = json.dumps({"seat": seat, "amount": amount}, sort_keys=True)
-        self._recall("add_chips", table_id, key, request)  # a remembered refusal raises
-        try:
-            return self.table(table_id).add_chips(seat, amount, key)
-        except DealerError as err:
-            self._remember_refusal("add_chips", table_id, key, request, err)
-            raise
+    @journaled("add_chips", RULES,
+               key=lambda a: _key("add_chips", a["table_id"], "idempotency_key", a["key"],
+                                  required=True),
+               fields=lambda a: {"seat": a["seat"], "amount": a["amount"]},
+               decode=lambda self, done, a: int(done["stack"]))
+    def add_chips(self, table_id: str, seat: int, amount: int, key: str, *,
+                  entry: Pending | None = None) -> int:
+        """A rebuy, once per key at a table; returns the stack after it (journaled with
+        its ChipsAdded event)."""
+        assert entry is not None
 
-    def set_level(self, table_id: str, index: int, request_id: str = "") -> Level:
+        def record(stack: int) -> None:
+            entry.record({"stack": stack})
+
+        return self.table(table_id).add_chips(seat, amount, key, record)
+
+    @journaled("set_level", RULES,
+               key=lambda a: _key("set_level", a["table_id"], "request_id", a["request_id"]),
+               fields=lambda a: {"level_index": a["index"]},
+               decode=lambda self, done, a: self.table(a["table_id"]).config.levels[
+                   int(done["level_index"])])
+    def set_level(self, table_id: str, index: int, request_id: str = "", *,
+                  entry: Pending | None = None) -> Level:
         """R9: the table's next hand plays level `index`. With a request_id the answer is
-        remembered with the LevelSet event: a repeat is answered without setting again."""
+        journaled with the LevelSet event: a repeat is answered without setting again."""
         table = self.table(table_id)
-        if not request_id:
+        if entry is None:
             return table.set_level(index)
-        _check_id("request_id", request_id)
-        request = json.dumps({"level_index": index}, sort_keys=True)
-        done = self._recall("set_level", table_id, request_id, request)
-        if done is not None:
-            return table.config.levels[int(done["level_index"])]
 
         def record() -> None:
-            self.store.put_answer("set_level", table_id, request_id,
-                                  Answer(request, json.dumps({"level_index": index})))
+            entry.record({"level_index": index})
 
-        try:
-            return table.set_level(index, record)
-        except DealerError as err:
-            self._remember_refusal("set_level", table_id, request_id, request, err)
-            raise
-
-    def _recall(self, call: str, scope: str, request_id: str,
-                request: str) -> dict[str, Any] | None:
-        """The answer once given to this request (a refusal is raised again), or None."""
-        done = self.store.answer(call, scope, request_id)
-        if done is None:
-            return None
-        if done.request != request:
-            raise RequestReused(
-                f"{_ID_FIELD[call]} {quote(request_id)} was used for another request "
-                f"({_describe(done.request)}); use a new one for a new request")
-        answer: dict[str, Any] = json.loads(done.answer)
-        if "code" in answer:
-            raise Remembered(grpc.StatusCode[answer["code"]], answer["message"])
-        return answer
-
-    def _remember_refusal(self, call: str, scope: str, request_id: str, request: str,
-                          err: DealerError) -> None:
-        if isinstance(err, RequestReused | Remembered):
-            return  # an answer to another request, or already remembered
-        answer = json.dumps({"code": err.code.name, "message": str(err)}, sort_keys=True)
-        with self.store.batch():
-            self.store.put_answer(call, scope, request_id, Answer(request, answer))
-        log.info("request_refused", call=call, request_id=request_id, code=err.code.name,
-                 reason=str(err))
+        return table.set_level(index, record)
 
     def _seated_again(self, request_id: str, done: dict[str, Any]) -> tuple[int, str]:
         token = self.auth.seat_token_for(done["nonce"])
@@ -252,17 +280,3 @@ class Dealer:
         if hashed is not None:
             self._seat_hashes[(table_id, seat)] = hashed
             self.auth.register_seat(hashed, table_id, seat)
-
-
-_ID_FIELD = {"seat_player": "request_id", "add_chips": "idempotency_key",
-             "set_level": "request_id"}
-
-
-def _check_id(field: str, value: str) -> None:
-    if len(value) > MAX_REQUEST_ID:
-        raise InvalidArgument(f"{field}: at most {MAX_REQUEST_ID} characters, not {len(value)}")
-
-
-def _describe(request: str) -> str:
-    return ", ".join(f"{k} {quote(v) if isinstance(v, str) else v}"
-                     for k, v in json.loads(request).items())

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import grpc
 import structlog
 
-from poker import serving, status, tls, wire
+from poker import journal, serving, status, tls, wire
 from poker.limits import quote
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
@@ -358,6 +358,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the event loop that runs every table: uvloop (the default "
                              "where installed; about 10%% more hands a second) or asyncio's "
                              "own (env POKER_EVENT_LOOP)")
+    journal.add_arguments(parser, "POKER_DEALER")
     parser.add_argument("--log-format", choices=("json", "console"), default=None)
 
 
@@ -391,7 +392,8 @@ async def serve(args: argparse.Namespace) -> int:
     # first use: build them now, off the loop, not in the first showdown.
     threading.Thread(target=local_ranks, args=(range(5), [(5, 6)]), daemon=True).start()
     try:
-        store = Store(args.db, durable=args.durable)
+        store = Store(args.db, durable=args.durable,
+                      retention=journal.retention_from_args(args))
     except sqlite3.OperationalError as err:
         log.error("store_unavailable", db=str(args.db), error=str(err),
                   hint="is another dealer running on this database?")
@@ -409,8 +411,10 @@ async def serve(args: argparse.Namespace) -> int:
     # instead of every 700, which took about 2.5 % of a busy dealer's CPU.
     gc.set_threshold(20_000, 10, 10)
     servicer = DealerServicer(dealer, args.stream_linger_ms / 1000)
+    pruning = asyncio.create_task(journal.prune_on_loop(store.journal))
 
     async def stop() -> None:
+        pruning.cancel()
         store.close()
         if ranker is not None:
             await ranker.aclose()

@@ -2,9 +2,10 @@
 
 Tables: `tables` (id, configuration, closed flag), `events` (table_id, sequence,
 hand_id, time, payload: the codec's JSON), `seats` (the hash of each seat token),
-`acts` (each answered decision, so a retried Act is answered the same way even
-across a restart) and `answers` (the answer given to each SeatPlayer request_id and
-each refused AddChips key, so a repeat is answered the same way) and `snapshots`
+`journal` (poker/journal.py: the answer given to each SeatPlayer and SetLevel
+request_id, each AddChips key and each answered decision, so a retried call is answered
+the same way even across a restart, for the retention; `JournalTable` is its adapter)
+and `snapshots`
 (each table's state after its latest hand, written with that hand's last events: a
 restart folds the snapshot and the events after it, not the whole log). A batch of
 writes is one transaction: a table commits an action's events together, before it
@@ -24,11 +25,16 @@ hundreds of times a minute at full speed). A background checkpoint cannot catch 
 with a writer that never pauses, so once the WAL passes `restart_mb` the thread
 restarts it, holding writers back for one short checkpoint. One dealer process per
 file: the store takes an exclusive `flock` on the database file.
+
+A store of an older version kept answers in `answers` and decisions in `acts`: at
+start their rows move into `journal` (their retention starts then) and the two tables
+are dropped.
 """
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import sqlite3
 import threading
@@ -39,6 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import structlog
+
+from poker.journal import PRUNE_BATCH, Entry, Key, Retention, describe, fingerprint
 
 # Lazy: modules load (for --help) before poker.log configures the process.
 log = structlog.get_logger(__name__)
@@ -65,24 +73,17 @@ CREATE TABLE IF NOT EXISTS seats (
     token_hash TEXT NOT NULL,
     PRIMARY KEY (table_id, seat)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS acts (
-    table_id TEXT NOT NULL,
-    hand_id TEXT NOT NULL,
-    action_number INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    amount INTEGER NOT NULL,
-    sequence INTEGER NOT NULL,
-    PRIMARY KEY (table_id, hand_id, action_number)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS answers (
+CREATE TABLE IF NOT EXISTS journal (
     call TEXT NOT NULL,
     scope TEXT NOT NULL,
     request_id TEXT NOT NULL,
-    request TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    what TEXT NOT NULL,
     answer TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
     PRIMARY KEY (call, scope, request_id)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS journal_at ON journal (call, at_ms);
 CREATE TABLE IF NOT EXISTS snapshots (
     table_id TEXT PRIMARY KEY,
     sequence INTEGER NOT NULL,
@@ -113,14 +114,6 @@ class ActRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
-    """The answer once given to a request: the request as it was (JSON) and the answer (JSON)."""
-
-    request: str
-    answer: str
-
-
-@dataclass(frozen=True, slots=True)
 class Snapshot:
     """A table's state (JSON, in the format `version`) once its events up to `sequence`
     are folded."""
@@ -139,8 +132,9 @@ class Store:
 
     def __init__(self, path: str | Path, durable: bool = False,
                  lock_timeout_s: float = 1.0, checkpoint_every: int = 256,
-                 restart_mb: int = 64) -> None:
+                 restart_mb: int = 64, retention: Retention | None = None) -> None:
         self.path = str(path)
+        self.journal = JournalTable(self, retention or Retention())
         self._lock_fd = _lock(self.path)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None,
@@ -152,6 +146,7 @@ class Store:
             # A restarted WAL is cut back to its limit: the file stays about that size.
             self._db.execute(f"PRAGMA journal_size_limit={restart_mb * 1024 * 1024}")
             self._db.executescript(SCHEMA)
+            self._migrate()
         except BaseException:
             os.close(self._lock_fd)
             raise
@@ -336,33 +331,104 @@ class Store:
         return [(int(s), p, h) for s, p, h in rows]
 
     def put_act(self, table_id: str, hand_id: str, action_number: int, act: ActRecord) -> None:
-        self._db.execute(
-            "INSERT INTO acts (table_id, hand_id, action_number, seat, kind, amount, sequence)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (table_id, hand_id, action_number, act.seat, act.kind, act.amount, act.sequence),
-        )
+        """Journals an answered decision (compared field by field: no fingerprint)."""
+        answer = json.dumps([act.seat, act.kind, act.amount, act.sequence])
+        self.journal.put(_act_key(table_id, hand_id, action_number),
+                         Entry("", "", answer, self.journal.retention.now_ms()))
 
     def act(self, table_id: str, hand_id: str, action_number: int) -> ActRecord | None:
-        row = self._db.execute(
-            "SELECT seat, kind, amount, sequence FROM acts"
-            " WHERE table_id = ? AND hand_id = ? AND action_number = ?",
-            (table_id, hand_id, action_number),
-        ).fetchone()
-        return ActRecord(*row) if row else None
+        done = self.journal.find(_act_key(table_id, hand_id, action_number))
+        if done is None:
+            return None
+        seat, kind, amount, sequence = json.loads(done.answer)
+        return ActRecord(int(seat), str(kind), int(amount), int(sequence))
 
-    def put_answer(self, call: str, scope: str, request_id: str, answer: Answer) -> None:
-        """Remembers the answer to a request (`scope`: "" or the table the id belongs to)."""
-        self._db.execute(
-            "INSERT INTO answers (call, scope, request_id, request, answer) VALUES (?, ?, ?, ?, ?)",
-            (call, scope, request_id, answer.request, answer.answer),
-        )
+    def _migrate(self) -> None:
+        """Moves the rows of an older version's `answers` and `acts` into the journal."""
+        names = {r[0] for r in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not names & {"answers", "acts"}:
+            return
+        now = self.journal.retention.now_ms()
+        rows: list[tuple[str, str, str, str, str, str, int]] = []
+        if "answers" in names:
+            for call, scope, request_id, request, answer in self._db.execute(
+                    "SELECT call, scope, request_id, request, answer FROM answers"):
+                fields = json.loads(request)
+                given = json.loads(answer)
+                if "code" in given:  # a refusal
+                    answer = json.dumps({"refused": given}, sort_keys=True)
+                rows.append((call, scope, request_id, fingerprint(call, "", fields),
+                             describe(fields), answer, now))
+        self._db.execute("BEGIN")
+        try:
+            self._db.executemany(_INSERT_ENTRY.replace("INSERT", "INSERT OR IGNORE"), rows)
+            if "acts" in names:  # one row a decision: copied in SQL, not through memory
+                self._db.execute(
+                    "INSERT OR IGNORE INTO journal (call, scope, request_id, fingerprint, what,"
+                    " answer, at_ms) SELECT 'act', table_id, hand_id || '/' || action_number,"
+                    " '', '', json_array(seat, kind, amount, sequence), ? FROM acts", (now,))
+            self._db.execute("DROP TABLE IF EXISTS answers")
+            self._db.execute("DROP TABLE IF EXISTS acts")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+        log.info("journal_migrated", answers=len(rows))
 
-    def answer(self, call: str, scope: str, request_id: str) -> Answer | None:
-        row = self._db.execute(
-            "SELECT request, answer FROM answers WHERE call = ? AND scope = ? AND request_id = ?",
-            (call, scope, request_id),
-        ).fetchone()
-        return Answer(*row) if row else None
+
+_INSERT_ENTRY = ("INSERT INTO journal (call, scope, request_id, fingerprint, what, answer, at_ms)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+
+def _act_key(table_id: str, hand_id: str, action_number: int) -> Key:
+    return Key("act", table_id, f"{hand_id}/{action_number}")
+
+
+#: The calls the journal answers: each is pruned on its own (others, marks, never).
+CALLS = ("seat_player", "add_chips", "set_level", "act")
+
+
+class JournalTable:
+    """poker.journal's adapter for the store's `journal` table (written on the loop)."""
+
+    def __init__(self, store: Store, retention: Retention) -> None:
+        self.store, self.retention = store, retention
+
+    def find(self, key: Key, tx: object = None) -> Entry | None:
+        row = self.store._db.execute(
+            "SELECT fingerprint, what, answer, at_ms FROM journal"
+            " WHERE call = ? AND scope = ? AND request_id = ?",
+            (key.call, key.scope, key.request_id)).fetchone()
+        return Entry(*row) if row else None
+
+    def put(self, key: Key, entry: Entry, tx: object = None) -> None:
+        self.store._db.execute(_INSERT_ENTRY, (key.call, key.scope, key.request_id,
+                                               entry.fingerprint, entry.what, entry.answer,
+                                               entry.at_ms))
+
+    def put_alone(self, key: Key, entry: Entry) -> None:
+        with self.store.batch():
+            self.put(key, entry)
+
+    def prune(self, limit: int = PRUNE_BATCH) -> int:
+        """Deletes at most `limit` entries: older than the retention, or past a call's
+        newest max_entries (one transaction)."""
+        key, gone = "(call, scope, request_id)", 0
+        with self.store.batch():
+            db = self.store._db
+            for call in CALLS:
+                if gone < limit:
+                    gone += db.execute(
+                        f"DELETE FROM journal WHERE {key} IN (SELECT {key[1:-1]} FROM journal"
+                        " WHERE call = ? AND at_ms < ? LIMIT ?)",
+                        (call, self.retention.cutoff_ms(), limit - gone)).rowcount
+                if gone < limit:
+                    gone += db.execute(
+                        f"DELETE FROM journal WHERE {key} IN (SELECT {key[1:-1]} FROM journal"
+                        " WHERE call = ? ORDER BY at_ms DESC LIMIT ? OFFSET ?)",
+                        (call, limit - gone, self.retention.max_entries)).rowcount
+        return int(gone)
 
 
 class Reader:

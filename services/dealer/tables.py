@@ -52,7 +52,6 @@ from services.dealer.errors import (
     AlreadyExists,
     FailedPrecondition,
     InvalidArgument,
-    RequestReused,
     Stopping,
     TableNotFound,
 )
@@ -432,16 +431,13 @@ class Table:
         self._schedule_hand()
         return seat
 
-    def add_chips(self, seat: int, amount: int, key: str) -> int:
+    def add_chips(self, seat: int, amount: int, key: str,
+                  record: Callable[[int], None] | None = None) -> int:
+        """A rebuy; `record(stack)` writes in the same transaction as ChipsAdded."""
         if not key:
             raise InvalidArgument("idempotency_key: required, so a retried rebuy adds chips once")
-        if key in self._chip_keys:
-            done_seat, done_amount, stack = self._chip_keys[key]
-            if (done_seat, done_amount) != (seat, amount):
-                raise RequestReused(
-                    f"idempotency_key {quote(key)} was used for {done_amount} chips to seat "
-                    f"{done_seat}; use a new key for a new rebuy")
-            return stack
+        # A repeated key is answered by the dealer's request journal (dealer.py); the keys
+        # of `_chip_keys` are journaled once, from a store of the version before it.
         self._check_open()
         if amount <= 0:
             raise InvalidArgument("amount: must be more than 0 chips")
@@ -454,7 +450,9 @@ class Table:
                 f"the maximum of {MAX_CHIPS} chips; at most {MAX_CHIPS - state.stack} can be "
                 "added")
         self._check_table_chips("adding", amount)
-        self._commit([ev.ChipsAdded(seat, amount, state.stack + amount, key)])
+        stack = state.stack + amount
+        self._commit([ev.ChipsAdded(seat, amount, stack, key)],
+                     also=None if record is None else lambda: record(stack))
         self._schedule_hand()
         return self.seats[seat].stack
 

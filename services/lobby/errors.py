@@ -40,7 +40,7 @@ class AlreadyExists(LobbyError):
 
 
 class RequestReused(AlreadyExists):
-    """A request id sent again with other fields."""
+    """A request_id sent again with other fields (never journaled: it answers another request)."""
 
     reason = "REQUEST_ID_REUSED"
 

@@ -10,10 +10,12 @@ dealer again by the buy-in's request_id), and the lobby retries between hands.
 
 from __future__ import annotations
 
+from poker.journal import Key, Pending, journaled
 from services.lobby import checks, ledger, players, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import DealerRefused, DealerUnreachable, SeatStack
 from services.lobby.errors import FailedPrecondition, LobbyError
+from services.lobby.journal import RULES, request_key
 from services.lobby.ledger import TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.steps import (
@@ -31,37 +33,48 @@ from services.lobby.storage import Tx
 from services.lobby.tables import SeatState, TableStatus
 
 
+@journaled("LeaveTable", RULES,
+           key=lambda a: request_key("LeaveTable", a, "a retried request move money once"),
+           caller=lambda a: ops.scope(a["by"], a["player_id"]),
+           fields=lambda a: {"table_id": a["table_id"], "player_id": a["player_id"]},
+           legacy=lambda a: (Key("LeaveTable", a["player_id"], a["request_id"]),
+                             {"table_id": a["table_id"]}),
+           decode=lambda ctx, done, a: _left(ctx, ctx.op(done["op"]), False),
+           journal=lambda ctx: ctx.journal)
 def leave(ctx: Ctx, player_id: str, table_id: str, request_id: str,
-          by: str | None = None) -> Operation:
+          by: str | None = None, *, entry: Pending | None = None) -> Operation:
     """R31: takes the player off the table and credits the stack; pending during a hand.
     `by`: whose request id it is (operations.scope)."""
+    assert entry is not None
     checks.lookup_id("table_id", table_id)
     checks.lookup_id("player_id", player_id)
-    checks.request_id(request_id, "a retried request move money once")
     caller = ops.scope(by, player_id)
     key = f"leave:{caller}:{request_id}"
-    fingerprint = ops.fingerprint("LeaveTable", caller, table_id=table_id, player_id=player_id)
 
     def begin(tx: Tx) -> tuple[Operation, bool]:
-        existing = ops.by_key(tx, key, OpKind.LEAVE, table_id, fingerprint,
-                              legacy_key=f"leave:{player_id}:{request_id}",
-                              request_id=request_id)
-        if existing is not None:
-            return existing, False
+        entry.claim(tx)
         seat = tables.get(tx, table_id).seat_of(player_id)
         if seat is None:
             raise FailedPrecondition(f"you are not seated at table {table_id}")
         if seat.state is SeatState.JOINING:
             raise FailedPrecondition("your buy-in is still being completed; leave after it is")
-        if seat.state is SeatState.LEAVING:
-            return next(o for o in ops.pending(tx, table_id)
-                        if o.kind is OpKind.LEAVE and o.player_id == player_id), False
+        if seat.state is SeatState.LEAVING:  # asked for already: that departure is the answer
+            pending = next(o for o in ops.pending(tx, table_id)
+                           if o.kind is OpKind.LEAVE and o.player_id == player_id)
+            entry.record({"op": pending.id}, tx, ops.describe(pending))
+            return pending, False
         tables.update_seat(tx, table_id, seat.seat, state=SeatState.LEAVING)
-        return ops.create(tx, key, OpKind.LEAVE, table_id, OpState.REQUESTED,
-                          player_id=player_id, seat=seat.seat,
-                          lease_seconds=ctx.lease_seconds, fingerprint=fingerprint), True
+        op = ops.create(tx, key, OpKind.LEAVE, table_id, OpState.REQUESTED,
+                        player_id=player_id, seat=seat.seat,
+                        lease_seconds=ctx.lease_seconds, fingerprint=entry.fingerprint)
+        entry.record({"op": op.id}, tx, ops.describe(op))
+        return op, True
 
-    op, owned = ctx.tx(begin)
+    return _left(ctx, *ctx.tx(begin))
+
+
+def _left(ctx: Ctx, op: Operation, owned: bool) -> Operation:
+    """A leave's answer: the operation, driven on if it is still pending."""
     if op.final:
         return op
     try:
@@ -137,20 +150,24 @@ def _credit(tx: Tx, table_id: str, player_id: str, stack: int, key: str) -> None
                         destination=ledger.player_account(player_id), amount=stack)
 
 
-def close(ctx: Ctx, table_id: str, void_hand: bool, request_id: str) -> Operation:
+@journaled("CloseLobbyTable", RULES,
+           key=lambda a: request_key("CloseLobbyTable", a, "a retried close act once",
+                                     ops.OPERATOR_SCOPE),
+           caller=lambda a: ops.OPERATOR_SCOPE,
+           fields=lambda a: {"table_id": a["table_id"], "void_hand_in_progress": a["void_hand"]},
+           legacy=lambda a: (Key("CloseLobbyTable", a["table_id"], a["request_id"]),
+                             {"table_id": a["table_id"]}),
+           decode=lambda ctx, done, a: _closed(ctx, ctx.op(done["op"]), False),
+           journal=lambda ctx: ctx.journal)
+def close(ctx: Ctx, table_id: str, void_hand: bool, request_id: str, *,
+          entry: Pending | None = None) -> Operation:
     """Closes a table at its dealer and credits every stack to its owner's balance."""
+    assert entry is not None
     checks.lookup_id("table_id", table_id)
-    checks.request_id(request_id, "a retried close act once")
     key = f"close:{ops.OPERATOR_SCOPE}:{request_id}"
-    fingerprint = ops.fingerprint("CloseLobbyTable", ops.OPERATOR_SCOPE, table_id=table_id,
-                                  void_hand_in_progress=void_hand)
 
-    def begin(tx: Tx) -> tuple[Operation, bool]:
-        existing = ops.by_key(tx, key, OpKind.CLOSE, table_id, fingerprint,
-                              legacy_key=f"close:{table_id}:{request_id}",
-                              request_id=request_id)
-        if existing is not None:
-            return existing, False
+    def begin(tx: Tx) -> Operation:
+        entry.claim(tx)
         table = tables.get(tx, table_id)
         if table.status is not TableStatus.OPEN:
             raise FailedPrecondition(f"table {table_id} is {table.status.value}, not open")
@@ -161,11 +178,17 @@ def close(ctx: Ctx, table_id: str, void_hand: bool, request_id: str) -> Operatio
                 f"table {table_id} has {len(busy)} buy-in(s), rebuy(s) or departure(s) still "
                 "in progress with its dealer; try again in a moment")
         tables.set_status(tx, table_id, TableStatus.CLOSING)
-        return ops.create(tx, key, OpKind.CLOSE, table_id, OpState.REQUESTED,
-                          void_hand=void_hand, lease_seconds=ctx.lease_seconds,
-                          fingerprint=fingerprint), True
+        op = ops.create(tx, key, OpKind.CLOSE, table_id, OpState.REQUESTED,
+                        void_hand=void_hand, lease_seconds=ctx.lease_seconds,
+                        fingerprint=entry.fingerprint)
+        entry.record({"op": op.id}, tx, ops.describe(op))
+        return op
 
-    op, owned = ctx.tx(begin)
+    return _closed(ctx, ctx.tx(begin), True)
+
+
+def _closed(ctx: Ctx, op: Operation, owned: bool) -> Operation:
+    """A close's answer: the operation, driven to its end."""
     if not op.final:
         op = drive_leased(ctx, op, lambda o: drive_close(ctx, o), owned)
     if op.state is OpState.FAILED:

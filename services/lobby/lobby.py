@@ -15,12 +15,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from poker.journal import Key, Pending, Pruner, Retention, journaled
 from poker.limits import MAX_ID_CHARS, MAX_REPEATED, quote
 from services.lobby import checks, leaving, ledger, players, schema, seating, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable, Level
 from services.lobby.draw import ButtonDraw
 from services.lobby.errors import AlreadyExists, InvalidArgument, LobbyError, NotFound
+from services.lobby.journal import RULES, request_key
 from services.lobby.ledger import Audit, Transfer, TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.players import Player
@@ -42,13 +44,16 @@ class Lobby:
     def __init__(self, storage: Storage, dealer: Dealer, dealers: Sequence[str],
                  lease_seconds: float = 15.0,
                  draw_deck: Callable[[], Sequence[int]] | None = None,
-                 fault: Callable[[str], None] | None = None) -> None:
+                 fault: Callable[[str], None] | None = None,
+                 retention: Retention | None = None) -> None:
         schema.create(storage)
         storage.transact(ledger.ensure_operator)
-        self.ctx = Ctx(storage, dealer, lease_seconds, draw_deck, fault or (lambda _: None))
+        self.ctx = Ctx(storage, dealer, lease_seconds, draw_deck, fault or (lambda _: None),
+                       retention or Retention())
         self.dealers = list(dealers)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._pruner: Pruner | None = None
         self._busted: leaving.Busted = {}
         self._next_busted_pass = 0.0
 
@@ -89,33 +94,43 @@ class Lobby:
 
     # Tables ----------------------------------------------------------------------------
 
+    @journaled("OpenTable", RULES,
+               key=lambda a: request_key("OpenTable", a, "a retried request open one table",
+                                         ops.OPERATOR_SCOPE),
+               caller=lambda a: ops.OPERATOR_SCOPE,
+               fields=lambda a: {"table_id": a["table_id"], "name": a["name"],
+                                 "rules": a["rules"].to_json(), "game": a["game"]},
+               legacy=lambda a: (Key("OpenTable", ops.OPERATOR_SCOPE, a["request_id"]),
+                                 {"table_id": a["table_id"]}),
+               decode=lambda self, done, a: self._opened(self.ctx.op(done["op"]), False),
+               journal=lambda self: self.ctx.journal)
     def open_table(self, name: str, rules: TableRules, game: dict[str, Any],
-                   request_id: str, table_id: str = "") -> Table:
+                   request_id: str, table_id: str = "", *,
+                   entry: Pending | None = None) -> Table:
         """Books a table on the least busy dealer and creates it there."""
-        checks.request_id(request_id, "a retried request open one table")
+        assert entry is not None
         if table_id:
             players.check_id("table_id", table_id)
         checks.name("name", name)
         key = f"open:{request_id}"
-        fingerprint = ops.fingerprint("OpenTable", ops.OPERATOR_SCOPE, table_id=table_id,
-                                      name=name, rules=rules.to_json(), game=game)
 
-        def begin(tx: Tx) -> tuple[Operation, bool]:
-            existing = ops.by_key(tx, key, OpKind.OPEN, table_id or None, fingerprint,
-                                  request_id=request_id)
-            if existing is not None:
-                return existing, False
+        def begin(tx: Tx) -> Operation:
+            entry.claim(tx)
             new_id = table_id or f"t_{secrets.token_hex(6)}"
             players.check_id("table_id", new_id)
             if tables.exists(tx, new_id):
                 raise AlreadyExists(f"table {quote(new_id)} already exists")
             tables.insert(tx, new_id, name or new_id, rules, game,
                           tables.place(tx, self.dealers))
-            return ops.create(tx, key, OpKind.OPEN, new_id, OpState.REQUESTED,
-                              lease_seconds=self.ctx.lease_seconds,
-                              fingerprint=fingerprint), True
+            op = ops.create(tx, key, OpKind.OPEN, new_id, OpState.REQUESTED,
+                            lease_seconds=self.ctx.lease_seconds, fingerprint=entry.fingerprint)
+            entry.record({"op": op.id}, tx, ops.describe(op))
+            return op
 
-        op, owned = self.ctx.tx(begin)
+        return self._opened(self.ctx.tx(begin), True)
+
+    def _opened(self, op: Operation, owned: bool) -> Table:
+        """OpenTable's answer: the table, once its operation ended."""
         if not op.final:
             op = drive_leased(self.ctx, op, self._drive_open, owned)
         if op.state is OpState.FAILED:
@@ -268,9 +283,13 @@ class Lobby:
 
         self._thread = threading.Thread(target=loop, name="lobby-recovery", daemon=True)
         self._thread.start()
+        self._pruner = Pruner(self.ctx.journal)
+        self._pruner.start()
 
     def stop(self) -> None:
         self._stop.set()
+        if self._pruner is not None:
+            self._pruner.stop()
         if self._thread is not None:
             self._thread.join(timeout=10)
 

@@ -19,13 +19,13 @@ happened. Leaving and closing use `dealer_sequence` the same way.
 The seat token of a join is never stored: `Operation.seat_token` carries it in
 memory from the dealer's answer to the caller.
 
-Idempotency: a request_id belongs to its caller (the operator, or one player) and one
-RPC. The key of what a request records is `<kind>:<caller's scope>:<request_id>`
-(`scope`: the player's id, or `*` for the operator), and its `fingerprint` is the hash
-of the RPC, the caller and every field of the request. The same key with another
-fingerprint is refused with ALREADY_EXISTS (lobby.proto). Rows of older versions have
-no fingerprint and were keyed by the player acted for (`legacy` keys): they are still
-found, and compared by kind, table and amount.
+Idempotency: which request made an operation is the request journal's to say
+(services/lobby/journal.py, poker/journal.py): a request_id belongs to its caller (the
+operator, or one player) and one RPC; its entry holds the fingerprint (`fingerprint`:
+the hash of the RPC, the caller and every field) and the operation made. An operation
+keeps the key `<kind>:<caller's scope>:<request_id>` it was made under (a readable
+label; the key of one whose entry was pruned takes its id when the same key is used
+again, `create`) and the fingerprint.
 """
 
 from __future__ import annotations
@@ -136,6 +136,10 @@ def create(tx: Tx, key: str, kind: OpKind, table_id: str, state: OpState, *,
     """Records a new operation under its idempotency key, leased to its creator."""
     op_id = f"op_{secrets.token_hex(8)}"
     now = time.time()
+    # An operation of the same key is one whose journal entry was pruned (the request
+    # is a new one now): its key takes its id, so the new operation has the key.
+    tx.execute("UPDATE operations SET idempotency_key = idempotency_key || '@' || id"
+               " WHERE idempotency_key = ?", (key,))
     tx.execute(
         "INSERT INTO operations (id, idempotency_key, kind, player_id, table_id, seat, amount,"
         " state, wait_for_big_blind, void_hand, lease_until, created_at, updated_at,"
@@ -146,28 +150,6 @@ def create(tx: Tx, key: str, kind: OpKind, table_id: str, state: OpState, *,
     return Operation(op_id, key, kind, player_id, table_id, seat, amount, state,
                      wait_for_big_blind=wait_for_big_blind, void_hand=void_hand,
                      fingerprint=fingerprint)
-
-
-def by_key(tx: Tx, key: str, kind: OpKind, table_id: str | None, fingerprint: str = "", *,
-           legacy_key: str = "", amount: int = 0, request_id: str = "") -> Operation | None:
-    """The operation recorded under a key (or, from an older version, under `legacy_key`);
-    refuses a key reused for another request: another fingerprint, or for a row without
-    one another kind, table or (when `amount` is given) amount."""
-    row = tx.one("SELECT * FROM operations WHERE idempotency_key = ?", (key,))
-    if row is None and legacy_key:
-        row = tx.one("SELECT * FROM operations WHERE idempotency_key = ? AND fingerprint = ''",
-                     (legacy_key,))
-    if row is None:
-        return None
-    op = _op(row)
-    if op.fingerprint and fingerprint:
-        same = op.fingerprint == fingerprint
-    else:
-        same = (op.kind is kind and table_id in (None, op.table_id)
-                and amount in (0, op.amount))
-    if not same:
-        raise reused(request_id or key, describe(op))
-    return op
 
 
 def describe(op: Operation) -> str:

@@ -18,14 +18,18 @@ is not an integer in range. PostgreSQL's BIGINT refuses an overflow by itself.
 
 `transfers.fingerprint` and `operations.fingerprint` (added to older databases) hold
 the hash of the request a row was made for (operations.fingerprint); rows of older
-versions have it empty and are compared field by field.
+versions have it empty and are compared field by field. `journal` holds the answer
+to each request with an id (services/lobby/journal.py); a database without one has
+its operations journaled at start.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 
 from poker.limits import MAX_CHIPS, MAX_LEDGER_TOTAL
+from services.lobby import journal
 from services.lobby.storage import Storage, Tx
 
 _BALANCE = f"BETWEEN {-MAX_LEDGER_TOTAL} AND {MAX_LEDGER_TOTAL}"
@@ -112,6 +116,8 @@ STATEMENTS: tuple[str, ...] = (
     )""",
     "CREATE INDEX IF NOT EXISTS operations_state ON operations(state)",
     "CREATE INDEX IF NOT EXISTS operations_seat ON operations(table_id, player_id)",
+    journal.TABLE,
+    journal.INDEX,
 )
 
 #: Columns added since the first version: (table, column, definition).
@@ -147,9 +153,14 @@ DROPPED: tuple[tuple[str, str], ...] = (("seats", "seat_token"), ("operations", 
 
 
 def create(storage: Storage) -> None:
-    """Creates every table that is missing and migrates the columns of older versions."""
+    """Creates every table that is missing and migrates the columns of older versions;
+    a database without a journal has its operations journaled (services/lobby/journal.py)."""
+    journaled = storage.transact(lambda tx: bool(columns(tx, storage.dialect, "journal")))
     storage.ddl(STATEMENTS)
     scrubbed = storage.transact(lambda tx: _migrate(tx, storage.dialect))
+    if not journaled:
+        now_ms = int(time.time() * 1000)
+        storage.transact(lambda tx: journal.migrate(tx, now_ms))
     if scrubbed:
         storage.scrub(scrubbed)
 

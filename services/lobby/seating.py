@@ -36,11 +36,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from poker.journal import Key, Pending, journaled
 from poker.limits import MAX_CHIPS
 from services.lobby import checks, ledger, players, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import DealerRefused, DealerUnreachable
 from services.lobby.errors import AlreadyExists, FailedPrecondition
+from services.lobby.journal import RULES, request_key
 from services.lobby.ledger import TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.steps import (
@@ -61,29 +63,32 @@ from services.lobby.storage import Tx
 from services.lobby.tables import SeatState
 
 
+@journaled("JoinTable", RULES,
+           key=lambda a: request_key("JoinTable", a, "a retried buy-in move money once"),
+           caller=lambda a: ops.scope(a["by"], a["player_id"]),
+           fields=lambda a: {n: a[n] for n in ("table_id", "seat", "player_id", "buy_in",
+                                               "wait_for_big_blind")},
+           legacy=lambda a: (Key("JoinTable", a["player_id"], a["request_id"]),
+                             {"table_id": a["table_id"], "amount": a["buy_in"]}),
+           decode=lambda ctx, done, a: _joined(ctx, ctx.op(done["op"])),
+           journal=lambda ctx: ctx.journal)
 def join(ctx: Ctx, player_id: str, table_id: str, seat: int | None, buy_in: int,
-         wait_for_big_blind: bool, request_id: str, by: str | None = None) -> Operation:
+         wait_for_big_blind: bool, request_id: str, by: str | None = None, *,
+         entry: Pending | None = None) -> Operation:
     """Buys in and seats the player; returns the finished operation with the seat token
     (in memory: from the dealer's answer, or asked of the dealer again for a retry).
 
     `by`: whose request id it is (operations.scope): the operator's, or None for the
-    player's own."""
+    player's own. The operation is the request's journaled answer (services/lobby/journal.py)."""
+    assert entry is not None
     checks.lookup_id("table_id", table_id)
     checks.lookup_id("player_id", player_id)
     checks.chips("buy_in", buy_in)
-    checks.request_id(request_id, "a retried buy-in move money once")
     caller = ops.scope(by, player_id)
     key = f"join:{caller}:{request_id}"
-    fingerprint = ops.fingerprint("JoinTable", caller, table_id=table_id, seat=seat,
-                                  player_id=player_id, buy_in=buy_in,
-                                  wait_for_big_blind=wait_for_big_blind)
 
-    def begin(tx: Tx) -> tuple[Operation, bool]:
-        existing = ops.by_key(tx, key, OpKind.JOIN, table_id, fingerprint, amount=buy_in,
-                              legacy_key=f"join:{player_id}:{request_id}",
-                              request_id=request_id)
-        if existing is not None:
-            return existing, False
+    def begin(tx: Tx) -> Operation:
+        entry.claim(tx)
         table = tables.get(tx, table_id)
         tables.require_open(table)
         players.get(tx, player_id)
@@ -96,17 +101,22 @@ def join(ctx: Ctx, player_id: str, table_id: str, seat: int | None, buy_in: int,
         op = ops.create(tx, key, OpKind.JOIN, table_id, OpState.DEBITED, player_id=player_id,
                         seat=chosen, amount=amount, lease_seconds=ctx.lease_seconds,
                         wait_for_big_blind=table.rules.wait_for_big_blind(wait_for_big_blind),
-                        fingerprint=fingerprint)
+                        fingerprint=entry.fingerprint)
         ledger.transfer(tx, key=f"{op.id}:debit", kind=TransferKind.BUY_IN,
                         source=ledger.player_account(player_id),
                         destination=ledger.table_account(table_id), amount=amount)
-        return op, True
+        entry.record({"op": op.id}, tx, ops.describe(op))
+        return op
 
-    op, owned = ctx.tx(begin)
-    if owned:
-        log.info("buy_in_debited", table_id=table_id, player_id=player_id, seat=op.seat,
-                 amount=op.amount, op_id=op.id)
-        ctx.fault("after_debit")
+    op = ctx.tx(begin)
+    log.info("buy_in_debited", table_id=table_id, player_id=player_id, seat=op.seat,
+             amount=op.amount, op_id=op.id)
+    ctx.fault("after_debit")
+    return _joined(ctx, op, owned=True)
+
+
+def _joined(ctx: Ctx, op: Operation, owned: bool = False) -> Operation:
+    """A join's answer: the finished operation with the seat token."""
     op = finish(ctx, op, owned)
     return op if op.seat_token else replace(op, seat_token=seat_token(ctx, op))
 
@@ -249,25 +259,23 @@ def tell_buttons(ctx: Ctx, table_id: str | None = None, strict: bool = False) ->
         ctx.tx(lambda tx, t=tid, o=outcome: tables.mark_button_told(tx, t, o))  # type: ignore[misc]
 
 
+@journaled("Rebuy", RULES,
+           key=lambda a: request_key("Rebuy", a, "a retried rebuy move money once"),
+           caller=lambda a: ops.scope(a["by"], a["player_id"]),
+           fields=lambda a: {n: a[n] for n in ("table_id", "player_id", "amount")},
+           legacy=lambda a: (Key("Rebuy", a["player_id"], a["request_id"]),
+                             {"table_id": a["table_id"], "amount": a["amount"]}),
+           decode=lambda ctx, done, a: finish(ctx, ctx.op(done["op"])),
+           journal=lambda ctx: ctx.journal)
 def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str,
-          by: str | None = None) -> Operation:
+          by: str | None = None, *, entry: Pending | None = None) -> Operation:
     """R30: adds chips to an empty stack between hands, within the table's limits."""
+    assert entry is not None
     checks.lookup_id("table_id", table_id)
     checks.lookup_id("player_id", player_id)
     checks.chips("amount", amount)
-    checks.request_id(request_id, "a retried rebuy move money once")
     caller = ops.scope(by, player_id)
     key = f"rebuy:{caller}:{request_id}"
-    fingerprint = ops.fingerprint("Rebuy", caller, table_id=table_id, player_id=player_id,
-                                  amount=amount)
-
-    def find(tx: Tx) -> Operation | None:
-        return ops.by_key(tx, key, OpKind.REBUY, table_id, fingerprint, amount=amount,
-                          legacy_key=f"rebuy:{player_id}:{request_id}", request_id=request_id)
-
-    existing = ctx.tx(find)
-    if existing is not None:
-        return finish(ctx, existing)
     table = ctx.table(table_id)
     tables.require_open(table)
     seat = table.seat_of(player_id)
@@ -282,10 +290,8 @@ def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str,
         raise FailedPrecondition("a rebuy is allowed only between hands; you are in this hand")
     minutes = table.minutes_open()
 
-    def begin(tx: Tx) -> tuple[Operation, bool]:
-        again = find(tx)
-        if again is not None:
-            return again, False
+    def begin(tx: Tx) -> Operation:
+        entry.claim(tx)
         booked = tables.get(tx, table_id).seat_of(player_id)
         assert booked is not None
         table.rules.check_rebuy_allowed(booked.rebuys, view.hands_played, minutes,
@@ -293,7 +299,7 @@ def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str,
         chips = table.rules.rebuy(amount)
         op = ops.create(tx, key, OpKind.REBUY, table_id, OpState.DEBITED, player_id=player_id,
                         seat=booked.seat, amount=chips, lease_seconds=ctx.lease_seconds,
-                        fingerprint=fingerprint)
+                        fingerprint=entry.fingerprint)
         ledger.transfer(tx, key=f"{op.id}:debit", kind=TransferKind.REBUY,
                         source=ledger.player_account(player_id),
                         destination=ledger.table_account(table_id), amount=chips)
@@ -303,12 +309,12 @@ def rebuy(ctx: Ctx, player_id: str, table_id: str, amount: int, request_id: str,
                    " bought_in > ? - ? THEN ? ELSE bought_in + ? END"
                    " WHERE table_id = ? AND seat = ?",
                    (MAX_CHIPS, chips, MAX_CHIPS, chips, table_id, booked.seat))
-        return op, True
+        entry.record({"op": op.id}, tx, ops.describe(op))
+        return op
 
-    op, owned = ctx.tx(begin)
-    if owned:
-        ctx.fault("after_debit")
-    return finish(ctx, op, owned)
+    op = ctx.tx(begin)
+    ctx.fault("after_debit")
+    return finish(ctx, op, owned=True)
 
 
 def drive_rebuy(ctx: Ctx, op: Operation) -> Operation:

@@ -18,7 +18,7 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 import structlog
 
-from poker import status, tls, wire
+from poker import journal, status, tls, wire
 from poker.cards import card_text
 from poker.limits import MAX_NAME_CHARS, MAX_TOKEN_CHARS
 from poker.serving import Service, serve_forever
@@ -376,6 +376,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lease-seconds", type=float, default=15.0,
                         help="how long one lobby process holds an operation it is driving")
     tls.add_arguments(parser)
+    journal.add_arguments(parser, "POKER_LOBBY")
     parser.add_argument("--log-format", choices=("json", "console"), default=None)
 
 
@@ -409,7 +410,7 @@ def run(args: argparse.Namespace) -> int:
     storage = open_storage(args.dsn, args.db)
     dealer = GrpcDealer(args.service_token or "", args.dealer_timeout_ms / 1000, upstream)
     lobby = Lobby(storage, dealer, dealer_addresses(args), args.lease_seconds,
-                  fault=_fault_hook())
+                  fault=_fault_hook(), retention=journal.retention_from_args(args))
     log.info("lobby_starting", backend=storage.dialect, dealers=lobby.dealers,
              dealer_tls=upstream is not None)
     lobby.start_recovery(args.recovery_interval)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import structlog
 
+from poker.journal import Retention
 from poker.limits import MAX_TEXT_CHARS, quote
 from services.lobby import errors, tables
 from services.lobby import operations as ops
@@ -25,6 +26,7 @@ from services.lobby.errors import (
     SeatUnavailable,
     Unavailable,
 )
+from services.lobby.journal import LobbyJournal
 from services.lobby.operations import Operation
 from services.lobby.storage import Storage, Tx
 
@@ -59,6 +61,11 @@ class Ctx:
     draw_deck: Callable[[], Sequence[int]] | None = None
     #: Test hook: called with a step name ("after_debit", ...); may kill the process.
     fault: Callable[[str], None] = lambda step: None
+    #: How long the journal keeps answers (services/lobby/journal.py).
+    retention: Retention = field(default_factory=Retention)
+
+    def __post_init__(self) -> None:
+        self.journal = LobbyJournal(self.storage, self.retention)
 
     def tx(self, fn: Callable[[Tx], T]) -> T:
         return self.storage.transact(fn)

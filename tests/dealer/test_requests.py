@@ -10,13 +10,14 @@ from pathlib import Path
 import grpc
 import pytest
 
+from poker.journal import Entry, Key
 from poker.status import code_of
 from poker.v1 import dealer_pb2 as pb
 from services.dealer.auth import Authenticator, derived_token
 from services.dealer.dealer import Dealer
 from services.dealer.engine import TableConfig
 from services.dealer.errors import AlreadyExists, InvalidArgument, Remembered, TokenLost
-from services.dealer.store import Answer, Store
+from services.dealer.store import Store
 from services.dealer.tables import TableOptions
 from tests.dealer.helpers import AUDITOR_TOKEN, SVC, Client, Watcher, auth, start_dealer
 
@@ -214,13 +215,13 @@ def test_derived_seat_tokens_need_the_secret() -> None:
     assert token != derived_token("other-secret", "nonce-1")
 
 
-def test_store_keeps_answers_by_call_scope_and_id(tmp_path: Path) -> None:
+def test_store_journals_answers_by_call_scope_and_id(tmp_path: Path) -> None:
     store = Store(tmp_path / "d.sqlite")
-    with store.batch():
-        store.put_answer("add_chips", "t1", "k", Answer('{"a": 1}', '{"code": "NOT_FOUND"}'))
-    assert store.answer("add_chips", "t1", "k") == Answer('{"a": 1}', '{"code": "NOT_FOUND"}')
-    assert store.answer("add_chips", "t2", "k") is None  # a key belongs to one table
-    assert store.answer("seat_player", "", "k") is None
+    entry = Entry("fp", "seat 0", '{"refused": {"code": "NOT_FOUND", "message": "m"}}', 1)
+    store.journal.put_alone(Key("add_chips", "t1", "k"), entry)
+    assert store.journal.find(Key("add_chips", "t1", "k")) == entry
+    assert store.journal.find(Key("add_chips", "t2", "k")) is None  # a key belongs to one table
+    assert store.journal.find(Key("seat_player", "", "k")) is None
     store.close()
 
 

@@ -5,16 +5,18 @@ a lobby that dies between two steps.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
 from lobby_fakes import FakeDealer, ann_and_bob_at_t1
 
+from poker.journal import Key
 from services.lobby import operations as ops
 from services.lobby.dealers import DealerRefused
 from services.lobby.errors import SeatUnavailable, Unavailable
 from services.lobby.lobby import Lobby
-from services.lobby.operations import Operation, OpKind, OpState
+from services.lobby.operations import Operation, OpState
 from services.lobby.rules import TableRules
 from services.lobby.storage import Storage
 
@@ -43,10 +45,9 @@ def restarted(storage: Storage, dealer: FakeDealer, crash_at: str = "") -> Lobby
 
 def join_op(lobby: Lobby, player_id: str, request_id: str) -> Operation:
     """The buy-in operation of a JoinTable request, as recorded."""
-    op = lobby.ctx.tx(lambda tx: ops.by_key(tx, f"join:{player_id}:{request_id}", OpKind.JOIN,
-                                            None))
-    assert op is not None
-    return op
+    entry = lobby.ctx.journal.find(Key("JoinTable", player_id, request_id))
+    assert entry is not None
+    return lobby.ctx.op(json.loads(entry.answer)["op"])
 
 
 def accounted(lobby: Lobby, dealer: FakeDealer) -> None:
