@@ -14,6 +14,7 @@ import grpc
 import pytest
 
 from poker.journal import Entry, Key, Retention, prune_all
+from poker.status import code_of
 from services.dealer.auth import Authenticator, token_hash
 from services.dealer.dealer import Dealer
 from services.dealer.engine import Level, TableConfig
@@ -56,7 +57,7 @@ def test_a_repeat_gets_the_same_answer_and_a_refusal_the_same_refusal(tmp_path: 
                  lambda: dealer.add_chips("t1", 4, 50, "k2")):
         with pytest.raises(RequestReused, match="another request") as reused:
             call()
-        assert reused.value.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert code_of(reused.value) == grpc.StatusCode.INVALID_ARGUMENT
     assert [s.stack for s in dealer.table("t1").seats.values()] == [150]
     dealer.store.close()
 
@@ -156,7 +157,7 @@ def test_a_store_of_the_version_before_is_migrated_and_keeps_its_answers(
     assert (seat, token_hash(token)) == (3, hashed)  # its old answer, nobody seated again
     with pytest.raises(Remembered, match="no seat 0") as refused:
         dealer.add_chips("t1", 0, 5, "k1")
-    assert refused.value.code == grpc.StatusCode.NOT_FOUND
+    assert code_of(refused.value) == grpc.StatusCode.NOT_FOUND
     assert dealer.set_level("t1", 2, "L1") == LEVELS[2]
     assert dealer.store.events("t1") == []  # answered, not acted on
     with pytest.raises(RequestReused, match="stack 100"):
