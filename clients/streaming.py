@@ -9,7 +9,7 @@ same thing: `clients/sdk.py` is generated from `clients/aio.py` (`clients/syncge
 which renames one into the other.
 
 >>> async def play(stub, requests):                                     # doctest: +SKIP
-...     stream = AsyncPlayStream(stub.Play, metadata=())
+...     stream = AsyncPlayStream(stub.Play)
 ...     for request in requests:
 ...         await stream.write(request)
 ...     stream.tick_in(5.0)
@@ -63,8 +63,8 @@ async def pump(stream: Any, inbox: asyncio.Queue[Any]) -> None:
 class AsyncPlayStream:
     """A grpc.aio bidirectional stream read by a `pump` task into an inbox."""
 
-    def __init__(self, method: Callable[..., Any], metadata: Any = ()) -> None:
-        self.call = method(metadata=metadata)
+    def __init__(self, method: Callable[..., Any], metadata: Any = None) -> None:
+        self.call = method() if metadata is None else method(metadata=metadata)
         self._inbox: asyncio.Queue[Any] = asyncio.Queue()
         self._reader = asyncio.ensure_future(pump(self.call, self._inbox))
         self._timer: asyncio.TimerHandle | None = None
@@ -106,10 +106,11 @@ class PlayStream:
     """`AsyncPlayStream` for a synchronous stub: requests go through a queue the gRPC
     request iterator reads; a daemon thread reads the responses into the inbox."""
 
-    def __init__(self, method: Callable[..., Any], metadata: Any = ()) -> None:
+    def __init__(self, method: Callable[..., Any], metadata: Any = None) -> None:
         self._outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self.call = method(iter(self._outbox.get, None), metadata=metadata)
+        requests = iter(self._outbox.get, None)
+        self.call = method(requests) if metadata is None else method(requests, metadata=metadata)
         self._due: float | None = None
         threading.Thread(target=self._pump, name="play-stream", daemon=True).start()
 
