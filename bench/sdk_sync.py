@@ -39,7 +39,7 @@ from table import BUY_IN, DEPOSIT, BenchBot  # noqa: E402
 from clients.accounts import TableRules  # noqa: E402
 from clients.aio import AsyncTableClient  # noqa: E402
 from clients.models import Level, Preset, TableConfig  # noqa: E402
-from clients.sdk import LobbyClient, TableClient  # noqa: E402
+from clients.sdk import LobbyClient  # noqa: E402
 from clients.session import PlayResult  # noqa: E402
 from clients.stack import LocalSuite  # noqa: E402
 
