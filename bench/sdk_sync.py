@@ -9,7 +9,8 @@ thread would cost: the asyncio client driven from the calling thread through
 asyncio `play` on that loop; each unary call is one hop there and back).
 
 Per style: a unary round trip (`view()`, median of `--calls`) and a heads-up table
-played by two bots for `--seconds` (decisions, p50 action round trip, client CPU
+played by two bots for `--seconds` (`--stop until`: an `until=` deadline; `--stop
+seconds`: `seconds=`, a timer, on whose stream the sync client reads on a thread) (decisions, p50 action round trip, client CPU
 microseconds per decision: this process's CPU over the decisions both seats made).
 
 Run: .venv/bin/python bench/sdk_sync.py [--seconds 10] [--calls 2000] [--before REV]
@@ -106,14 +107,23 @@ def figures(results: list[PlayResult], cpu_s: float, unary_us: float) -> dict[st
             "cpu_us_per_decision": 1e6 * cpu_s / max(1, decisions)}
 
 
+def stop(seconds: float, how: str) -> dict[str, Any]:
+    """play()'s stop after `seconds`: `seconds=` (a timer: the sync stream then reads on a
+    thread), or `until=` a deadline (checked at every event: no timer)."""
+    if how == "seconds":
+        return {"seconds": seconds}
+    deadline = time.monotonic() + seconds
+    return {"until": lambda view: time.monotonic() >= deadline}
+
+
 def run_sync(module: Any, seats: list[tuple[str, str]], table_id: str, seconds: float,
-             calls: int) -> dict[str, float]:
+             calls: int, how: str) -> dict[str, float]:
     clients = [module.TableClient(address, table_id, token) for address, token in seats]
     unary = timed(calls, clients[0].view)
     results: list[PlayResult] = []
     cpu = time.process_time()
     threads = [threading.Thread(target=lambda c=c, i=i: results.append(
-        c.play(BenchBot(seed=i), seconds=seconds))) for i, c in enumerate(clients)]
+        c.play(BenchBot(seed=i), **stop(seconds, how)))) for i, c in enumerate(clients)]
     for t in threads:
         t.start()
     for t in threads:
@@ -125,7 +135,7 @@ def run_sync(module: Any, seats: list[tuple[str, str]], table_id: str, seconds: 
 
 
 def run_facade(seats: list[tuple[str, str]], table_id: str, seconds: float,
-               calls: int) -> dict[str, float]:
+               calls: int, how: str) -> dict[str, float]:
     loop = LoopThread()
 
     async def make() -> list[AsyncTableClient]:
@@ -135,7 +145,7 @@ def run_facade(seats: list[tuple[str, str]], table_id: str, seconds: float,
     unary = timed(calls, lambda: loop.run(clients[0].view()))
 
     async def play_all() -> list[PlayResult]:
-        return list(await asyncio.gather(*(c.play(BenchBot(seed=i), seconds=seconds)
+        return list(await asyncio.gather(*(c.play(BenchBot(seed=i), **stop(seconds, how))
                                            for i, c in enumerate(clients))))
 
     cpu = time.process_time()
@@ -152,19 +162,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--before", default="HEAD~1",
                         help="git revision of the hand-written sync client")
-    parser.add_argument("--styles", default="before,sync,facade")
+    parser.add_argument("--styles", default="before,sync,facade",
+                        help="styles to run in this order, repeats allowed (A/B/A/B)")
+    parser.add_argument("--stop", choices=("until", "seconds"), default="until",
+                        help="how play() is stopped: until= a deadline, or seconds=")
     args = parser.parse_args(argv)
     before = load_before(args.before) if "before" in args.styles else None
     with LocalSuite(evaluators=1) as suite:
         operator = LobbyClient(suite.lobby, suite.operator_token)
-        for style in args.styles.split(","):
-            name = f"bench-{style}"
+        for i, style in enumerate(args.styles.split(",")):
+            name = f"bench-{i}-{style}"
             seats = open_table(operator, suite, name)
             if style == "facade":
-                run = run_facade(seats, name, args.seconds, args.calls)
+                run = run_facade(seats, name, args.seconds, args.calls, args.stop)
             else:
                 module = before if style == "before" else sys.modules["clients.sdk"]
-                run = run_sync(module, seats, name, args.seconds, args.calls)
+                run = run_sync(module, seats, name, args.seconds, args.calls, args.stop)
             operator.close_table(name, void_hand_in_progress=True)
             print(f"{style:7s} view() {run['unary_us']:7.0f} us   decisions "
                   f"{run['decisions']:6.0f}   action p50 {run['action_p50_ms']:6.2f} ms   "

@@ -104,29 +104,37 @@ class AsyncPlayStream:
 
 class PlayStream:
     """`AsyncPlayStream` for a synchronous stub: requests go through a queue the gRPC
-    request iterator reads; a daemon thread reads the responses into the inbox."""
+    request iterator reads. Without a tick due, `read()` takes the next response on the
+    caller's thread; once `tick_in` was called a daemon thread reads the responses into
+    the inbox, so that a read can wait with a timeout (one thread hand-off a response)."""
 
     def __init__(self, method: Callable[..., Any], metadata: Any = None) -> None:
         self._outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         requests = iter(self._outbox.get, None)
         self.call = method(requests) if metadata is None else method(requests, metadata=metadata)
+        self._responses = iter(self.call)
+        self._inbox: queue.SimpleQueue[Any] | None = None
         self._due: float | None = None
-        threading.Thread(target=self._pump, name="play-stream", daemon=True).start()
 
-    def _pump(self) -> None:
+    def _pump(self, inbox: queue.SimpleQueue[Any]) -> None:
         try:
-            for response in self.call:
-                self._inbox.put(response)
-            self._inbox.put(EOF)
+            for response in self._responses:
+                inbox.put(response)
+            inbox.put(EOF)
         except grpc.RpcError as err:
-            self._inbox.put(err)
+            inbox.put(err)
 
     def write(self, request: Any) -> None:
         self._outbox.put(request)
 
     def read(self) -> Any:
         """The next response, `EOF` or `TICK`; raises the error that broke the stream."""
+        if self._inbox is None:
+            if self._due is None:
+                return next(self._responses, EOF)
+            self._inbox = queue.SimpleQueue()
+            threading.Thread(target=self._pump, args=(self._inbox,), name="play-stream",
+                             daemon=True).start()
         timeout = None if self._due is None else max(0.0, self._due - time.monotonic())
         try:
             item = self._inbox.get(timeout=timeout)
@@ -139,7 +147,7 @@ class PlayStream:
 
     def read_ready(self) -> list[Any]:
         items = []
-        while not self._inbox.empty():
+        while self._inbox is not None and not self._inbox.empty():
             items.append(self._inbox.get_nowait())
         return items
 

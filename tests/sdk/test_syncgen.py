@@ -92,6 +92,8 @@ class _AsyncEcho:
 
 def test_a_sync_play_stream_ticks_without_breaking_and_reads_on() -> None:
     stream = PlayStream(_Echo)
+    stream.write("first")
+    assert stream.read() == "first"  # no tick due: read on the caller's thread
     stream.tick_in(0.01)
     assert stream.read() is TICK  # nothing came: the time limit is due
     stream.write("request")
