@@ -9,9 +9,10 @@ thread would cost: the asyncio client driven from the calling thread through
 asyncio `play` on that loop; each unary call is one hop there and back).
 
 Per style: a unary round trip (`view()`, median of `--calls`) and a heads-up table
-played by two bots for `--seconds` (`--stop until`: an `until=` deadline; `--stop
-seconds`: `seconds=`, a timer, on whose stream the sync client reads on a thread) (decisions, p50 action round trip, client CPU
+played by two bots for `--seconds` (decisions, p50 action round trip, client CPU
 microseconds per decision: this process's CPU over the decisions both seats made).
+`--stop until` stops play() with an `until=` deadline; `--stop seconds` with `seconds=`,
+a timer, on whose stream the sync client reads on a thread.
 
 Run: .venv/bin/python bench/sdk_sync.py [--seconds 10] [--calls 2000] [--before REV]
 """
