@@ -452,8 +452,8 @@ class AsyncTableClient:
         exceeded by one), and stops once every hand it played has its deck revealed.
         `after`: resume from this sequence number (e.g. another client's `last_sequence`);
         default: from a fresh snapshot. `on_events` sees every new event, in order.
-        `bot.act` may return an Action or (asyncio clients) an awaitable of one; `rebuy`
-        is a plain callable (it runs between hands).
+        `bot.act` returns an Action (an asyncio client's bot may make it a coroutine);
+        `rebuy` is a plain callable (it runs between hands).
         """
         follower = await self._follower(after)
         adapter = AsyncBotAdapter(bot)

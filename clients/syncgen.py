@@ -44,7 +44,6 @@ RULES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), r) for p, r in [
     (r"\bcall_async\b", "call"),
     (r"\bopen_aio_channel\b", "open_channel"),
     (r"\bgrpc\.aio\.Channel\b", "grpc.Channel"),
-    (r"\(asyncio clients\) ", ""),
 ]]
 
 #: The generated module's docstring (the source's own describes the asyncio clients).
