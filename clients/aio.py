@@ -475,8 +475,12 @@ class AsyncTableClient:
                 pending = session.decision(view)
                 if pending is not None:
                     await stream.write(c.play_action(*pending))
-                session.result.stopped_because = await self._play_stream(
-                    stream, adapter, follower, session, on_events, reconnector)
+                why = await self._play_stream(stream, adapter, follower, session, on_events,
+                                              reconnector)
+                if why is None:  # the stream ended at its tick: go on on a new one
+                    session.sent_keys.clear()
+                    continue
+                session.result.stopped_because = why
                 break
             except BROKEN as err:
                 if self._closed:
@@ -493,9 +497,11 @@ class AsyncTableClient:
     async def _play_stream(self, stream: AsyncPlayStream, adapter: AsyncBotAdapter,
                            follower: Follower, session: BotSession,
                            on_events: Callable[[list[Event]], None] | None,
-                           reconnector: Reconnector) -> str:
-        # A time limit acts even when no event comes (an idle table): the stream's inbox
-        # gets a TICK when it is due.
+                           reconnector: Reconnector) -> str | None:
+        """Plays on one stream; returns why the bot stops, or None when the stream ended
+        at its tick (`PlayStream.spent`) and play goes on on a new one."""
+        # A time limit acts even when no event comes (an idle table): the stream reads a
+        # TICK when it is due.
         left = session.time_left()
         if left is not None:
             stream.tick_in(left)
@@ -517,5 +523,7 @@ class AsyncTableClient:
                 await getattr(self, name)()
             if step.stop is not None:
                 return step.stop
+            if stream.spent:
+                return None  # a decision due goes out on the next stream
             if step.send is not None:
                 await stream.write(c.play_action(*step.send))

@@ -472,8 +472,12 @@ class TableClient:
                 pending = session.decision(view)
                 if pending is not None:
                     stream.write(c.play_action(*pending))
-                session.result.stopped_because = self._play_stream(
-                    stream, adapter, follower, session, on_events, reconnector)
+                why = self._play_stream(stream, adapter, follower, session, on_events,
+                                        reconnector)
+                if why is None:  # the stream ended at its tick: go on on a new one
+                    session.sent_keys.clear()
+                    continue
+                session.result.stopped_because = why
                 break
             except BROKEN as err:
                 if self._closed:
@@ -490,9 +494,11 @@ class TableClient:
     def _play_stream(self, stream: PlayStream, adapter: BotAdapter,
                      follower: Follower, session: BotSession,
                      on_events: Callable[[list[Event]], None] | None,
-                     reconnector: Reconnector) -> str:
-        # A time limit acts even when no event comes (an idle table): the stream's inbox
-        # gets a TICK when it is due.
+                     reconnector: Reconnector) -> str | None:
+        """Plays on one stream; returns why the bot stops, or None when the stream ended
+        at its tick (`PlayStream.spent`) and play goes on on a new one."""
+        # A time limit acts even when no event comes (an idle table): the stream reads a
+        # TICK when it is due.
         left = session.time_left()
         if left is not None:
             stream.tick_in(left)
@@ -514,5 +520,7 @@ class TableClient:
                 getattr(self, name)()
             if step.stop is not None:
                 return step.stop
+            if stream.spent:
+                return None  # a decision due goes out on the next stream
             if step.send is not None:
                 stream.write(c.play_action(*step.send))

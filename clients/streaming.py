@@ -1,12 +1,14 @@
-"""Bidirectional streams whose responses, end, error and timer ticks arrive in one inbox.
+"""Play streams: responses, their end, their error and time-limit ticks read as one sequence.
 
-A bot's Play stream (and a farm's PlayMany stream) is read by a pump, a task (asyncio)
-or a thread (sync) that puts every response in an inbox, then `EOF` when the server
-ends the stream, or the error that broke it. The client reads the inbox; a time limit
-puts `TICK` there, so the limit acts even when no response comes (an idle table), and
-the stream stays open. `AsyncPlayStream` and `PlayStream` are the two flavours of the
-same thing: `clients/sdk.py` is generated from `clients/aio.py` (`clients/syncgen.py`),
-which renames one into the other.
+A bot's Play stream (and a farm's PlayMany stream) is read by a pump task that puts
+every response in an inbox, then `EOF` when the server ends the stream, or the error
+that broke it. The client reads the inbox; a time limit puts `TICK` there, so the limit
+acts even when no response comes (an idle table), and the stream stays open. The sync
+`PlayStream` reads on the caller's thread instead (a thread hand-off a response costs
+about 0.1 ms of CPU, bench/sdk_sync.py); its tick ends the stream once (`spent`).
+`AsyncPlayStream` and `PlayStream` are the two flavours of the same thing:
+`clients/sdk.py` is generated from `clients/aio.py` (`clients/syncgen.py`), which
+renames one into the other.
 
 >>> async def play(stub, requests):                                     # doctest: +SKIP
 ...     stream = AsyncPlayStream(stub.Play)
@@ -24,7 +26,6 @@ import asyncio
 import inspect
 import queue
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -68,6 +69,8 @@ class AsyncPlayStream:
         self._inbox: asyncio.Queue[Any] = asyncio.Queue()
         self._reader = asyncio.ensure_future(pump(self.call, self._inbox))
         self._timer: asyncio.TimerHandle | None = None
+        #: Always False: an asyncio stream ticks in place (see `PlayStream.spent`).
+        self.spent = False
 
     async def write(self, request: Any) -> None:
         await self.call.write(request)
@@ -104,57 +107,52 @@ class AsyncPlayStream:
 
 class PlayStream:
     """`AsyncPlayStream` for a synchronous stub: requests go through a queue the gRPC
-    request iterator reads. Without a tick due, `read()` takes the next response on the
-    caller's thread; once `tick_in` was called a daemon thread reads the responses into
-    the inbox, so that a read can wait with a timeout (one thread hand-off a response)."""
+    request iterator reads; `read()` takes the next response on the caller's thread (no
+    hand-off). A sync read cannot wait with a timeout, so a tick ends the stream: the
+    timer cancels the call, `read()` returns `TICK` once, and `spent` tells the client to
+    go on on a new stream (resuming after the last event, as after a reconnect)."""
 
     def __init__(self, method: Callable[..., Any], metadata: Any = None) -> None:
         self._outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         requests = iter(self._outbox.get, None)
         self.call = method(requests) if metadata is None else method(requests, metadata=metadata)
         self._responses = iter(self.call)
-        self._inbox: queue.SimpleQueue[Any] | None = None
-        self._due: float | None = None
-
-    def _pump(self, inbox: queue.SimpleQueue[Any]) -> None:
-        try:
-            for response in self._responses:
-                inbox.put(response)
-            inbox.put(EOF)
-        except grpc.RpcError as err:
-            inbox.put(err)
+        self._timer: threading.Timer | None = None
+        self._ticked = threading.Event()
+        #: True once the stream ended at its tick: play goes on on a new stream.
+        self.spent = False
 
     def write(self, request: Any) -> None:
         self._outbox.put(request)
 
     def read(self) -> Any:
         """The next response, `EOF` or `TICK`; raises the error that broke the stream."""
-        if self._inbox is None:
-            if self._due is None:
-                return next(self._responses, EOF)
-            self._inbox = queue.SimpleQueue()
-            threading.Thread(target=self._pump, args=(self._inbox,), name="play-stream",
-                             daemon=True).start()
-        timeout = None if self._due is None else max(0.0, self._due - time.monotonic())
         try:
-            item = self._inbox.get(timeout=timeout)
-        except queue.Empty:
-            self._due = None
+            return next(self._responses, EOF)
+        except grpc.RpcError:
+            if not self._ticked.is_set() or self.spent:
+                raise
+            self.spent = True
             return TICK
-        if isinstance(item, BaseException):
-            raise item
-        return item
 
     def read_ready(self) -> list[Any]:
-        items = []
-        while self._inbox is not None and not self._inbox.empty():
-            items.append(self._inbox.get_nowait())
-        return items
+        """Nothing: a sync stream has no inbox (`read` takes each response as it comes)."""
+        return []
 
     def tick_in(self, seconds: float) -> None:
-        self._due = time.monotonic() + seconds
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = threading.Timer(seconds, self._tick)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _tick(self) -> None:
+        self._ticked.set()
+        self.call.cancel()
 
     def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
         self._outbox.put(None)
         self.call.cancel()
 

@@ -1,13 +1,16 @@
 """One SDK: the sync clients are generated from the asyncio ones, so they have the same calls
-and the same behaviour; the streams both flavours read tick without breaking."""
+and the same behaviour; the Play streams of both flavours deliver time-limit ticks."""
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import queue
+import threading
 from collections.abc import Iterator
 from typing import Any
 
+import grpc
 import pytest
 
 from clients import aio, sdk, syncgen
@@ -59,16 +62,37 @@ def test_state_is_one_behaviour_it_raises_until_the_client_follows_the_table() -
 
 
 class _Echo:
-    """A sync bidirectional call that answers each request with itself."""
+    """A sync bidirectional call that answers each request with itself; cancelled, it
+    raises CANCELLED as gRPC's does."""
 
     def __init__(self, requests: Iterator[Any]) -> None:
-        self.requests = requests
+        self.answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        threading.Thread(target=self._echo, args=(requests,), daemon=True).start()
+
+    def _echo(self, requests: Iterator[Any]) -> None:
+        for request in requests:
+            self.answers.put(request)
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self.requests)
+        return self
+
+    def __next__(self) -> Any:
+        answer = self.answers.get()
+        if answer is _CANCELLED:
+            self.answers.put(_CANCELLED)  # a cancelled call stays cancelled
+            raise _Cancelled()
+        return answer
 
     def cancel(self) -> None:
-        pass
+        self.answers.put(_CANCELLED)
+
+
+_CANCELLED = object()
+
+
+class _Cancelled(grpc.RpcError):  # type: ignore[misc]
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.CANCELLED
 
 
 class _AsyncEcho:
@@ -90,23 +114,22 @@ class _AsyncEcho:
         self.queue.put_nowait(EOF)
 
 
-def test_a_sync_play_stream_ticks_without_breaking_and_reads_on() -> None:
+def test_a_sync_play_stream_reads_on_the_callers_thread_and_ends_at_its_tick() -> None:
     stream = PlayStream(_Echo)
     stream.write("first")
-    assert stream.read() == "first"  # no tick due: read on the caller's thread
+    assert stream.read() == "first" and not stream.spent
     stream.tick_in(0.01)
-    assert stream.read() is TICK  # nothing came: the time limit is due
-    stream.write("request")
-    assert stream.read() == "request"  # the same stream goes on
+    assert stream.read() is TICK and stream.spent  # nothing came: the limit is due
+    with pytest.raises(grpc.RpcError):  # the stream is over: the client opens a new one
+        stream.read()
     stream.cancel()
-    assert stream.read() is EOF
 
 
 def test_an_asyncio_play_stream_ticks_without_breaking_and_reads_on() -> None:
     async def main() -> None:
         stream = AsyncPlayStream(_AsyncEcho)
         stream.tick_in(0.01)
-        assert await stream.read() is TICK
+        assert await stream.read() is TICK and not stream.spent  # ticks in place
         await stream.write("request")
         assert await stream.read() == "request"
         stream.cancel()
