@@ -1,7 +1,7 @@
 """Benchmark of the sync SDK's cost per call and per decision, three ways, in one run.
 
 `sync`: the sync `TableClient` of this tree (generated from the asyncio source by
-clients/syncgen.py: native sync gRPC, a reader thread per Play stream). `before`: the
+clients/syncgen.py: native sync gRPC, responses read on the caller's thread). `before`: the
 hand-written sync client of git revision `--before` (default: the parent of the commit
 that made sdk.py generated), loaded from git. `facade`: what a sync facade over a loop
 thread would cost: the asyncio client driven from the calling thread through
@@ -12,7 +12,7 @@ Per style: a unary round trip (`view()`, median of `--calls`) and a heads-up tab
 played by two bots for `--seconds` (decisions, p50 action round trip, client CPU
 microseconds per decision: this process's CPU over the decisions both seats made).
 `--stop until` stops play() with an `until=` deadline; `--stop seconds` with `seconds=`,
-a timer, on whose stream the sync client reads on a thread.
+a timer (whose tick ends a sync client's stream once).
 
 Run: .venv/bin/python bench/sdk_sync.py [--seconds 10] [--calls 2000] [--before REV]
 """
