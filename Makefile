@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test venv proto lint bench clean
+.PHONY: demo test venv proto sdk lint bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -28,6 +28,11 @@ test: $(STAMP) node_modules/.bin/buf
 
 proto: $(STAMP)
 	$(PY) -m poker.protogen
+
+# clients/sdk.py (the sync SDK) is generated from clients/aio.py; tests/sdk/test_syncgen.py
+# fails when it is stale.
+sdk: $(STAMP)
+	$(PY) -m clients.syncgen
 
 lint: $(STAMP) node_modules/.bin/buf
 	node_modules/.bin/buf lint

@@ -1,8 +1,13 @@
-"""The asyncio SDK: `AsyncLobbyClient` and `AsyncTableClient`, the sync clients' twins on grpc.aio.
+"""The asyncio SDK: `AsyncLobbyClient` for the lobby and its money, `AsyncTableClient` a seat.
 
-Same calls, same values, same guarantees (deadlines, safe retries, streams that resume
-after the last event, fair-deck checks); every call is a coroutine and `events()` an
-async iterator. A bot's `act` may be a plain method or a coroutine.
+This file is the SDK's one source: `clients/sdk.py` (`LobbyClient`, `TableClient`) is
+generated from it by `clients/syncgen.py` (`make sdk`; a test fails when it is stale).
+Calls have deadlines; the safe ones are retried (see `clients.transport`); a refused
+call raises `ServiceError` (a refused decision `ActionRefused`) with the server's
+reason and gRPC code. Streams reconnect by themselves and resume after the last
+event received; every hand followed has its fair-deck proof checked (R3). Every call
+is a coroutine and `events()` an async iterator; a bot's `act` may be a plain method
+or a coroutine.
 
 >>> async def main() -> None:                                              # doctest: +SKIP
 ...     async with AsyncLobbyClient(LOBBY, token=TOKEN) as lobby:
@@ -13,7 +18,6 @@ async iterator. A bot's `act` may be a plain method or a coroutine.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
@@ -39,6 +43,7 @@ from clients.fairdeck import FairDeckChecker, Policy
 from clients.models import Action, Level, TableConfig, TableView
 from clients.seeds import SeedChain
 from clients.session import Bot, BotSession, Follower, PlayResult, Stop
+from clients.streaming import EOF, TICK, AsyncBotAdapter, AsyncPlayStream, as_rpc_error
 from clients.tracker import TableTracker
 from clients.transport import (
     DEFAULT_TIMEOUT,
@@ -54,10 +59,22 @@ from poker.v1 import dealer_pb2_grpc, lobby_pb2_grpc
 __all__ = ["AsyncLobbyClient", "AsyncTableClient"]
 
 T = TypeVar("T")
+#: What a broken stream raises: its error, a cancel (`drop_stream()`), a write on a
+#: stream that broke under it.
+BROKEN = (grpc.RpcError, asyncio.CancelledError, asyncio.InvalidStateError)
 
 
 class AsyncLobbyClient:
-    """`clients.sdk.LobbyClient` on asyncio; see there for each call."""
+    """The lobby, as the operator (operator token) or as one player (player token).
+
+    Money calls take an optional `request_id`; the SDK makes one when none is given and
+    keeps it across retries, so a retried deposit or buy-in happens once.
+
+    >>> op = AsyncLobbyClient("127.0.0.1:50053", token="operator-token")   # doctest: +SKIP
+    >>> ann, ann_token = await op.create_player("ann", "Ann")               # doctest: +SKIP
+    >>> (await op.deposit("ann", 5_000)).balance                            # doctest: +SKIP
+    5000
+    """
 
     def __init__(self, address: str, token: str | None = None, *, tls: TLS | None = None,
                  timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None,
@@ -65,7 +82,7 @@ class AsyncLobbyClient:
         self.address, self.token, self.tls, self.timeout = address, token, tls, timeout
         self.retry = retry or RetryPolicy()
         self.channel = open_aio_channel(address, tls, options)
-        #: The generated LobbyServiceStub (grpc.aio), for anything the SDK does not wrap.
+        #: The generated LobbyServiceStub, for anything the SDK does not wrap.
         self.stub = lobby_pb2_grpc.LobbyServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self._metadata = bearer(token)
 
@@ -84,28 +101,39 @@ class AsyncLobbyClient:
                                  retry=self.retry if spec.retry else None, name=spec.method)
         return spec.read(reply)
 
+    # --------------------------------------------------------------- players, money
+
     async def create_player(self, player_id: str, display_name: str) -> tuple[Player, str]:
+        """A new player (balance 0) and their token. Operator only; not retried."""
         return await self._do(c.create_player(player_id, display_name))
 
     async def issue_token(self, player_id: str) -> str:
+        """A new token for a player; the old one stops working. Operator only."""
         return await self._do(c.issue_token(player_id))
 
     async def player(self, player_id: str = "") -> Player:
+        """A player and their balance ("" = the caller, with a player token)."""
         return await self._do(c.get_player(player_id))
 
     async def deposit(self, player_id: str, amount: int,
                       request_id: str | None = None) -> Player:
+        """Credits a balance from outside. Operator only."""
         return await self._do(c.deposit(player_id, amount, request_id))
 
     async def withdraw(self, player_id: str, amount: int,
                        request_id: str | None = None) -> Player:
+        """Debits a balance to outside. Operator only."""
         return await self._do(c.withdraw(player_id, amount, request_id))
 
     async def transfers(self, player_id: str = "", limit: int = 0) -> list[Transfer]:
+        """A player's latest transfers, newest first."""
         return await self._do(c.transfers(player_id, limit))
+
+    # ----------------------------------------------------------------------- tables
 
     async def open_table(self, config: TableConfig, rules: TableRules, *, name: str = "",
                          table_id: str = "", request_id: str | None = None) -> LobbyTable:
+        """Opens a table on the least busy dealer. Operator only."""
         return await self._do(c.open_table(config, rules, name, table_id, request_id))
 
     async def tables(self, include_closed: bool = False) -> list[LobbyTable]:
@@ -116,15 +144,20 @@ class AsyncLobbyClient:
 
     async def close_table(self, table_id: str, void_hand_in_progress: bool = False,
                           request_id: str | None = None) -> tuple[LobbyTable, int]:
+        """Closes a table; every stack goes back to its owner. Returns (table, chips returned)."""
         return await self._do(c.close_table(table_id, void_hand_in_progress, request_id))
 
     async def set_table_level(self, table_id: str, level_index: int,
                               request_id: str | None = None) -> Level:
+        """Operator: the table's next hand plays this level of its schedule (R9); the
+        schedule counts on from there. Returns that level. Retried under one request id
+        (a fresh one unless given), so a retry never sets the level twice."""
         return await self._do(c.set_table_level(table_id, level_index, request_id))
 
     async def join(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
                    player_id: str = "", wait_for_big_blind: bool = False,
                    request_id: str | None = None) -> Seating:
+        """Buys in and takes a seat; the answer carries the seat token and the dealer."""
         return await self._do(c.join(table_id, buy_in, seat, player_id, wait_for_big_blind,
                                      request_id))
 
@@ -132,6 +165,8 @@ class AsyncLobbyClient:
                   player_id: str = "", wait_for_big_blind: bool = False,
                   dealer_address: str | None = None,
                   **table_options: Any) -> AsyncTableClient:
+        """`join`, then a table client for the seat at its dealer (`dealer_address`
+        overrides the address the lobby gives, e.g. behind NAT or in compose)."""
         seating = await self.join(table_id, buy_in, seat=seat, player_id=player_id,
                                   wait_for_big_blind=wait_for_big_blind)
         table_options.setdefault("tls", self.tls)
@@ -140,10 +175,13 @@ class AsyncLobbyClient:
 
     async def rebuy(self, table_id: str, amount: int = 0, *, player_id: str = "",
                     request_id: str | None = None) -> RebuyResult:
+        """Adds chips to an empty stack between hands (R30)."""
         return await self._do(c.rebuy(table_id, amount, player_id, request_id))
 
     async def leave(self, table_id: str, *, player_id: str = "", request_id: str | None = None,
                     wait: float = 30.0) -> LeaveResult:
+        """Leaves with the stack (R31). While the player is in a hand the answer is PENDING;
+        the SDK asks again with the same request id for up to `wait` seconds."""
         spec = c.leave(table_id, player_id, request_id or c.new_request_id())
         deadline = time.monotonic() + wait
         while True:
@@ -153,14 +191,24 @@ class AsyncLobbyClient:
             await asyncio.sleep(0.1)
 
     async def button_draw(self, table_id: str) -> ButtonDraw | None:
+        """The recorded button draw (R4), once the table had two players."""
         return await self._do(c.button_draw(table_id))
 
     async def audit(self) -> LedgerAudit:
+        """The ledger's invariants and sums. Operator only."""
         return await self._do(c.audit())
 
 
 class AsyncTableClient:
-    """`clients.sdk.TableClient` on asyncio; see there for each call."""
+    """One table at its dealer, as a seat (seat token), the auditor, or a spectator (no token).
+
+    `view()` asks the dealer; `state` is the view kept current from the events this client
+    received (`events()` or `play()`). Acting: `fold()`, `check()`, `call()`, `bet(n)`,
+    `raise_to(n)`, `all_in()`, `show()`, `muck()`, or `act(Action)`.
+    `fair_deck`: "raise" (FairDeckViolation stops the stream), "flag" (recorded in
+    `fair_deck.violations`), or "off". Several clients may share one channel (one
+    connection to the dealer): pass it as `channel`; `close()` leaves a shared channel open.
+    """
 
     def __init__(self, address: str, table_id: str, token: str | None = None, *,
                  seat: int | None = None, tls: TLS | None = None,
@@ -171,11 +219,9 @@ class AsyncTableClient:
         self.address, self.table_id, self.token, self.seat = address, table_id, token, seat
         self.timeout, self.retry = timeout, retry or RetryPolicy()
         self.reconnect_for = reconnect_for
-        #: Several clients may share one channel (one connection to the dealer): pass it in;
-        #: a shared channel is not closed by `close()`.
         self._own_channel = channel is None
         self.channel = channel or open_aio_channel(address, tls, options)
-        #: The generated DealerServiceStub (grpc.aio), for anything the SDK does not wrap.
+        #: The generated DealerServiceStub, for anything the SDK does not wrap.
         self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self.fair_deck = (None if fair_deck == "off"
                           else FairDeckChecker(fair_deck))  # type: ignore[arg-type]
@@ -208,7 +254,10 @@ class AsyncTableClient:
                                  name=spec.method)
         return spec.read(reply)
 
+    # -------------------------------------------------------------------- reading
+
     async def view(self) -> TableView:
+        """The table as the dealer shows it to this caller now (side pots split)."""
         view = await self._do(c.get_table(self.table_id))
         if view.your_seat is not None:
             self.seat = view.your_seat
@@ -216,17 +265,28 @@ class AsyncTableClient:
 
     @property
     def state(self) -> TableView:
-        """The view kept current from the events received (after `events()` or `play()`)."""
+        """The view kept current from the events this client received. It asks the dealer
+        nothing: before the client follows the table (`follow()`, `events()`, `play()`)
+        it raises RuntimeError (`view()` asks the dealer)."""
         if self.tracker is None:
-            raise RuntimeError("no events followed yet: await view(), or iterate events()")
+            raise RuntimeError("this client follows no events yet: call view() to ask the "
+                               "dealer, or follow() (events(), play()) to keep `state`")
         return self.tracker.view()
 
     @property
     def last_sequence(self) -> int:
+        """The sequence number of the last event received."""
         return self.follower.last if self.follower else 0
 
     async def hand_history(self, hand_id: str) -> str:
+        """A finished hand in PHH text, as this caller may see it."""
         return await self._do(c.hand_history(self.table_id, hand_id))
+
+    async def follow(self, after: int | None = None) -> TableView:
+        """Starts following the table from a fresh snapshot (`view()`), once; returns
+        `state`. `events()` and `play()` read on from there."""
+        await self._follower(after)
+        return self.state
 
     async def _follower(self, after: int | None = None) -> Follower:
         if self.follower is None:
@@ -243,8 +303,16 @@ class AsyncTableClient:
             raise ServiceError("this client has no seat token", grpc.StatusCode.UNAUTHENTICATED)
         return self.seat
 
+    # --------------------------------------------------------------------- acting
+
     async def act(self, action: Action, *, hand_id: str | None = None,
                   action_number: int | None = None) -> int:
+        """Sends a decision; returns the sequence of the last event it caused.
+
+        Without `hand_id`/`action_number` it answers the decision awaited now (from the
+        followed state when this client follows the table, else from a fresh view).
+        Retried safely; a refusal raises ActionRefused with the dealer's reason.
+        """
         if hand_id is None or action_number is None:
             current = self.state if self.follower is not None else await self.view()
             if self.follower is not None and not current.is_my_turn:
@@ -266,9 +334,11 @@ class AsyncTableClient:
         return await self.act(Action.call())
 
     async def bet(self, amount: int) -> int:
+        """Bets a total of `amount` (opening the round)."""
         return await self.act(Action.bet(amount))
 
     async def raise_to(self, amount: int) -> int:
+        """Raises to a total of `amount` this round."""
         return await self.act(Action.raise_to(amount))
 
     async def all_in(self) -> int:
@@ -281,13 +351,17 @@ class AsyncTableClient:
         return await self.act(Action.muck())
 
     async def sit_out(self) -> None:
+        """Sits out from the next hand on (no cards, no blinds)."""
         await self._do(c.sit_out(self.table_id, await self._my_seat()))
 
     async def sit_in(self) -> None:
+        """Is dealt in again from the next hand on."""
         await self._do(c.sit_in(self.table_id, await self._my_seat()))
 
     async def commit_seeds(self) -> None:
-        """As `TableClient.commit_seeds` (R39)."""
+        """R39: commits a fresh chain of seeds (once per seating; play() does it when the
+        table uses player-seeded decks). A chain committed already (by another client of
+        this seat) leaves this client without one: its seeds then count as empty."""
         follower = await self._follower()
         if self.seed_chain is not None:
             return
@@ -300,7 +374,8 @@ class AsyncTableClient:
                 raise
 
     async def send_seed(self) -> None:
-        """As `TableClient.send_seed` (R39)."""
+        """R39: this seat's seed for the hand awaiting it (the session calls it on
+        DeckCommitted); nothing when there is no chain or the seed time is over."""
         chain, seat = self.seed_chain, self.seat
         due = chain.due(seat) if chain is not None and seat is not None else None
         if due is None:
@@ -310,6 +385,8 @@ class AsyncTableClient:
         except ServiceError as err:
             if err.code != grpc.StatusCode.FAILED_PRECONDITION:  # too late: an empty seed
                 raise
+
+    # -------------------------------------------------------------------- streams
 
     async def _stream_follower(self, after: int | None) -> Follower:
         """This client's follower, or, to read again from an earlier `after`, a separate one
@@ -325,15 +402,23 @@ class AsyncTableClient:
             self._dropping = True
             self._stream.cancel()
 
-    async def _reconnect_or_raise(self, err: grpc.RpcError, reconnector: Reconnector,
-                                  method: str) -> None:
-        pause = None if self._closed else reconnector.pause(err.code())
+    async def _reconnect(self, err: BaseException, reconnector: Reconnector,
+                         method: str) -> None:
+        """After a broken stream: waits to reconnect, or raises what broke it. A task
+        cancelled from outside (not by `drop_stream()`) is not a broken stream."""
+        if isinstance(err, asyncio.CancelledError) and not self._dropping:
+            raise err
+        self._dropping = False
+        rpc_error = as_rpc_error(err)
+        pause = reconnector.pause(rpc_error.code())
         if pause is None:
-            raise error_from_rpc(err, method) from None
+            raise error_from_rpc(rpc_error, method) from None
         await asyncio.sleep(pause)
 
     async def events(self, after: int | None = None) -> AsyncIterator[Event]:
-        """The table's events as typed values, then live; resumes by itself after a break."""
+        """The table's events, then live, as typed values, until the table closes (or the
+        seat is vacated, or `close()`). Starts after `after`, or after a fresh snapshot
+        (`follow()`). Reconnects by itself and resumes after the last event received."""
         follower = await self._stream_follower(after)
         reconnector = Reconnector(self.reconnect_for)
         while True:
@@ -342,14 +427,13 @@ class AsyncTableClient:
             try:
                 async for response in stream:
                     reconnector.ok()
-                    for event in follower.accept(response.events):
+                    for event in follower.accept(response.events):  # noqa: UP028 (sync)
                         yield event
                 return
-            except (grpc.RpcError, asyncio.CancelledError) as err:
-                if isinstance(err, asyncio.CancelledError) and not self._dropping:
-                    raise  # the task itself is cancelled: not a broken stream
-                self._dropping = False
-                await self._reconnect_or_raise(_as_rpc(err), reconnector, "WatchTable")
+            except BROKEN as err:
+                if self._closed:
+                    return  # close() ended the stream
+                await self._reconnect(err, reconnector, "WatchTable")
             finally:
                 stream.cancel()
 
@@ -359,10 +443,21 @@ class AsyncTableClient:
                    rebuy: Callable[[], bool] | None = None,
                    on_events: Callable[[list[Event]], None] | None = None,
                    after: int | None = None) -> PlayResult:
-        """As `TableClient.play`; `bot.act` may return an Action or an awaitable of one.
-        `rebuy` must be a plain callable here (it runs between hands)."""
+        """Plays `bot` at this seat over one Play stream until a stop condition:
+        `hands` of its own hands, the table's hand `until_hand`, `seconds`, `until(view)`,
+        being busted (unless `rebuy()` returns True), unseated, or the table closing.
+
+        Before its last hand the seat sits out, so it leaves no hand half played; when the
+        SitOut crosses the next deal the seat finishes that hand too (so `hands` may be
+        exceeded by one), and stops once every hand it played has its deck revealed.
+        `after`: resume from this sequence number (e.g. another client's `last_sequence`);
+        default: from a fresh snapshot. `on_events` sees every new event, in order.
+        `bot.act` returns an Action (an asyncio client's bot may make it a coroutine);
+        `rebuy` is a plain callable (it runs between hands).
+        """
         follower = await self._follower(after)
-        session = BotSession(_SyncBot(bot), await self._my_seat(),
+        adapter = AsyncBotAdapter(bot)
+        session = BotSession(adapter, await self._my_seat(),
                              Stop(hands, until_hand, seconds, until), rebuy)
         config = follower.tracker.view().config
         if config is not None and config.player_seeded_decks:
@@ -372,24 +467,26 @@ class AsyncTableClient:
             await self.sit_in()
         reconnector = Reconnector(self.reconnect_for)
         while True:
-            stream = self._stream = self.stub.Play(metadata=self._metadata)
+            stream = self._stream = AsyncPlayStream(self.stub.Play, self._metadata)
             try:
                 await stream.write(c.play_start(self.table_id, follower.last))
                 view = follower.tracker.view()  # a decision awaited before this stream
-                if inspect.iscoroutinefunction(bot.act) and view.legal is not None:
-                    await _SyncBot.prepare(session, bot, view)
+                await adapter.prepare(session, view)
                 pending = session.decision(view)
                 if pending is not None:
                     await stream.write(c.play_action(*pending))
-                session.result.stopped_because = await self._play_stream(
-                    stream, bot, follower, session, on_events, reconnector)
+                why = await self._play_stream(stream, adapter, follower, session, on_events,
+                                              reconnector)
+                if why is None:  # the stream ended at its tick: go on on a new one
+                    session.sent_keys.clear()
+                    continue
+                session.result.stopped_because = why
                 break
-            except (grpc.RpcError, asyncio.CancelledError, asyncio.InvalidStateError) as err:
-                # InvalidStateError: a write on a stream that broke under it
-                if isinstance(err, asyncio.CancelledError) and not self._dropping:
-                    raise  # the task itself is cancelled: not a broken stream
-                self._dropping = False
-                await self._reconnect_or_raise(_as_rpc(err), reconnector, "Play")
+            except BROKEN as err:
+                if self._closed:
+                    session.result.stopped_because = "client closed"
+                    break
+                await self._reconnect(err, reconnector, "Play")
                 session.reconnected()
             finally:
                 stream.cancel()
@@ -397,102 +494,36 @@ class AsyncTableClient:
         session.result.view = follower.tracker.view()
         return session.result
 
-    async def _play_stream(self, stream: Any, bot: Bot, follower: Follower,
-                           session: BotSession,
+    async def _play_stream(self, stream: AsyncPlayStream, adapter: AsyncBotAdapter,
+                           follower: Follower, session: BotSession,
                            on_events: Callable[[list[Event]], None] | None,
-                           reconnector: Reconnector) -> str:
-        # One reader task feeds a queue; a timer puts a tick there when a time limit is due,
-        # so the limit acts even when no event comes (an idle table).
-        inbox: asyncio.Queue[Any] = asyncio.Queue()
-        reader = asyncio.ensure_future(_pump(stream, inbox))
-        loop = asyncio.get_running_loop()
+                           reconnector: Reconnector) -> str | None:
+        """Plays on one stream; returns why the bot stops, or None when the stream ended
+        at its tick (`PlayStream.spent`) and play goes on on a new one."""
+        # A time limit acts even when no event comes (an idle table): the stream reads a
+        # TICK when it is due.
         left = session.time_left()
-        timer = None if left is None else loop.call_later(left, inbox.put_nowait, _TICK)
-        awaits_act = inspect.iscoroutinefunction(bot.act)
-        try:
-            while True:
-                item = await inbox.get()
-                if isinstance(item, BaseException):
-                    raise item
-                if item is grpc.aio.EOF:
-                    return "stream ended"
-                events, result = [], None
-                if item is not _TICK:
-                    reconnector.ok()
-                    events = follower.accept(item.events)
-                    if on_events is not None and events:
-                        on_events(events)
-                    result = item.action_result if item.HasField("action_result") else None
-                tracker = follower.tracker  # the session builds a view only when it needs one
-                if awaits_act and session.decision_due(tracker):
-                    await _SyncBot.prepare(session, bot, tracker.view())
-                step = session.step(events, tracker, result)
-                for name in step.calls:
-                    await getattr(self, name)()
-                if step.stop is not None:
-                    return step.stop
-                if step.send is not None:
-                    await stream.write(c.play_action(*step.send))
-        finally:
-            if timer is not None:
-                timer.cancel()
-            reader.cancel()
-
-
-_TICK = object()
-
-
-async def _pump(stream: Any, inbox: asyncio.Queue[Any]) -> None:
-    """Reads a stream into `inbox`; its end (EOF) or its error goes there too."""
-    try:
+        if left is not None:
+            stream.tick_in(left)
         while True:
-            response = await stream.read()
-            inbox.put_nowait(response)
-            if response is grpc.aio.EOF:
-                return
-    except (grpc.RpcError, asyncio.CancelledError, asyncio.InvalidStateError) as err:
-        if isinstance(err, asyncio.CancelledError) and stream.done() is False:
-            raise
-        inbox.put_nowait(err if not isinstance(err, asyncio.CancelledError)
-                         else asyncio.CancelledError())
-
-
-class _SyncBot:
-    """Lets BotSession (synchronous) use a bot whose `act` is a coroutine: the answer is
-    awaited just before the session asks for it."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.ready: dict[tuple[str, int], Action] = {}
-
-    def act(self, view: TableView) -> Action:
-        hand = view.hand
-        key = (hand.hand_id, hand.action_number) if hand else ("", 0)
-        if key in self.ready:
-            return self.ready.pop(key)
-        return self.bot.act(view)
-
-    @staticmethod
-    async def prepare(session: BotSession, bot: Bot, view: TableView) -> None:
-        wrapper = session.bot
-        assert isinstance(wrapper, _SyncBot) and view.hand is not None
-        key = (view.hand.hand_id, view.hand.action_number)
-        if key in session.answers or key in wrapper.ready:
-            return
-        wrapper.ready = {key: await bot.act(view)}  # type: ignore[misc]
-
-
-def _as_rpc(err: BaseException) -> Any:
-    if isinstance(err, grpc.RpcError):
-        return err
-    return _Cancelled()
-
-
-class _Cancelled(grpc.RpcError):  # type: ignore[misc]
-    """A stream cancelled by `drop_stream()`: seen as CANCELLED, which reconnects."""
-
-    def code(self) -> grpc.StatusCode:
-        return grpc.StatusCode.CANCELLED
-
-    def details(self) -> str:
-        return "stream dropped"
+            item = await stream.read()
+            if item is EOF:
+                return "stream ended"
+            events, result = [], None
+            if item is not TICK:
+                reconnector.ok()
+                events = follower.accept(item.events)
+                if on_events is not None and events:
+                    on_events(events)
+                result = item.action_result if item.HasField("action_result") else None
+            tracker = follower.tracker  # the session builds a view only when it needs one
+            await adapter.prepare(session, tracker)
+            step = session.step(events, tracker, result)
+            for name in step.calls:
+                await getattr(self, name)()
+            if step.stop is not None:
+                return step.stop
+            if stream.spent:
+                return None  # a decision due goes out on the next stream
+            if step.send is not None:
+                await stream.write(c.play_action(*step.send))

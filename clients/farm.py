@@ -19,14 +19,13 @@ events for that seat, and each seat has its own tracker, fair-deck check and
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
-from clients.aio import _TICK, AsyncTableClient, _as_rpc, _pump, _SyncBot
+from clients.aio import AsyncTableClient
 from clients.calls import seat_action
 from clients.convert import event_from_proto
 from clients.errors import error_from_rpc
@@ -34,6 +33,7 @@ from clients.events import Event
 from clients.fairdeck import Policy
 from clients.models import TableView
 from clients.session import Bot, BotSession, Follower, PlayResult, Stop
+from clients.streaming import EOF, TICK, AsyncBotAdapter, AsyncPlayStream, as_rpc_error
 from clients.transport import TLS, Reconnector, open_aio_channel
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
@@ -58,7 +58,7 @@ class FarmSeat:
     follower: Follower | None = None
     stopped: bool = False
     key: Key = ("", 0)  # (table id, seat), known once the farm plays
-    awaits_act: bool = False  # the bot's act is a coroutine
+    adapter: AsyncBotAdapter | None = None  # awaits the bot's act when it is a coroutine
 
 
 class BotFarm:
@@ -108,11 +108,13 @@ class BotFarm:
         each seat's PlayResult by (table id, seat)."""
         stop = Stop(hands, until_hand, seconds, until)
         for seat in self.seats:
-            seat.follower = await seat.client._follower()
+            await seat.client.follow()
+            seat.follower = seat.client.follower
+            assert seat.follower is not None
             number = await seat.client._my_seat()
-            seat.session = BotSession(_SyncBot(seat.bot), number, stop, seat.rebuy, "PlayMany")
+            seat.adapter = AsyncBotAdapter(seat.bot)
+            seat.session = BotSession(seat.adapter, number, stop, seat.rebuy, "PlayMany")
             seat.key = (seat.client.table_id, number)
-            seat.awaits_act = inspect.iscoroutinefunction(seat.bot.act)
             me = seat.follower.tracker.view().me
             if me is not None and me.sitting_out:
                 await seat.client.sit_in()
@@ -122,7 +124,7 @@ class BotFarm:
         by_key = {seat.key: seat for seat in self.seats}
         reconnector = Reconnector(self.reconnect_for)
         while any(not seat.stopped for seat in self.seats):
-            stream = self._stream = self.stub.PlayMany()
+            stream = self._stream = AsyncPlayStream(self.stub.PlayMany)
             try:
                 await stream.write(pb.PlayManyRequest(open=[
                     pb.PlaySeat(table_id=s.client.table_id, seat_token=s.client.token or "",
@@ -136,9 +138,9 @@ class BotFarm:
                 if isinstance(err, asyncio.CancelledError) and not self._dropping:
                     raise
                 self._dropping = False
-                pause = reconnector.pause(_as_rpc(err).code())
+                pause = reconnector.pause(as_rpc_error(err).code())
                 if pause is None:
-                    raise error_from_rpc(_as_rpc(err), "PlayMany") from None
+                    raise error_from_rpc(as_rpc_error(err), "PlayMany") from None
                 await asyncio.sleep(pause)
                 for seat in self.seats:
                     if seat.session is not None:
@@ -153,51 +155,42 @@ class BotFarm:
             results[seat.key] = seat.session.result
         return results
 
-    async def _run(self, stream: Any, by_key: dict[Key, FarmSeat],
+    async def _run(self, stream: AsyncPlayStream, by_key: dict[Key, FarmSeat],
                    reconnector: Reconnector) -> None:
-        inbox: asyncio.Queue[Any] = asyncio.Queue()
-        reader = asyncio.ensure_future(_pump(stream, inbox))
-        loop = asyncio.get_running_loop()
-        timer: asyncio.TimerHandle | None = None
-        try:
-            while any(not seat.stopped for seat in self.seats):
-                if timer is None:
-                    left = [s.session.time_left() for s in self.seats
-                            if not s.stopped and s.session is not None]
-                    due = [x for x in left if x is not None]
-                    if due:
-                        timer = loop.call_later(min(due), inbox.put_nowait, _TICK)
-                # Everything already received is answered together: one request for the
-                # decisions of several responses (under load the dealer's messages queue up).
-                items = [await inbox.get()]
-                while not inbox.empty():
-                    items.append(inbox.get_nowait())
-                news: dict[Key, Work] = {}
-                broken: BaseException | None = None
-                for item in items:
-                    if isinstance(item, BaseException) or item is grpc.aio.EOF:
-                        broken = item if isinstance(item, BaseException) else _Ended()
-                        break
-                    if item is _TICK:
-                        timer = None
-                        for seat in self.seats:
-                            if not seat.stopped:
-                                news.setdefault(seat.key, (seat, [], []))
-                    else:
-                        reconnector.ok()
-                        self._accept(item, by_key, news)
-                work = list(news.values())
-                if broken is not None:
-                    # The responses before the break are in the trackers already: their seats'
-                    # sessions must see them too (hands counted, decks proven); decisions
-                    # go out again on the next stream.
-                    await self._steps(work)
-                    raise broken
-                await self._send(stream, await self._steps(work))
-        finally:
-            if timer is not None:
-                timer.cancel()
-            reader.cancel()
+        ticking = False
+        while any(not seat.stopped for seat in self.seats):
+            if not ticking:
+                left = [s.session.time_left() for s in self.seats
+                        if not s.stopped and s.session is not None]
+                due = [x for x in left if x is not None]
+                if due:
+                    stream.tick_in(min(due))
+                    ticking = True
+            # Everything already received is answered together: one request for the
+            # decisions of several responses (under load the dealer's messages queue up).
+            items = [await stream.read(), *stream.read_ready()]
+            news: dict[Key, Work] = {}
+            broken: BaseException | None = None
+            for item in items:
+                if isinstance(item, BaseException) or item is EOF:
+                    broken = item if isinstance(item, BaseException) else _Ended()
+                    break
+                if item is TICK:
+                    ticking = False
+                    for seat in self.seats:
+                        if not seat.stopped:
+                            news.setdefault(seat.key, (seat, [], []))
+                else:
+                    reconnector.ok()
+                    self._accept(item, by_key, news)
+            work = list(news.values())
+            if broken is not None:
+                # The responses before the break are in the trackers already: their seats'
+                # sessions must see them too (hands counted, decks proven); decisions
+                # go out again on the next stream.
+                await self._steps(work)
+                raise broken
+            await self._send(stream, await self._steps(work))
 
     def _accept(self, response: pb.PlayManyResponse, by_key: dict[Key, FarmSeat],
                 news: dict[Key, Work]) -> None:
@@ -235,8 +228,8 @@ class BotFarm:
             tracker = follower.tracker
             for answer in answers:  # raises ActionRefused for a live refusal
                 session.on_result(answer.action_number, answer.code, answer.message, tracker)
-            if seat.awaits_act and session.decision_due(tracker):
-                await _SyncBot.prepare(session, seat.bot, tracker.view())
+            if seat.adapter is not None:
+                await seat.adapter.prepare(session, tracker)
             step = session.step(events, tracker)
             for name in step.calls:
                 await getattr(seat.client, name)()

@@ -1,5 +1,6 @@
-"""The synchronous SDK: `LobbyClient` for players, money and tables, `TableClient` for one seat.
+"""The sync SDK: `LobbyClient` for players, money and tables, `TableClient` for one seat.
 
+GENERATED from clients/aio.py by clients/syncgen.py (`make sdk`): edit aio.py, not this.
 Calls have deadlines; the safe ones are retried (see `clients.transport`); a refused
 call raises `ServiceError` (a refused decision `ActionRefused`) with the server's
 reason and gRPC code. Streams reconnect by themselves and resume after the last
@@ -13,8 +14,7 @@ event received; every hand followed has its fair-deck proof checked (R3).
 
 from __future__ import annotations
 
-import queue
-import threading
+import asyncio
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -39,7 +39,8 @@ from clients.events import Event
 from clients.fairdeck import FairDeckChecker, Policy
 from clients.models import Action, Level, TableConfig, TableView
 from clients.seeds import SeedChain
-from clients.session import Bot, BotSession, Follower, PlayResult, Step, Stop
+from clients.session import Bot, BotSession, Follower, PlayResult, Stop
+from clients.streaming import EOF, TICK, BotAdapter, PlayStream, as_rpc_error
 from clients.tracker import TableTracker
 from clients.transport import (
     DEFAULT_TIMEOUT,
@@ -50,11 +51,14 @@ from clients.transport import (
     call,
     open_channel,
 )
-from poker.v1 import dealer_pb2, dealer_pb2_grpc, lobby_pb2_grpc
+from poker.v1 import dealer_pb2_grpc, lobby_pb2_grpc
 
 __all__ = ["LobbyClient", "TableClient"]
 
 T = TypeVar("T")
+#: What a broken stream raises: its error, a cancel (`drop_stream()`), a write on a
+#: stream that broke under it.
+BROKEN = (grpc.RpcError, asyncio.CancelledError, asyncio.InvalidStateError)
 
 
 class LobbyClient:
@@ -63,9 +67,9 @@ class LobbyClient:
     Money calls take an optional `request_id`; the SDK makes one when none is given and
     keeps it across retries, so a retried deposit or buy-in happens once.
 
-    >>> op = LobbyClient("127.0.0.1:50053", token="operator-token")        # doctest: +SKIP
-    >>> ann, ann_token = op.create_player("ann", "Ann")                      # doctest: +SKIP
-    >>> op.deposit("ann", 5_000).balance                                     # doctest: +SKIP
+    >>> op = LobbyClient("127.0.0.1:50053", token="operator-token")   # doctest: +SKIP
+    >>> ann, ann_token = op.create_player("ann", "Ann")               # doctest: +SKIP
+    >>> (op.deposit("ann", 5_000)).balance                            # doctest: +SKIP
     5000
     """
 
@@ -89,9 +93,9 @@ class LobbyClient:
         self.close()
 
     def _do(self, spec: c.Call[T]) -> T:
-        reply = call(getattr(self.stub, spec.method), spec.request, metadata=self._metadata,
-                     timeout=self.timeout, retry=self.retry if spec.retry else None,
-                     name=spec.method)
+        reply = call(getattr(self.stub, spec.method), spec.request,
+                     metadata=self._metadata, timeout=self.timeout,
+                     retry=self.retry if spec.retry else None, name=spec.method)
         return spec.read(reply)
 
     # --------------------------------------------------------------- players, money
@@ -108,11 +112,13 @@ class LobbyClient:
         """A player and their balance ("" = the caller, with a player token)."""
         return self._do(c.get_player(player_id))
 
-    def deposit(self, player_id: str, amount: int, request_id: str | None = None) -> Player:
+    def deposit(self, player_id: str, amount: int,
+                request_id: str | None = None) -> Player:
         """Credits a balance from outside. Operator only."""
         return self._do(c.deposit(player_id, amount, request_id))
 
-    def withdraw(self, player_id: str, amount: int, request_id: str | None = None) -> Player:
+    def withdraw(self, player_id: str, amount: int,
+                 request_id: str | None = None) -> Player:
         """Debits a balance to outside. Operator only."""
         return self._do(c.withdraw(player_id, amount, request_id))
 
@@ -154,8 +160,9 @@ class LobbyClient:
 
     def sit(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
             player_id: str = "", wait_for_big_blind: bool = False,
-            dealer_address: str | None = None, **table_options: Any) -> TableClient:
-        """`join`, then a `TableClient` for the seat at its dealer (`dealer_address`
+            dealer_address: str | None = None,
+            **table_options: Any) -> TableClient:
+        """`join`, then a table client for the seat at its dealer (`dealer_address`
         overrides the address the lobby gives, e.g. behind NAT or in compose)."""
         seating = self.join(table_id, buy_in, seat=seat, player_id=player_id,
                             wait_for_big_blind=wait_for_big_blind)
@@ -196,34 +203,40 @@ class TableClient:
     received (`events()` or `play()`). Acting: `fold()`, `check()`, `call()`, `bet(n)`,
     `raise_to(n)`, `all_in()`, `show()`, `muck()`, or `act(Action)`.
     `fair_deck`: "raise" (FairDeckViolation stops the stream), "flag" (recorded in
-    `fair_deck.violations`), or "off".
+    `fair_deck.violations`), or "off". Several clients may share one channel (one
+    connection to the dealer): pass it as `channel`; `close()` leaves a shared channel open.
     """
 
     def __init__(self, address: str, table_id: str, token: str | None = None, *,
                  seat: int | None = None, tls: TLS | None = None,
                  timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None,
                  fair_deck: Policy | str = "raise", reconnect_for: float = 30.0,
-                 options: tuple[tuple[str, Any], ...] = ()) -> None:
+                 options: tuple[tuple[str, Any], ...] = (),
+                 channel: grpc.Channel | None = None) -> None:
         self.address, self.table_id, self.token, self.seat = address, table_id, token, seat
         self.timeout, self.retry = timeout, retry or RetryPolicy()
         self.reconnect_for = reconnect_for
-        self.channel = open_channel(address, tls, options)
+        self._own_channel = channel is None
+        self.channel = channel or open_channel(address, tls, options)
         #: The generated DealerServiceStub, for anything the SDK does not wrap.
         self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)  # type: ignore[no-untyped-call]
-        self.fair_deck = None if fair_deck == "off" else FairDeckChecker(fair_deck)  # type: ignore[arg-type]
+        self.fair_deck = (None if fair_deck == "off"
+                          else FairDeckChecker(fair_deck))  # type: ignore[arg-type]
         self.tracker: TableTracker | None = None
         self.follower: Follower | None = None
+        #: R39: this seat's chain of deck seeds, made when it plays a player-seeded table.
+        self.seed_chain: SeedChain | None = None
         self._metadata = bearer(token)
         self._stream: Any = None
         self._closed = False
-        #: R39: this seat's chain of deck seeds, made when it plays a player-seeded table.
-        self.seed_chain: SeedChain | None = None
+        self._dropping = False
 
     def close(self) -> None:
         self._closed = True
         if self._stream is not None:
             self._stream.cancel()
-        self.channel.close()
+        if self._own_channel:
+            self.channel.close()
 
     def __enter__(self) -> TableClient:
         return self
@@ -232,8 +245,9 @@ class TableClient:
         self.close()
 
     def _do(self, spec: c.Call[T], cls: type[ServiceError] = ServiceError) -> T:
-        reply = call(getattr(self.stub, spec.method), spec.request, metadata=self._metadata,
-                     timeout=self.timeout, retry=self.retry if spec.retry else None, cls=cls,
+        reply = call(getattr(self.stub, spec.method), spec.request,
+                     metadata=self._metadata, timeout=self.timeout,
+                     retry=self.retry if spec.retry else None, cls=cls,
                      name=spec.method)
         return spec.read(reply)
 
@@ -248,8 +262,13 @@ class TableClient:
 
     @property
     def state(self) -> TableView:
-        """The view kept current from the events received (a GetTable at first use)."""
-        return self._follower().tracker.view()
+        """The view kept current from the events this client received. It asks the dealer
+        nothing: before the client follows the table (`follow()`, `events()`, `play()`)
+        it raises RuntimeError (`view()` asks the dealer)."""
+        if self.tracker is None:
+            raise RuntimeError("this client follows no events yet: call view() to ask the "
+                               "dealer, or follow() (events(), play()) to keep `state`")
+        return self.tracker.view()
 
     @property
     def last_sequence(self) -> int:
@@ -260,6 +279,12 @@ class TableClient:
         """A finished hand in PHH text, as this caller may see it."""
         return self._do(c.hand_history(self.table_id, hand_id))
 
+    def follow(self, after: int | None = None) -> TableView:
+        """Starts following the table from a fresh snapshot (`view()`), once; returns
+        `state`. `events()` and `play()` read on from there."""
+        self._follower(after)
+        return self.state
+
     def _follower(self, after: int | None = None) -> Follower:
         if self.follower is None:
             snapshot = self.view()
@@ -267,6 +292,13 @@ class TableClient:
             start = snapshot.sequence if after is None else min(after, snapshot.sequence)
             self.follower = Follower(self.tracker, self.fair_deck, start)
         return self.follower
+
+    def _my_seat(self) -> int:
+        if self.seat is None:
+            self.view()
+        if self.seat is None:
+            raise ServiceError("this client has no seat token", grpc.StatusCode.UNAUTHENTICATED)
+        return self.seat
 
     # --------------------------------------------------------------------- acting
 
@@ -285,7 +317,8 @@ class TableClient:
             hand = current.hand
             hand_id = hand.hand_id if hand else ""
             action_number = hand.action_number if hand else 0
-        return self._do(c.act(self.table_id, self._my_seat(), hand_id, action_number, action),
+        seat = self._my_seat()
+        return self._do(c.act(self.table_id, seat, hand_id, action_number, action),
                         cls=ActionRefused)
 
     def fold(self) -> int:
@@ -331,7 +364,8 @@ class TableClient:
             return
         self.seed_chain = follower.seeds = SeedChain()
         try:
-            self._do(c.commit_seeds(self.table_id, self._my_seat(), self.seed_chain.head))
+            self._do(c.commit_seeds(self.table_id, self._my_seat(),
+                                    self.seed_chain.head))
         except ServiceError as err:
             if err.code != grpc.StatusCode.ALREADY_EXISTS:
                 raise
@@ -349,13 +383,6 @@ class TableClient:
             if err.code != grpc.StatusCode.FAILED_PRECONDITION:  # too late: an empty seed
                 raise
 
-    def _my_seat(self) -> int:
-        if self.seat is None:
-            self.view()
-        if self.seat is None:
-            raise ServiceError("this client has no seat token", grpc.StatusCode.UNAUTHENTICATED)
-        return self.seat
-
     # -------------------------------------------------------------------- streams
 
     def _stream_follower(self, after: int | None) -> Follower:
@@ -369,19 +396,26 @@ class TableClient:
     def drop_stream(self) -> None:
         """Breaks the current stream as a network failure would; it reconnects by itself."""
         if self._stream is not None:
+            self._dropping = True
             self._stream.cancel()
 
-    @staticmethod
-    def _reconnect_or_raise(err: grpc.RpcError, reconnector: Reconnector, method: str) -> None:
-        pause = reconnector.pause(err.code())
+    def _reconnect(self, err: BaseException, reconnector: Reconnector,
+                   method: str) -> None:
+        """After a broken stream: waits to reconnect, or raises what broke it. A task
+        cancelled from outside (not by `drop_stream()`) is not a broken stream."""
+        if isinstance(err, asyncio.CancelledError) and not self._dropping:
+            raise err
+        self._dropping = False
+        rpc_error = as_rpc_error(err)
+        pause = reconnector.pause(rpc_error.code())
         if pause is None:
-            raise error_from_rpc(err, method) from None
+            raise error_from_rpc(rpc_error, method) from None
         time.sleep(pause)
 
     def events(self, after: int | None = None) -> Iterator[Event]:
         """The table's events, then live, as typed values, until the table closes (or the
-        seat is vacated). Starts after `after`, or after a fresh snapshot (`state`).
-        Reconnects by itself and resumes after the last event received."""
+        seat is vacated, or `close()`). Starts after `after`, or after a fresh snapshot
+        (`follow()`). Reconnects by itself and resumes after the last event received."""
         follower = self._stream_follower(after)
         reconnector = Reconnector(self.reconnect_for)
         while True:
@@ -390,17 +424,19 @@ class TableClient:
             try:
                 for response in stream:
                     reconnector.ok()
-                    yield from follower.accept(response.events)
+                    for event in follower.accept(response.events):  # noqa: UP028 (sync)
+                        yield event
                 return
-            except grpc.RpcError as err:
+            except BROKEN as err:
                 if self._closed:
                     return  # close() ended the stream
-                self._reconnect_or_raise(err, reconnector, "WatchTable")
+                self._reconnect(err, reconnector, "WatchTable")
             finally:
                 stream.cancel()
 
     def play(self, bot: Bot, *, hands: int | None = None, until_hand: int | None = None,
-             seconds: float | None = None, until: Callable[[TableView], bool] | None = None,
+             seconds: float | None = None,
+             until: Callable[[TableView], bool] | None = None,
              rebuy: Callable[[], bool] | None = None,
              on_events: Callable[[list[Event]], None] | None = None,
              after: int | None = None) -> PlayResult:
@@ -413,10 +449,13 @@ class TableClient:
         exceeded by one), and stops once every hand it played has its deck revealed.
         `after`: resume from this sequence number (e.g. another client's `last_sequence`);
         default: from a fresh snapshot. `on_events` sees every new event, in order.
+        `bot.act` returns an Action (an asyncio client's bot may make it a coroutine);
+        `rebuy` is a plain callable (it runs between hands).
         """
         follower = self._follower(after)
-        session = BotSession(bot, self._my_seat(), Stop(hands, until_hand, seconds, until),
-                             rebuy)
+        adapter = BotAdapter(bot)
+        session = BotSession(adapter, self._my_seat(),
+                             Stop(hands, until_hand, seconds, until), rebuy)
         config = follower.tracker.view().config
         if config is not None and config.player_seeded_decks:
             self.commit_seeds()
@@ -425,74 +464,63 @@ class TableClient:
             self.sit_in()
         reconnector = Reconnector(self.reconnect_for)
         while True:
-            outbox: queue.SimpleQueue[dealer_pb2.PlayRequest | None] = queue.SimpleQueue()
-            outbox.put(c.play_start(self.table_id, follower.last))
-            pending = session.decision(follower.tracker.view())  # awaited before this stream
-            if pending is not None:
-                outbox.put(c.play_action(*pending))
-            stream = self._stream = self.stub.Play(iter(outbox.get, None),
-                                                   metadata=self._metadata)
-            # A time limit must act even when no event comes (an idle table): at the
-            # deadline the stream is broken on purpose, the session looks at the time,
-            # and a new stream resumes where this one was.
-            ticked = threading.Event()
-            left = session.time_left()
-            timer = None if left is None else threading.Timer(
-                left, _tick, args=(ticked, stream))
-            if timer is not None:
-                timer.daemon = True
-                timer.start()
+            stream = self._stream = PlayStream(self.stub.Play, self._metadata)
             try:
-                session.result.stopped_because = self._play_stream(
-                    stream, outbox, follower, session, on_events, reconnector)
+                stream.write(c.play_start(self.table_id, follower.last))
+                view = follower.tracker.view()  # a decision awaited before this stream
+                adapter.prepare(session, view)
+                pending = session.decision(view)
+                if pending is not None:
+                    stream.write(c.play_action(*pending))
+                why = self._play_stream(stream, adapter, follower, session, on_events,
+                                        reconnector)
+                if why is None:  # the stream ended at its tick: go on on a new one
+                    session.sent_keys.clear()
+                    continue
+                session.result.stopped_because = why
                 break
-            except grpc.RpcError as err:
+            except BROKEN as err:
                 if self._closed:
                     session.result.stopped_because = "client closed"
                     break
-                if ticked.is_set():
-                    why = self._apply(session.step([], follower.tracker.view()), outbox)
-                    session.sent_keys.clear()
-                    if why is not None:
-                        session.result.stopped_because = why
-                        break
-                    continue
-                self._reconnect_or_raise(err, reconnector, "Play")
+                self._reconnect(err, reconnector, "Play")
                 session.reconnected()
             finally:
-                if timer is not None:
-                    timer.cancel()
-                outbox.put(None)
                 stream.cancel()
         session.result.last_sequence = follower.last
         session.result.view = follower.tracker.view()
         return session.result
 
-    def _play_stream(self, stream: Any, outbox: queue.SimpleQueue[Any], follower: Follower,
-                     session: BotSession, on_events: Callable[[list[Event]], None] | None,
-                     reconnector: Reconnector) -> str:
-        for response in stream:
-            reconnector.ok()
-            events = follower.accept(response.events)
-            if on_events is not None and events:
-                on_events(events)
-            result = response.action_result if response.HasField("action_result") else None
-            why = self._apply(session.step(events, follower.tracker, result), outbox)
-            if why is not None:
-                return why
-        return "stream ended"
-
-    def _apply(self, step: Step, outbox: queue.SimpleQueue[Any]) -> str | None:
-        """Carries out a step; returns why the bot stops, or None."""
-        for name in step.calls:
-            getattr(self, name)()
-        if step.stop is not None:
-            return step.stop
-        if step.send is not None:
-            outbox.put(c.play_action(*step.send))
-        return None
-
-
-def _tick(ticked: threading.Event, stream: Any) -> None:
-    ticked.set()
-    stream.cancel()
+    def _play_stream(self, stream: PlayStream, adapter: BotAdapter,
+                     follower: Follower, session: BotSession,
+                     on_events: Callable[[list[Event]], None] | None,
+                     reconnector: Reconnector) -> str | None:
+        """Plays on one stream; returns why the bot stops, or None when the stream ended
+        at its tick (`PlayStream.spent`) and play goes on on a new one."""
+        # A time limit acts even when no event comes (an idle table): the stream reads a
+        # TICK when it is due.
+        left = session.time_left()
+        if left is not None:
+            stream.tick_in(left)
+        while True:
+            item = stream.read()
+            if item is EOF:
+                return "stream ended"
+            events, result = [], None
+            if item is not TICK:
+                reconnector.ok()
+                events = follower.accept(item.events)
+                if on_events is not None and events:
+                    on_events(events)
+                result = item.action_result if item.HasField("action_result") else None
+            tracker = follower.tracker  # the session builds a view only when it needs one
+            adapter.prepare(session, tracker)
+            step = session.step(events, tracker, result)
+            for name in step.calls:
+                getattr(self, name)()
+            if step.stop is not None:
+                return step.stop
+            if stream.spent:
+                return None  # a decision due goes out on the next stream
+            if step.send is not None:
+                stream.write(c.play_action(*step.send))
