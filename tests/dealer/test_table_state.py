@@ -420,3 +420,15 @@ def test_the_live_table_is_the_fold_of_the_events_it_decided(steps: list[Any],
 
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(play(Path(tmp)))
+
+
+def test_a_fork_of_the_hand_copies_every_slot_and_owns_its_lists() -> None:
+    """decide tries a decision on Hand.fork (HandState.copy, written out slot by slot)."""
+    state = _started(4)
+    assert state.hand is not None
+    original = state.hand._state
+    copied = original.copy()
+    for name in type(original).__slots__:
+        mine, theirs = getattr(original, name), getattr(copied, name)
+        assert mine == theirs, name
+        assert type(mine) is not list or mine is not theirs, name

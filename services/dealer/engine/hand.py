@@ -65,7 +65,6 @@ APPLY[HandEnded] = _apply_ended
 RIVER = Street.RIVER
 BET_DECISION = Decision.BET
 _DECK = frozenset(range(52))
-_STATE_SLOTS = HandState.__slots__
 
 
 def apply(state: HandState, event: Event) -> None:
@@ -182,12 +181,7 @@ class Hand:
     def fork(self) -> Hand:
         """A copy to try a decision on (the table's `decide`): the same state with its own
         lists, so the copy's events leave this hand as it was."""
-        old = self._state
-        new = HandState.__new__(HandState)
-        for name in _STATE_SLOTS:
-            value = getattr(old, name)
-            setattr(new, name, value.copy() if type(value) is list else value)
-        return Hand(new, list(self.events))
+        return Hand(self._state.copy(), list(self.events))
 
     def fold(self, event: Event) -> None:
         """Folds one event the hand's own decisions made (on a fork) into this hand."""
