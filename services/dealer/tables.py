@@ -209,8 +209,9 @@ class Table:
             also = self._with_snapshot(stored, also)
         self.store.write(self.table_id, rows, also)
         state, recent = self.state, self._recent
+        made_by = getattr(events, "hand", None)  # decide's hand holds its events (Decided)
         for s in stored:
-            apply(state, s)
+            apply(state, s, made_by)
         recent.extend(stored)
         self._wake(stored)
         return state.last_sequence

@@ -4,6 +4,7 @@ refusals included; and a property: the live table's state is the fold of its log
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import tempfile
 from pathlib import Path
@@ -380,12 +381,20 @@ def _drive(table: Table, step: tuple[str, int, int], chains: dict[int, list[byte
         pass
 
 
+def _unsalted(events: Any) -> list[Any]:
+    """A hand's events as the engine made them: the log's carry their salts (R3)."""
+    return [dataclasses.replace(e, salts=()) if getattr(e, "salts", None) else e
+            for e in events]
+
+
 def _view(state: TableState) -> tuple[Any, ...]:
     hand, seeding = state.hand, state.seeding
     held = None if seeding is None else (seeding.plan, seeding.hand_id, seeding.shuffled,
                                          seeding.committed_at)  # the seeds are not logged
     return (state.snapshot(), state.turn, state.permutation, state.deck, state.proof, held,
-            None if hand is None else (hand.hand_id, hand.events, hand.stacks, hand.actor),
+            None if hand is None else (
+                hand.hand_id, _unsalted(hand.events), hand.stacks, hand.actor,
+                None if hand.actor is None else hand.legal_actions()),
             [(s.sequence, s.hand_id, s.event) for s in state.hand_events])
 
 

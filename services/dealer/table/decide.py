@@ -43,6 +43,19 @@ from services.dealer.table.state import SeatState, SeedHeld, TableState, plan
 _OPENING = frozenset({HoleCardsDealt, BoardDealt, CardsShown})
 
 
+class Decided(list[Any]):
+    """The events of a command that moved the hand, with `hand`: the engine's hand that
+    made them (a fork of the running one, or a new hand), which holds them already. The
+    shell folds with it (`apply(..., made_by=hand)`) instead of folding the hand's
+    events a second time; the property test checks both folds agree."""
+
+    __slots__ = ("hand",)
+
+    def __init__(self, events: list[Any], hand: Hand) -> None:
+        super().__init__(events)
+        self.hand = hand
+
+
 def decide(state: TableState, command: c.Command, now: int) -> list[Any]:
     """The events `command` makes at `state` at `now` (Unix ms); raises on a refusal."""
     return _DECIDE[type(command)](state, command, now)
@@ -258,7 +271,7 @@ def _close_decision(state: TableState, hand: Hand, events: list[Any],
         events.append(_reveal(hand, proof, dealt))
     elif hand.actor is not None:
         events.append(turn_event(state, hand, state.action_number + 1, now))
-    return events
+    return Decided(events, hand)
 
 
 def _after_decision(state: TableState, hand: Hand, events: list[Any], now: int) -> list[Any]:

@@ -164,8 +164,12 @@ class TableState:
 
 # ------------------------------------------------------------------- the fold
 
-def apply(state: TableState, s: Stored) -> TableState:
-    """Folds one stored event into `state` (in place) and returns it."""
+def apply(state: TableState, s: Stored, made_by: Hand | None = None) -> TableState:
+    """Folds one stored event into `state` (in place) and returns it.
+
+    `made_by`: the engine's hand that made the event (decide's fork, or the new hand),
+    which holds it already: it becomes the running hand instead of folding the event a
+    second time (the same state; services.dealer.table.decide.Decided)."""
     state.last_sequence = s.sequence
     event = s.event
     if s.hand_id:
@@ -174,10 +178,14 @@ def apply(state: TableState, s: Stored) -> TableState:
             state.hand_events = hand_events = []
         hand_events.append(s)
     kind = type(event)
-    handler = _FOLD.get(kind)
+    if made_by is not None and kind not in ev.DEALER_TYPES:
+        state.hand = made_by
+        handler = _MADE.get(kind)
+    else:
+        handler = _FOLD.get(kind)
     if handler is not None:
         handler(state, event, s)
-    elif kind not in ev.DEALER_TYPES and state.hand is not None:
+    elif kind not in ev.DEALER_TYPES and state.hand is not None and made_by is None:
         state.hand.fold(event)  # the engine's own fold of its hand
     return state
 
@@ -270,6 +278,10 @@ def _on_salt(state: TableState, e: ev.HandSalt, s: Stored) -> None:
 
 def _on_hand_started(state: TableState, e: HandStarted, s: Stored) -> None:
     state.hand = Hand.from_events([e], ranker=state.ranker)
+    _hand_started(state, e, s)
+
+
+def _hand_started(state: TableState, e: HandStarted, s: Stored) -> None:
     state.deck = ()
     state.hands_played += 1
     state.hand_number = state.hands_played
@@ -299,8 +311,16 @@ def _on_turn(state: TableState, e: ev.TurnStarted, s: Stored) -> None:
 def _on_hand_ended(state: TableState, e: HandEnded, s: Stored) -> None:
     if state.hand is not None:
         state.hand.fold(e)
+    _hand_ended(state, e, s)
+
+
+def _hand_ended(state: TableState, e: HandEnded, s: Stored) -> None:
     _set_stacks(state, e.stacks)
     state.turn = None
+
+
+def _deck_set(state: TableState, e: DeckSet, s: Stored) -> None:
+    state.deck = tuple(e.deck)
 
 
 def _on_voided(state: TableState, e: ev.HandVoided, s: Stored) -> None:
@@ -346,4 +366,12 @@ _FOLD: dict[type, Callable[[TableState, Any, Stored], None]] = {
     HandStarted: _on_hand_started,
     DeckSet: _on_deck_set,
     HandEnded: _on_hand_ended,
+}
+
+#: The engine's events folded with the hand that made them (apply's `made_by`): the
+#: table's part only.
+_MADE: dict[type, Callable[[TableState, Any, Stored], None]] = {
+    HandStarted: _hand_started,
+    DeckSet: _deck_set,
+    HandEnded: _hand_ended,
 }
