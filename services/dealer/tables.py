@@ -515,6 +515,8 @@ class Table:
             return
         self._commit(events, seeding.hand_id)
         self._after_hand_events()
+        self.log.debug("hand_started", hand_id=seeding.hand_id, players=len(seeding.plan.seats),
+                       button=seeding.plan.button)
 
     # ------------------------------------------------------------------ clocks
 
