@@ -150,7 +150,7 @@ class Dealer:
         now, made = self.store.journal.retention.now_ms(), 0
         with self.store.batch():
             for table_id, table in self.tables.items():
-                for key, (seat, amount, stack) in getattr(table, "_chip_keys", {}).items():
+                for key, (seat, amount, stack) in table.state.chip_keys.items():
                     k = Key("add_chips", table_id, key)
                     if self.store.journal.find(k) is None:
                         fields = {"seat": seat, "amount": amount}

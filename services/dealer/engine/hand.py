@@ -178,6 +178,16 @@ class Hand:
             apply(state, event)
             self.events.append(event)
 
+    def fork(self) -> Hand:
+        """A copy to try a decision on (the table's `decide`): the same state with its own
+        lists, so the copy's events leave this hand as it was."""
+        return Hand(self._state.copy(), list(self.events))
+
+    def fold(self, event: Event) -> None:
+        """Folds one event the hand's own decisions made (on a fork) into this hand."""
+        apply(self._state, event)
+        self.events.append(event)
+
     # ------------------------------------------------------------ decisions
 
     def legal_actions(self) -> LegalActions:
