@@ -20,8 +20,8 @@ from typing import Any
 from poker import deckproof
 from poker.cards import card_text
 from poker.limits import quote
+from poker.vocab import table_events as ev
 from services.dealer import codec, phh
-from services.dealer import events as ev
 from services.dealer.engine import AUDITOR, SPECTATOR, CardsShown, Hand, HandEnded
 from services.dealer.errors import FailedPrecondition, InvalidArgument, TableNotFound
 from services.dealer.tables import Table

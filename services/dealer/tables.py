@@ -31,8 +31,8 @@ from typing import Any
 from poker import deckproof
 from poker.limits import MAX_CHIPS, quote
 from poker.log import get_logger
+from poker.vocab import table_events as ev
 from services.dealer import checks, codec, deck, seating
-from services.dealer import events as ev
 from services.dealer.engine import (
     Action,
     ActionKind,

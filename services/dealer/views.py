@@ -17,7 +17,7 @@ from typing import Any
 from poker import deckproof
 from poker.cards import card_text
 from poker.v1 import dealer_pb2 as pb
-from services.dealer import events as ev
+from poker.vocab import table_events as ev
 from services.dealer.auth import Caller
 from services.dealer.engine import (
     AUDITOR,

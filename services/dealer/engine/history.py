@@ -18,18 +18,16 @@ with nobody able to bet (R20, R28), before the rest of the board.
 
 from __future__ import annotations
 
-from services.dealer import phh
-from services.dealer.engine.actions import ActionKind
-from services.dealer.engine.config import AnteForm, Structure
-from services.dealer.engine.events import (
+from poker.vocab.enums import ActionKind, AnteForm, BlindKind, Structure
+from poker.vocab.events import (
     ActionTaken,
-    BlindKind,
     BlindPosted,
     BoardDealt,
     CardsMucked,
     CardsShown,
     HoleCardsDealt,
 )
+from services.dealer import phh
 from services.dealer.engine.hand import Hand
 
 #: PHH variant codes (PokerKit's) of the structures it can express.

@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from services.dealer.engine.actions import Action, ActionKind, Decision
-from services.dealer.engine.errors import IllegalAction
-from services.dealer.engine.events import CardsMucked, CardsShown, PotAwarded, ShowReason, Street
+from poker.vocab.actions import Action
+from poker.vocab.enums import ActionKind, Decision, ShowReason, Street
+from poker.vocab.errors import IllegalAction
+from poker.vocab.events import CardsMucked, CardsShown, PotAwarded
 from services.dealer.engine.pots import build_pots, split
 from services.dealer.engine.ranking import DEFAULT_RANKER
 from services.dealer.engine.state import NOBODY, HandState

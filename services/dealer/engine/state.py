@@ -5,8 +5,8 @@ n-1 the button, so "clockwise" is `p + 1 mod n` and the dealing order of R12 is
 the position order. Seats appear only at the edges (events, the Hand's surface).
 Per-position values are plain lists, changed in place: no copies per action.
 
->>> from services.dealer.engine.config import PlayerIn, TableConfig
->>> from services.dealer.engine.events import HandStarted
+>>> from poker.vocab.config import PlayerIn, TableConfig
+>>> from poker.vocab.events import HandStarted
 >>> players = (PlayerIn(1, "a", 500), PlayerIn(4, "b", 700), PlayerIn(6, "c", 900))
 >>> state = HandState(HandStarted("h1", TableConfig(), TableConfig().levels[0], players, 4), None)
 >>> state.seats, state.stack, state.bb_pos
@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from services.dealer.engine.actions import Decision
-from services.dealer.engine.config import MinRaiseRule, Structure
-from services.dealer.engine.events import HandStarted, PotAwarded, Street
+from poker.vocab.enums import Decision, MinRaiseRule, Street, Structure
+from poker.vocab.events import HandStarted, PotAwarded
 
 if TYPE_CHECKING:
     from services.dealer.engine.ranking import HandRanker

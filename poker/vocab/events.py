@@ -19,45 +19,11 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum, StrEnum
+from enum import Enum
 from typing import ClassVar
 
-from services.dealer.engine.actions import ActionKind
-from services.dealer.engine.config import Level, PlayerIn, TableConfig
-
-
-class Street(StrEnum):
-    """Where a hand is."""
-
-    PREFLOP = "preflop"
-    FLOP = "flop"
-    TURN = "turn"
-    RIVER = "river"
-    SHOWDOWN = "showdown"
-    COMPLETE = "complete"
-
-
-class Visibility(StrEnum):
-    """Who sees an event whole."""
-
-    PUBLIC = "public"
-    OWNER = "owner"
-    AUDIT = "audit"
-
-
-class BlindKind(StrEnum):
-    """A forced bet: small blind, big blind, or a late joiner's live post (R10)."""
-
-    SMALL = "small"
-    BIG = "big"
-    LATE = "late"
-
-
-class ShowReason(StrEnum):
-    """Why cards were turned up: at showdown (R26/R27) or an all-in exposure (R28)."""
-
-    SHOWDOWN = "showdown"
-    ALL_IN = "all_in"
+from poker.vocab.config import Level, PlayerIn, TableConfig
+from poker.vocab.enums import ActionKind, BlindKind, ShowReason, Street, Visibility
 
 
 class Audience(Enum):

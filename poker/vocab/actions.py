@@ -12,27 +12,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
-
-class ActionKind(StrEnum):
-    """A player's action (R14) or showdown choice (R27)."""
-
-    FOLD = "fold"
-    CHECK = "check"
-    CALL = "call"
-    BET = "bet"
-    RAISE = "raise"
-    ALL_IN = "all_in"
-    SHOW = "show"
-    MUCK = "muck"
-
-
-class Decision(StrEnum):
-    """The kind of decision awaited from the player to act."""
-
-    BET = "bet"
-    SHOW_OR_MUCK = "show_or_muck"
+from poker.vocab.enums import ActionKind, Decision
 
 
 @dataclass(frozen=True, slots=True)
