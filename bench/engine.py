@@ -67,7 +67,7 @@ def engine_hands(hand_decks: list[list[int]], seed: int) -> int:
             if roll < FOLD:
                 action = fold
             elif roll < FOLD + BET_OR_RAISE and legal.bet_kind is not None:
-                if random_() < ALL_IN_SHARE and legal.all_in_allowed:
+                if random_() < ALL_IN_SHARE and legal.can_all_in:
                     action = all_in
                 else:
                     low, high = legal.min_to, min(legal.max_to, 3 * legal.min_to)

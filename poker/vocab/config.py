@@ -42,6 +42,9 @@ class Level:
     big_blind: int
     ante: int = 0
 
+    def __str__(self) -> str:
+        return f"{self.small_blind}/{self.big_blind}" + (f" ante {self.ante}" if self.ante else "")
+
     def problem(self) -> str | None:
         """Why this level is not allowed, or None."""
         for name in ("small_blind", "big_blind", "ante"):

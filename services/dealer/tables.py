@@ -805,7 +805,7 @@ class Table:
             can_fold=legal.can_fold, can_check=legal.can_check, can_call=legal.can_call,
             call_amount=legal.call_amount, bet_kind=bet_kind, min_to=legal.min_to,
             max_to=legal.max_to, can_show=legal.can_show, can_muck=legal.can_muck,
-            can_all_in=legal.all_in_allowed, all_in_to=legal.all_in_to)
+            can_all_in=legal.can_all_in, all_in_to=legal.all_in_to)
 
     def _hand_over(self, hand: Hand) -> None:
         self.hand = None

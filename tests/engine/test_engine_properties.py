@@ -98,7 +98,7 @@ def offered(legal: LegalActions, pick: float) -> list[Action]:
     if legal.bet_kind is not None:
         middle = legal.min_to + int(pick * (legal.max_to - legal.min_to))
         actions += [Action(legal.bet_kind, to) for to in (legal.min_to, middle, legal.max_to)]
-    if legal.all_in_allowed:
+    if legal.can_all_in:
         actions.append(Action.all_in())
     return actions
 
@@ -121,7 +121,7 @@ def refused(legal: LegalActions) -> list[Action]:
             Action(legal.bet_kind, legal.max_to + 1),
             Action(other, legal.min_to),
         ]
-    if not legal.all_in_allowed:
+    if not legal.can_all_in:
         actions.append(Action.all_in())
     return actions
 

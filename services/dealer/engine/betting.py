@@ -191,8 +191,8 @@ def legal_actions(state: HandState) -> LegalActions:
             max_to,
             False,
             False,
-            all_to,
             max_to == all_to,
+            all_to,
         )
     return LegalActions(
         state.seats[p],
@@ -206,8 +206,8 @@ def legal_actions(state: HandState) -> LegalActions:
         0,
         False,
         False,
-        all_to,
         owe >= stack,
+        all_to,
     )
 
 
