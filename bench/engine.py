@@ -34,6 +34,7 @@ from services.dealer.engine import (  # noqa: E402
     Preset,
     TableConfig,
 )
+from services.evaluator.ranker import DEFAULT_RANKER  # noqa: E402
 
 PLAYERS = 6
 STACK = 10_000
@@ -56,7 +57,7 @@ def engine_hands(hand_decks: list[list[int]], seed: int) -> int:
     fold, check, call, muck = Action.fold(), Action.check(), Action.call(), Action.muck()
     all_in = Action.all_in()
     for i, deck in enumerate(hand_decks):
-        hand = Hand.start(CONFIG, SEATS, i % PLAYERS, deck)
+        hand = Hand.start(CONFIG, SEATS, i % PLAYERS, deck, ranker=DEFAULT_RANKER)
         while (seat := hand.actor) is not None:
             decisions += 1
             if hand.decision is Decision.SHOW_OR_MUCK:

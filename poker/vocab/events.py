@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
@@ -208,13 +209,23 @@ EVENT_TYPES: tuple[type[Event], ...] = (
 )
 
 
+def sees_hole_cards(viewer: Viewer, seat: int, shown: Collection[int] = ()) -> bool:
+    """The one rule of hole-card visibility (R27): the auditor sees every seat's cards, a
+    seat its own, anyone the cards of a seat in `shown` (turned up: CardsShown).
+
+    >>> sees_hole_cards(3, 3), sees_hole_cards(1, 3), sees_hole_cards(SPECTATOR, 3, {3})
+    (True, False, True)
+    """
+    return viewer is AUDITOR or viewer == seat or seat in shown
+
+
 def redact(event: Event, viewer: Viewer) -> Event | None:
     """The event as `viewer` may see it: whole, without secret cards, or None (not at all)."""
     visibility = event.visibility
     if visibility is Visibility.PUBLIC or viewer is AUDITOR:
         return event
     if isinstance(event, HoleCardsDealt):
-        return event if viewer == event.seat else HoleCardsDealt(event.seat, ())
+        return event if sees_hole_cards(viewer, event.seat) else HoleCardsDealt(event.seat, ())
     if isinstance(event, CardsMucked):
         return CardsMucked(event.seat, ())
     return None

@@ -57,6 +57,7 @@ from services.dealer.errors import (
     TableNotFound,
 )
 from services.dealer.store import ActRecord, Row, Snapshot, Store
+from services.evaluator.ranker import DEFAULT_RANKER
 
 #: The engine's events that open cards (R3): each carries their salts.
 _OPENING = frozenset({HoleCardsDealt, BoardDealt, CardsShown})
@@ -133,7 +134,7 @@ class Table:
         self.config = config
         self.options = options
         self.store = store
-        self.ranker = ranker
+        self.ranker: HandRanker = ranker if ranker is not None else DEFAULT_RANKER
         self._on_tokens = on_tokens or (lambda seat, hashed: None)
         self.log = get_logger(__name__, table_id=table_id)
         self.seats: dict[int, SeatState] = {}

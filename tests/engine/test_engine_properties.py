@@ -31,6 +31,7 @@ from services.dealer.engine import (
     Structure,
     TableConfig,
 )
+from services.evaluator.ranker import DEFAULT_RANKER
 
 
 @st.composite
@@ -66,7 +67,7 @@ def hands(draw: st.DrawFn) -> Hand:
         for seat, stack, flag in zip(seats, stacks, late, strict=True)
     ]
     deck = draw(st.permutations(range(52)))
-    return Hand.start(config, players, draw(st.sampled_from(seats)), deck)
+    return Hand.start(config, players, draw(st.sampled_from(seats)), deck, ranker=DEFAULT_RANKER)
 
 
 def snapshot(hand: Hand) -> tuple[Any, ...]:
@@ -175,7 +176,7 @@ def test_every_hand_keeps_the_rules_invariants(hand: Hand, data: st.DataObject) 
         assert legal.allows(action)
         hand.act(seat, action)
         check_chips_and_cards(hand, total)
-        assert snapshot(Hand.from_events(hand.events)) == snapshot(hand)
+        assert snapshot(Hand.from_events(hand.events, ranker=DEFAULT_RANKER)) == snapshot(hand)
     assert hand.is_over and hand.result is not None
     assert sum(hand.stacks.values()) == total
     check_redaction(hand)

@@ -4,7 +4,9 @@ The public surface is docs/engine-contract.md; everything it lists is importable
 from here. The values it is played with (enums, actions, table options, events,
 errors) are the vocabulary's, `poker.vocab`, re-exported here. Modules, one concept
 each: state (the one state value), blinds (forced bets), dealing, betting, pots,
-showdown, ranking, hand (the Hand object), history (PHH export).
+showdown, ranking (the protocol of the ranker it is given), hand (the Hand object).
+The engine imports nothing but `poker.vocab`; its PHH writer is the dealer's
+(`services/dealer/phh_writer.py`).
 """
 
 from poker.vocab.actions import Action, LegalActions
@@ -42,14 +44,14 @@ from poker.vocab.events import (
     PotAwarded,
     Viewer,
     redact,
+    sees_hole_cards,
 )
 from services.dealer.engine.hand import Hand, HandResult
 from services.dealer.engine.pots import Pot
-from services.dealer.engine.ranking import DEFAULT_RANKER, EvaluatorRanker, HandRanker
+from services.dealer.engine.ranking import HandRanker
 
 __all__ = [
     "AUDITOR",
-    "DEFAULT_RANKER",
     "EVENT_TYPES",
     "SPECTATOR",
     "Action",
@@ -68,7 +70,6 @@ __all__ = [
     "Decision",
     "DeckSet",
     "EngineError",
-    "EvaluatorRanker",
     "Event",
     "Hand",
     "HandEnded",
@@ -92,4 +93,5 @@ __all__ = [
     "Viewer",
     "Visibility",
     "redact",
+    "sees_hole_cards",
 ]

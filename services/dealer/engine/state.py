@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from poker.vocab.enums import Decision, MinRaiseRule, Street, Structure
 from poker.vocab.events import HandStarted, PotAwarded
+from poker.vocab.seats import from_button
 
 if TYPE_CHECKING:
     from services.dealer.engine.ranking import HandRanker
@@ -92,12 +93,10 @@ class HandState:
         self.started = started
         self.config = config
         self.level = started.level
-        players = sorted(started.players, key=lambda p: p.seat)
-        n = len(players)
-        # Dealing order starts left of the button (R12): rotate seat order so the
-        # player after the button comes first and the button last.
-        first = next((i for i, p in enumerate(players) if p.seat > started.button), 0)
-        ordered = players[first:] + players[:first]
+        by_seat = {p.seat: p for p in started.players}
+        n = len(by_seat)
+        # Dealing order starts left of the button (R12), the button last.
+        ordered = [by_seat[seat] for seat in from_button(by_seat, started.button)]
         self.n = n
         self.seats = [p.seat for p in ordered]
         self.pos = {seat: i for i, seat in enumerate(self.seats)}
