@@ -410,9 +410,6 @@ def _fill(message: pb.TableEvent, fields: dict[str, Any]) -> None:
         getattr(message, name).CopyFrom(value)
 
 
-#: The first byte of a length-delimited field 1 (`events`) and field 2 (`action_result`).
-_EVENTS_FIELD = b"\x0a"
-_RESULT_FIELD = b"\x12"
 
 
 def varint(value: int) -> bytes:
@@ -433,6 +430,47 @@ def length_delimited(tag: bytes, body: bytes) -> bytes:
     if size < 0x80:
         return tag + bytes((size,)) + body
     return tag + varint(size) + body
+
+
+#: protobuf's FieldDescriptor (its type constants), reached through a descriptor.
+FieldDescriptor: Any = type(pb.TableEvent.DESCRIPTOR.fields[0])
+_LENGTH_DELIMITED = frozenset({FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_STRING,
+                               FieldDescriptor.TYPE_BYTES})
+
+
+def field_tag(message: Any, name: str) -> bytes:
+    """The wire tag of field `name` of a message class, from its descriptor (number and
+    wire type): what a frame put together by hand begins with.
+
+    >>> field_tag(pb.PlayResponse, "action_result"), field_tag(pb.SeatEvents, "seat")
+    (b'\\x12', b'\\x18')
+    """
+    field_ = message.DESCRIPTOR.fields_by_name[name]
+    if field_.is_repeated and field_.type not in _LENGTH_DELIMITED:
+        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: a packed field has no one tag")
+    wire_type = 2 if field_.type in _LENGTH_DELIMITED else 0
+    if field_.type not in _LENGTH_DELIMITED and field_.type not in _VARINTS:
+        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: not a varint or length-delimited")
+    return varint(field_.number << 3 | wire_type)
+
+
+_VARINTS = frozenset({FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_INT64,
+                      FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_UINT64,
+                      FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_ENUM})
+
+
+def _same_tag(*fields: tuple[Any, str]) -> bytes:
+    """The one tag these fields share (a frame built once serves all of them)."""
+    tags = {field_tag(message, name) for message, name in fields}
+    if len(tags) != 1:
+        raise AssertionError(f"the fields {fields} no longer share a tag")
+    return tags.pop()
+
+
+#: `events` of WatchTableResponse, PlayResponse and SeatEvents: one frame serves all three.
+_EVENTS_FIELD = _same_tag((pb.WatchTableResponse, "events"), (pb.PlayResponse, "events"),
+                          (pb.SeatEvents, "events"))
+_RESULT_FIELD = field_tag(pb.PlayResponse, "action_result")
 
 
 def result_frame(result: pb.PlayActionResult) -> bytes:
