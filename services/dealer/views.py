@@ -327,6 +327,10 @@ def _player_sat_in(e: Any, table: Table | None) -> Any:
     return pb.PlayerSatIn(seat=e.seat)
 
 
+def _blind_missed(e: Any, table: Table | None) -> Any:
+    return pb.BlindMissed(seat=e.seat, blind=_BLINDS[e.blind])
+
+
 def _button_set(e: Any, table: Table | None) -> Any:
     return pb.ButtonSet(seat=e.seat, draw=[
         pb.SeatCard(seat=seat, card=card_text(card)) for seat, card in e.draw])
@@ -369,6 +373,7 @@ _DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
     ev.ChipsAdded: _chips_added,
     ev.PlayerSatOut: _player_sat_out,
     ev.PlayerSatIn: _player_sat_in,
+    ev.BlindMissed: _blind_missed,
     ev.ButtonSet: _button_set,
     ev.LevelSet: _level_set,
     ev.TableClosed: _table_closed,
