@@ -34,6 +34,7 @@ from services.dealer.engine import (  # noqa: E402
     Preset,
     TableConfig,
 )
+from services.evaluator.ranker import DEFAULT_RANKER  # noqa: E402
 
 PLAYERS = 6
 STACK = 10_000
@@ -56,7 +57,7 @@ def engine_hands(hand_decks: list[list[int]], seed: int) -> int:
     fold, check, call, muck = Action.fold(), Action.check(), Action.call(), Action.muck()
     all_in = Action.all_in()
     for i, deck in enumerate(hand_decks):
-        hand = Hand.start(CONFIG, SEATS, i % PLAYERS, deck)
+        hand = Hand.start(CONFIG, SEATS, i % PLAYERS, deck, ranker=DEFAULT_RANKER)
         while (seat := hand.actor) is not None:
             decisions += 1
             if hand.decision is Decision.SHOW_OR_MUCK:
@@ -67,7 +68,7 @@ def engine_hands(hand_decks: list[list[int]], seed: int) -> int:
             if roll < FOLD:
                 action = fold
             elif roll < FOLD + BET_OR_RAISE and legal.bet_kind is not None:
-                if random_() < ALL_IN_SHARE and legal.all_in_allowed:
+                if random_() < ALL_IN_SHARE and legal.can_all_in:
                     action = all_in
                 else:
                     low, high = legal.min_to, min(legal.max_to, 3 * legal.min_to)

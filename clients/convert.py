@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import keyword
-import re
 import types
 import typing
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from typing import Any, TypeVar
 
 from clients.cards import Card
 from clients.events import EVENT_TYPES, Event, Hidden
+from poker import enum_wire
 from poker.cards import CARD_TEXT
 
 __all__ = ["event_from_proto", "from_proto", "to_proto"]
@@ -49,17 +49,16 @@ def _card(text: str) -> Card:
         return Card(text)  # raises CardError naming the text
 
 
-def _prefix(enum_cls: type[Enum]) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", enum_cls.__name__).upper() + "_"
-
-
 def _enum_decoder(enum_cls: type[Enum], descriptor: Any) -> Decoder:
-    prefix = _prefix(enum_cls)
-    table: dict[int, Any] = {}
-    for value in descriptor.enum_type.values:
-        name = value.name.removeprefix(prefix)
-        table[value.number] = enum_cls[name] if name in enum_cls.__members__ else None
+    table = enum_wire.members(enum_cls, _Wrapped(descriptor.enum_type))
     return lambda number: table.get(number)
+
+
+class _Wrapped:
+    """An enum descriptor where `enum_wire` expects a proto enum (it reads `DESCRIPTOR`)."""
+
+    def __init__(self, descriptor: Any) -> None:
+        self.DESCRIPTOR = descriptor
 
 
 def _scalar_decoder(hint: Any, descriptor: Any) -> Decoder:
@@ -239,5 +238,5 @@ def _encode(item: Any, fd: Any) -> Any:
     if isinstance(item, Card):
         return item.text
     if isinstance(item, Enum):
-        return fd.enum_type.values_by_name[_prefix(type(item)) + item.name].number
+        return fd.enum_type.values_by_name[enum_wire.prefix(type(item)) + item.name].number
     return item

@@ -31,7 +31,8 @@ from clients.models import (
 )
 
 __all__ = [
-    "ActionTaken", "AntePosted", "BetReturned", "BlindPosted", "BoardDealt", "ButtonSet",
+    "ActionTaken", "AntePosted", "BetReturned", "BlindMissed", "BlindPosted", "BoardDealt",
+    "ButtonSet",
     "CardsMucked", "CardsShown", "ChipsAdded", "DeckRevealed", "DeckSet", "Event", "HandEnded",
     "HandPlayer", "HandStarted", "HandVoided", "Hidden", "HoleCardsDealt", "LevelSet",
     "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "SeatCard",
@@ -308,6 +309,13 @@ class PlayerSatIn(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BlindMissed(Event):
+    kind: ClassVar[str] = "blind_missed"
+    seat: int
+    blind: BlindKind
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ButtonSet(Event):
     kind: ClassVar[str] = "button_set"
     seat: int
@@ -337,7 +345,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HandStarted, DeckSet, AntePosted, BlindPosted, HoleCardsDealt, ActionTaken, BoardDealt,
         BetReturned, CardsShown, CardsMucked, PotAwarded, HandEnded, DeckRevealed, TurnStarted,
         TurnTimedOut, HandVoided, PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut,
-        PlayerSatIn, ButtonSet, LevelSet, TableClosed, SeedsCommitted, DeckCommitted,
+        PlayerSatIn, BlindMissed, ButtonSet, LevelSet, TableClosed, SeedsCommitted, DeckCommitted,
         DeckSeeded)
 }
 assert all(_snake(cls.__name__) == kind for kind, cls in EVENT_TYPES.items())

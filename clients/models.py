@@ -1,7 +1,9 @@
-"""The table as SDK values: enums, actions and their legal bounds, seats, pots, hands, table views.
+"""The table as SDK values: seats, pots, hands, table views, and a table's requested config.
 
-Every value is a frozen dataclass built from the DealerService messages by
-`clients.convert`; cards are `Card`s, chips are `int`s, unset optional fields `None`.
+The enums, `Action`, `LegalActions` and `Level` are the platform's vocabulary
+(`poker.vocab`), the very types the engine plays with, re-exported here. Every value
+is a frozen dataclass built from the DealerService messages by `clients.convert`;
+cards are `Card`s, chips are `int`s, unset optional fields `None`.
 
 >>> Action.raise_to(300), str(Action.call()), str(Action.bet(200))
 (Action(kind=<ActionKind.RAISE: 'raise'>, amount=300), 'call', 'bet 200')
@@ -17,248 +19,32 @@ Every value is a frozen dataclass built from the DealerService messages by
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from clients.cards import Card
 from poker.v1 import dealer_pb2
+from poker.vocab.actions import Action, LegalActions, Option
+from poker.vocab.config import Level
+from poker.vocab.enums import (
+    ActionKind,
+    AnteForm,
+    BlindKind,
+    Decision,
+    MinRaiseRule,
+    Preset,
+    ShowReason,
+    SitOutReason,
+    Street,
+    Structure,
+)
 
 __all__ = [
     "Action", "ActionKind", "AnteForm", "BlindKind", "Decision", "HandView", "LegalActions",
-    "Level", "MinRaiseRule", "Pot", "Preset", "SeatStack", "SeatView", "ShowReason",
+    "Level", "MinRaiseRule", "Option", "Pot", "Preset", "SeatStack", "SeatView", "ShowReason",
     "SitOutReason", "Street", "Structure", "TableConfig", "TableView",
 ]
 
 
-class Street(StrEnum):
-    """Where a hand is."""
-
-    PREFLOP = "preflop"
-    FLOP = "flop"
-    TURN = "turn"
-    RIVER = "river"
-    SHOWDOWN = "showdown"
-    COMPLETE = "complete"
-
-
-class Decision(StrEnum):
-    """The kind of decision a player is asked for: a betting one, or show-or-muck (R27)."""
-
-    BET = "bet"
-    SHOW_OR_MUCK = "show_or_muck"
-
-
-class ActionKind(StrEnum):
-    """What a player does (R14, R27)."""
-
-    FOLD = "fold"
-    CHECK = "check"
-    CALL = "call"
-    BET = "bet"
-    RAISE = "raise"
-    ALL_IN = "all_in"
-    SHOW = "show"
-    MUCK = "muck"
-
-
-class BlindKind(StrEnum):
-    """A forced bet: small, big, or a late joiner's live big blind (R10)."""
-
-    SMALL = "small"
-    BIG = "big"
-    LATE = "late"
-
-
-class ShowReason(StrEnum):
-    """Why cards were turned up: at showdown, or all-in exposure (R28)."""
-
-    SHOWDOWN = "showdown"
-    ALL_IN = "all_in"
-
-
-class SitOutReason(StrEnum):
-    """Why a player sits out: asked to, or timed out (R32)."""
-
-    REQUESTED = "requested"
-    TIMED_OUT = "timed_out"
-
-
-class Structure(StrEnum):
-    """The betting structure (R16)."""
-
-    NO_LIMIT = "no_limit"
-    POT_LIMIT = "pot_limit"
-    FIXED_LIMIT = "fixed_limit"
-
-
-class Preset(StrEnum):
-    """Rule presets (RULES.md, Presets)."""
-
-    SEED = "seed"
-    STANDARD = "standard"
-
-
-class MinRaiseRule(StrEnum):
-    """The minimum raise rule (R18)."""
-
-    DOUBLE = "double"
-    STANDARD = "standard"
-
-
-class AnteForm(StrEnum):
-    """Who posts the ante (R8)."""
-
-    EACH_PLAYER = "each_player"
-    BIG_BLIND = "big_blind"
-
-
-# ----------------------------------------------------------------------------- actions
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A decision. `amount` is the total the bet reaches this round ("raise to"), for bets
-    and raises only.
-
-    >>> Action.fold(), Action.all_in().kind
-    (Action(kind=<ActionKind.FOLD: 'fold'>, amount=0), <ActionKind.ALL_IN: 'all_in'>)
-    """
-
-    kind: ActionKind
-    amount: int = 0
-
-    @classmethod
-    def fold(cls) -> Action:
-        return cls(ActionKind.FOLD)
-
-    @classmethod
-    def check(cls) -> Action:
-        return cls(ActionKind.CHECK)
-
-    @classmethod
-    def call(cls) -> Action:
-        return cls(ActionKind.CALL)
-
-    @classmethod
-    def bet(cls, amount: int) -> Action:
-        """Open the betting of a round with a total of `amount`."""
-        return cls(ActionKind.BET, amount)
-
-    @classmethod
-    def raise_to(cls, amount: int) -> Action:
-        """Raise so that this player's bet in the round reaches `amount`."""
-        return cls(ActionKind.RAISE, amount)
-
-    @classmethod
-    def all_in(cls) -> Action:
-        return cls(ActionKind.ALL_IN)
-
-    @classmethod
-    def show(cls) -> Action:
-        return cls(ActionKind.SHOW)
-
-    @classmethod
-    def muck(cls) -> Action:
-        return cls(ActionKind.MUCK)
-
-    def __str__(self) -> str:
-        if self.kind is ActionKind.RAISE:
-            return f"raise to {self.amount}"
-        if self.kind is ActionKind.BET:
-            return f"bet {self.amount}"
-        return "all-in" if self.kind is ActionKind.ALL_IN else self.kind.value
-
-
-@dataclass(frozen=True, slots=True)
-class LegalActions:
-    """What the player to act may do, and the bounds of the amounts (totals, "to")."""
-
-    seat: int
-    decision: Decision
-    can_fold: bool = False
-    can_check: bool = False
-    can_call: bool = False
-    call_amount: int = 0
-    bet_kind: ActionKind | None = None
-    min_to: int = 0
-    max_to: int = 0
-    can_show: bool = False
-    can_muck: bool = False
-    can_all_in: bool = False
-    all_in_to: int = 0
-
-    @property
-    def can_bet(self) -> bool:
-        return self.bet_kind is ActionKind.BET
-
-    @property
-    def can_raise(self) -> bool:
-        return self.bet_kind is ActionKind.RAISE
-
-    def allows(self, action: Action) -> bool:
-        """Whether the server would accept `action` (its amount within the bounds)."""
-        kind = action.kind
-        if kind in (ActionKind.BET, ActionKind.RAISE):
-            return self.bet_kind is kind and self.min_to <= action.amount <= self.max_to
-        return {
-            ActionKind.FOLD: self.can_fold, ActionKind.CHECK: self.can_check,
-            ActionKind.CALL: self.can_call, ActionKind.ALL_IN: self.can_all_in,
-            ActionKind.SHOW: self.can_show, ActionKind.MUCK: self.can_muck,
-        }[kind]
-
-    def options(self) -> list[Option]:
-        """The legal actions, in the order a person reads them, with their amounts."""
-        out: list[Option] = []
-        if self.decision is Decision.SHOW_OR_MUCK:
-            if self.can_show:
-                out.append(Option(ActionKind.SHOW))
-            if self.can_muck:
-                out.append(Option(ActionKind.MUCK))
-            return out
-        for allowed, kind in ((self.can_fold, ActionKind.FOLD), (self.can_check,
-                                                                 ActionKind.CHECK)):
-            if allowed:
-                out.append(Option(kind))
-        if self.can_call:
-            out.append(Option(ActionKind.CALL, self.call_amount, self.call_amount))
-        if self.bet_kind is not None:
-            out.append(Option(self.bet_kind, self.min_to, self.max_to))
-        if self.can_all_in:
-            out.append(Option(ActionKind.ALL_IN, self.all_in_to, self.all_in_to))
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One legal action with its amounts: a call's chips, a bet's or raise's range of totals."""
-
-    kind: ActionKind
-    low: int = 0
-    high: int = 0
-
-    def __str__(self) -> str:
-        if self.kind in (ActionKind.BET, ActionKind.RAISE):
-            word = "bet" if self.kind is ActionKind.BET else "raise to"
-            return f"{word} {self.low}" + (f"..{self.high}" if self.high != self.low else "")
-        if self.kind is ActionKind.CALL:
-            return f"call {self.low}"
-        if self.kind is ActionKind.ALL_IN:
-            return f"all-in {self.low}"
-        return self.kind.value
-
-
 # ----------------------------------------------------------------------------- the table
-
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """One level of blinds and ante (R6, R8, R9)."""
-
-    small_blind: int
-    big_blind: int
-    ante: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.small_blind}/{self.big_blind}" + (f" ante {self.ante}" if self.ante else "")
 
 
 @dataclass(frozen=True, slots=True)

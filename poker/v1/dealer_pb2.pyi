@@ -79,6 +79,7 @@ from poker.v1.table_events_pb2 import PlayerUnseated as PlayerUnseated
 from poker.v1.table_events_pb2 import ChipsAdded as ChipsAdded
 from poker.v1.table_events_pb2 import PlayerSatOut as PlayerSatOut
 from poker.v1.table_events_pb2 import PlayerSatIn as PlayerSatIn
+from poker.v1.table_events_pb2 import BlindMissed as BlindMissed
 from poker.v1.table_events_pb2 import ButtonSet as ButtonSet
 from poker.v1.table_events_pb2 import SeatCard as SeatCard
 from poker.v1.table_events_pb2 import LevelSet as LevelSet

@@ -4,7 +4,7 @@ The servicer runs `request(message)` first: a request that breaks a limit is
 INVALID_ARGUMENT naming the field, and nothing is looked up, remembered or written
 for it. What depends on the table comes after, in the table (a seat of this table,
 a stack and the table's chips together at most MAX_CHIPS: FAILED_PRECONDITION),
-and the table's rules in the engine (services.dealer.engine.config). A message
+and the table's rules in the engine (poker.vocab.config). A message
 quotes at most a short, cut prefix of what was sent (poker.limits.quote); a token
 is never quoted.
 

@@ -5,7 +5,7 @@ value, tuples as lists, dicts as lists of pairs, bytes as hex, nested dataclasse
 as objects. Decoding reads each field's type hint, so the engine's frozen
 dataclasses come back exactly as they were (equal to the originals).
 
->>> from services.dealer.events import PlayerSatIn
+>>> from poker.vocab.table_events import PlayerSatIn
 >>> loads(dumps(PlayerSatIn(seat=3))) == PlayerSatIn(seat=3)
 True
 """
@@ -252,7 +252,8 @@ def _hints(cls: Any) -> dict[str, Any]:
 @cache
 def registry() -> dict[str, type]:
     """Every event class the store may hold, by name: the engine's and the dealer's."""
-    from services.dealer import engine, events
+    from poker.vocab import table_events as events
+    from services.dealer import engine
 
     found: dict[str, type] = {}
     for module in (engine, events):

@@ -1,6 +1,6 @@
 """The hand history of a finished hand (PHH text), as one viewer may see it.
 
-Written from the stored events (engine.history.to_phh over Hand.from_events), then
+Written from the stored events (phh_writer.to_phh over Hand.from_events), then
 every hole card the viewer may not see is turned into `??`: the auditor sees all,
 a seat its own cards and any shown, a spectator only shown cards (R27).
 
@@ -20,11 +20,15 @@ from typing import Any
 from poker import deckproof
 from poker.cards import card_text
 from poker.limits import quote
+from poker.vocab import table_events as ev
+from poker.vocab.events import sees_hole_cards
+from poker.vocab.seats import from_button
 from services.dealer import codec, phh
-from services.dealer import events as ev
 from services.dealer.engine import AUDITOR, SPECTATOR, CardsShown, Hand, HandEnded
 from services.dealer.errors import FailedPrecondition, InvalidArgument, TableNotFound
+from services.dealer.phh_writer import to_phh
 from services.dealer.tables import Table
+from services.evaluator.ranker import DEFAULT_RANKER
 
 
 def hand_history(table: Table, hand_id: str, viewer: Any) -> str:
@@ -39,16 +43,14 @@ def hand_history(table: Table, hand_id: str, viewer: Any) -> str:
         raise FailedPrecondition(f"hand {hand_id} was voided: it has no history")
     if not any(isinstance(e, HandEnded) for e in events):
         raise FailedPrecondition(f"hand {hand_id} is in progress: ask again when it ends")
-    from services.dealer.engine.history import to_phh  # the engine's PHH writer
-
-    hand = Hand.from_events([e for e in events if type(e) not in ev.DEALER_EVENTS])
+    hand = Hand.from_events([e for e in events if type(e) not in ev.DEALER_EVENTS],
+                            ranker=DEFAULT_RANKER)
     who = viewer.at(rows[0].sequence)
     history = to_phh(hand)
     if who is not AUDITOR:
-        visible = {e.seat for e in events if isinstance(e, CardsShown)}
-        if isinstance(who, int):
-            visible.add(who)
-        history = _hide(history, _position_seats(hand), visible)
+        shown = {e.seat for e in events if isinstance(e, CardsShown)}
+        history = _hide(history, from_button((p.seat for p in hand.players), hand.button),
+                        who, shown)
     history.extra.update(_proof(events, who, hand))
     return phh.dumps(history)
 
@@ -76,18 +78,13 @@ def _proof(events: list[Any], who: Any, hand: Hand) -> dict[str, object]:
     return fields
 
 
-def _position_seats(hand: Hand) -> list[int]:
-    """Seats of players p1..pN: from the left of the button, the button last."""
-    seats = sorted(p.seat for p in hand.players)
-    first = next((i for i, s in enumerate(seats) if s > hand.button), 0)
-    return seats[first:] + seats[:first]
-
-
-def _hide(history: phh.PhhHand, seats: list[int], visible: set[int]) -> phh.PhhHand:
+def _hide(history: phh.PhhHand, seats: list[int], who: Any, shown: set[int]) -> phh.PhhHand:
+    """The history with every hole card `who` may not see (sees_hole_cards) as `??`."""
     actions = []
     for action in history.actions:
         player = action.dealt_to if action.verb == "dh" else action.actor
-        if player is not None and action.cards and seats[player - 1] not in visible:
+        if player is not None and action.cards \
+                and not sees_hole_cards(who, seats[player - 1], shown):
             action = dataclasses.replace(action, cards=tuple(None for _ in action.cards))
         actions.append(action)
     return dataclasses.replace(history, actions=actions)

@@ -46,6 +46,7 @@ from services.dealer.engine import (
     Structure,
     TableConfig,
 )
+from services.evaluator.ranker import DEFAULT_RANKER
 
 #: PHH variant codes the engine plays.
 VARIANTS = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT}
@@ -194,7 +195,7 @@ def play(
     config = table_of(hand, preset)
     n = hand.player_count
     players = [PlayerIn(i, f"p{i + 1}", stack) for i, stack in enumerate(hand.starting_stacks)]
-    game = Hand.start(config, players, n - 1, deck_of(hand), ranker=ranker)
+    game = Hand.start(config, players, n - 1, deck_of(hand), ranker=ranker or DEFAULT_RANKER)
     shows = {a.actor - 1: bool(a.cards) for a in hand.actions if a.verb == "sm" and a.actor}
     for i, entry in enumerate(hand.actions):
         if entry.actor is None or entry.verb == "sm":

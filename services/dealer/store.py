@@ -1,7 +1,8 @@
 """The dealer's durable store: every table's events, in order, in SQLite (WAL mode).
 
 Tables: `tables` (id, configuration, closed flag), `events` (table_id, sequence,
-hand_id, time, payload: the codec's JSON), `seats` (the hash of each seat token),
+hand_id, time, payload: the codec's JSON; the payload format is the database's
+`user_version`, STORE_FORMAT), `seats` (the hash of each seat token),
 `journal` (poker/journal.py: the answer given to each SeatPlayer and SetLevel
 request_id, each AddChips key and each answered decision, so a retried call is answered
 the same way even across a restart, for the retention; `JournalTable` is its adapter)
@@ -123,6 +124,30 @@ class Snapshot:
     state: str
 
 
+#: The format of the stored payloads (`PRAGMA user_version`): 1 is the codec's JSON of
+#: each event, the only format so far. A store from before the stamp (0, written by
+#: the dealer up to issue 12) is format 1 and is stamped on opening; a store stamped
+#: with a later format is refused: this dealer would misread it.
+STORE_FORMAT = 1
+
+
+class StoreFormatError(RuntimeError):
+    """A store written by a newer dealer (a payload format this one cannot read)."""
+
+
+def _check_format(db: sqlite3.Connection, path: str) -> int:
+    """The store's payload format, stamping a new or pre-stamp store with STORE_FORMAT."""
+    found = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if found > STORE_FORMAT:
+        raise StoreFormatError(
+            f"{path}: the store is in format {found}, written by a newer dealer; this dealer "
+            f"reads format {STORE_FORMAT} and earlier. Start the newer dealer on it (or give "
+            "this one another --db path); do not downgrade a store in place")
+    if found < STORE_FORMAT:  # 0: today's JSON payloads, unchanged: only the stamp is new
+        db.execute(f"PRAGMA user_version={STORE_FORMAT}")
+    return STORE_FORMAT
+
+
 _INSERT_EVENT = ("INSERT INTO events (table_id, sequence, hand_id, time_ms, payload)"
                  " VALUES (?, ?, ?, ?, ?)")
 
@@ -146,6 +171,7 @@ class Store:
             # A restarted WAL is cut back to its limit: the file stays about that size.
             self._db.execute(f"PRAGMA journal_size_limit={restart_mb * 1024 * 1024}")
             self._db.executescript(SCHEMA)
+            self.format = _check_format(self._db, self.path)
             self._migrate()
         except BaseException:
             os.close(self._lock_fd)

@@ -467,8 +467,8 @@ class PlayManySession:
                 f"{checks.MAX_STREAM_SEATS}: open more on another PlayMany stream")
         feed = Feed(table, viewer, seat.after_sequence, self.linger, self.wake, self._on_news)
         # The SeatEvents fields after `events`: table_id (2) and seat (3), built once.
-        suffix = (views.length_delimited(b"\x12", table.table_id.encode())
-                  + b"\x18" + views.varint(caller.seat))
+        suffix = (views.length_delimited(_TABLE_ID_FIELD, table.table_id.encode())
+                  + _SEAT_FIELD + views.varint(caller.seat))
         self.feeds[key] = (feed, caller, suffix)
         self.wake()
 
@@ -577,9 +577,12 @@ class PlayManySession:
                 feed.close()
 
 
-#: PlayManyResponse's fields: `events` (1) and `results` (2), length-delimited.
-_EVENTS_FIELD = b"\x0a"
-_RESULTS_FIELD = b"\x12"
+#: The tags of the fields framed by hand, from the descriptors: PlayManyResponse's
+#: `events` and `results`, SeatEvents' `table_id` and `seat`.
+_EVENTS_FIELD = views.field_tag(pb.PlayManyResponse, "events")
+_RESULTS_FIELD = views.field_tag(pb.PlayManyResponse, "results")
+_TABLE_ID_FIELD = views.field_tag(pb.SeatEvents, "table_id")
+_SEAT_FIELD = views.field_tag(pb.SeatEvents, "seat")
 
 
 async def play_many(session: PlayManySession,

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from poker.log import get_logger
+from poker.vocab import table_events as ev
 from services.dealer import checks, codec, deck
-from services.dealer import events as ev
 from services.dealer.engine import Hand, HandRanker, Level, TableConfig
 from services.dealer.errors import FailedPrecondition, InvalidArgument, Stopping
 from services.dealer.store import ActRecord, Row, Snapshot, Store
@@ -47,6 +47,7 @@ from services.dealer.table.state import (
     hold_seed,
     plan,
 )
+from services.evaluator.ranker import DEFAULT_RANKER
 
 __all__ = ["RECENT_EVENTS", "SNAPSHOT_VERSION", "Listener", "SeatState", "Seeding", "Stored",
            "Table", "TableOptions", "now_ms"]
@@ -85,7 +86,7 @@ class Table:
         self.config = config
         self.options = options
         self.store = store
-        self.ranker = ranker
+        self.ranker: HandRanker = ranker if ranker is not None else DEFAULT_RANKER
         self._on_tokens = on_tokens or (lambda seat, hashed: None)
         self.log = get_logger(__name__, table_id=table_id)
         self.state = TableState(table_id, config, ranker)

@@ -10,14 +10,16 @@ streams that carry it, and a streamed message is those bytes joined.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from poker import deckproof
 from poker.cards import card_text
+from poker.enum_wire import members, numbers
 from poker.v1 import dealer_pb2 as pb
-from services.dealer import events as ev
+from poker.vocab import table_events as ev
+from poker.vocab.enums import SitOutReason
 from services.dealer.auth import Caller
 from services.dealer.engine import (
     AUDITOR,
@@ -87,27 +89,18 @@ def texts(cards: Sequence[int]) -> list[str]:
 
 # ------------------------------------------------------------------ configuration
 
-_STRUCTURES: dict[int, Structure] = {
-    pb.STRUCTURE_UNSPECIFIED: Structure.NO_LIMIT,
-    pb.STRUCTURE_NO_LIMIT: Structure.NO_LIMIT,
-    pb.STRUCTURE_POT_LIMIT: Structure.POT_LIMIT,
-    pb.STRUCTURE_FIXED_LIMIT: Structure.FIXED_LIMIT,
-}
-_PRESETS: dict[int, Preset] = {
-    pb.PRESET_UNSPECIFIED: Preset.SEED,
-    pb.PRESET_SEED: Preset.SEED,
-    pb.PRESET_STANDARD: Preset.STANDARD,
-}
-_RAISE_RULES: dict[int, MinRaiseRule | None] = {
-    pb.MIN_RAISE_RULE_UNSPECIFIED: None,
-    pb.MIN_RAISE_RULE_DOUBLE: MinRaiseRule.DOUBLE,
-    pb.MIN_RAISE_RULE_STANDARD: MinRaiseRule.STANDARD,
-}
-_ANTE_FORMS: dict[int, AnteForm] = {
-    pb.ANTE_FORM_UNSPECIFIED: AnteForm.EACH_PLAYER,
-    pb.ANTE_FORM_EACH_PLAYER: AnteForm.EACH_PLAYER,
-    pb.ANTE_FORM_BIG_BLIND: AnteForm.BIG_BLIND,
-}
+def _with_default(table: dict[int, Any], default: Any) -> dict[int, Any]:
+    """A proto enum's members with UNSPECIFIED (0) read as the table option's default."""
+    return {**table, 0: default}
+
+
+#: proto number -> vocabulary member, from the descriptors (poker.enum_wire's rule).
+_STRUCTURES: dict[int, Structure] = _with_default(members(Structure, pb.Structure),
+                                                  Structure.NO_LIMIT)
+_PRESETS: dict[int, Preset] = _with_default(members(Preset, pb.Preset), Preset.SEED)
+_RAISE_RULES: dict[int, MinRaiseRule | None] = members(MinRaiseRule, pb.MinRaiseRule)
+_ANTE_FORMS: dict[int, AnteForm] = _with_default(members(AnteForm, pb.AnteForm),
+                                                 AnteForm.EACH_PLAYER)
 
 
 def _enum(table: Mapping[int, Any], value: int, field: str) -> Any:
@@ -177,31 +170,16 @@ def level_to_proto(level: Level) -> pb.Level:
 
 # ------------------------------------------------------------------------ actions
 
-_ACTIONS: dict[ActionKind, pb.ActionKind] = {
-    ActionKind.FOLD: pb.ACTION_KIND_FOLD, ActionKind.CHECK: pb.ACTION_KIND_CHECK,
-    ActionKind.CALL: pb.ACTION_KIND_CALL, ActionKind.BET: pb.ACTION_KIND_BET,
-    ActionKind.RAISE: pb.ACTION_KIND_RAISE, ActionKind.ALL_IN: pb.ACTION_KIND_ALL_IN,
-    ActionKind.SHOW: pb.ACTION_KIND_SHOW, ActionKind.MUCK: pb.ACTION_KIND_MUCK,
-}
+#: vocabulary member -> proto number, from the descriptors (poker.enum_wire's rule). The
+#: dealer's events keep their decisions and reasons as the members' texts (a StrEnum is
+#: equal to its text and hashes alike, so the same tables serve both).
+_ACTIONS: dict[ActionKind, Any] = numbers(ActionKind, pb.ActionKind)
 _ACTION_NAMES: dict[int, str] = {v: k.value for k, v in _ACTIONS.items()}
-_DECISIONS: dict[str, pb.Decision] = {Decision.BET.value: pb.DECISION_BET,
-              Decision.SHOW_OR_MUCK.value: pb.DECISION_SHOW_OR_MUCK}
-_STREETS: dict[Street, pb.Street] = {Street.PREFLOP: pb.STREET_PREFLOP, Street.FLOP: pb.STREET_FLOP,
-            Street.TURN: pb.STREET_TURN, Street.RIVER: pb.STREET_RIVER,
-            Street.SHOWDOWN: pb.STREET_SHOWDOWN, Street.COMPLETE: pb.STREET_COMPLETE}
-_BLINDS: dict[BlindKind, pb.BlindKind] = {
-    BlindKind.SMALL: pb.BLIND_KIND_SMALL,
-    BlindKind.BIG: pb.BLIND_KIND_BIG,
-    BlindKind.LATE: pb.BLIND_KIND_LATE,
-}
-_SHOW_REASONS: dict[ShowReason, pb.ShowReason] = {
-    ShowReason.SHOWDOWN: pb.SHOW_REASON_SHOWDOWN,
-    ShowReason.ALL_IN: pb.SHOW_REASON_ALL_IN,
-}
-_SIT_OUT: dict[str, pb.SitOutReason] = {
-    "requested": pb.SIT_OUT_REASON_REQUESTED,
-    "timed_out": pb.SIT_OUT_REASON_TIMED_OUT,
-}
+_DECISIONS: dict[str, Any] = {k.value: v for k, v in numbers(Decision, pb.Decision).items()}
+_STREETS: dict[Street, Any] = numbers(Street, pb.Street)
+_BLINDS: dict[BlindKind, Any] = numbers(BlindKind, pb.BlindKind)
+_SHOW_REASONS: dict[ShowReason, Any] = numbers(ShowReason, pb.ShowReason)
+_SIT_OUT: dict[str, Any] = {k.value: v for k, v in numbers(SitOutReason, pb.SitOutReason).items()}
 
 
 def action_kind(kind: int) -> str:
@@ -234,89 +212,181 @@ def hand_number(hand_id: str) -> int:
 
 # ------------------------------------------------------------------------- events
 
-def _engine_event(e: Any, hand_id: str) -> dict[str, Any]:  # noqa: C901 - one case per event
-    if isinstance(e, HandStarted):
-        return {"hand_started": pb.HandStarted(
-            hand_number=hand_number(hand_id), button=e.button, level=level_to_proto(e.level),
-            players=[pb.HandPlayer(seat=p.seat, player_id=p.player_id, stack=p.stack,
-                                   posts_late=p.posts_late) for p in e.players],
-            commitment=e.commitment, test_mode=e.config.test_mode)}
-    if isinstance(e, DeckSet):
-        return {"deck_set": pb.DeckSet(deck=texts(e.deck))}
-    if isinstance(e, AntePosted):
-        return {"ante_posted": pb.AntePosted(seat=e.seat, amount=e.amount, all_in=e.all_in)}
-    if isinstance(e, BlindPosted):
-        return {"blind_posted": pb.BlindPosted(seat=e.seat, blind=_BLINDS[e.blind],
-                                               amount=e.amount, all_in=e.all_in)}
-    if isinstance(e, HoleCardsDealt):
-        return {"hole_cards_dealt": pb.HoleCardsDealt(seat=e.seat, cards=texts(e.cards),
-                                                      salts=e.salts)}
-    if isinstance(e, ActionTaken):
-        return {"action_taken": pb.ActionTaken(seat=e.seat, action=_ACTIONS[e.action], to=e.to,
-                                               added=e.added, all_in=e.all_in)}
-    if isinstance(e, BoardDealt):
-        return {"board_dealt": pb.BoardDealt(street=_STREETS[e.street], cards=texts(e.cards),
-                                             salts=e.salts)}
-    if isinstance(e, BetReturned):
-        return {"bet_returned": pb.BetReturned(seat=e.seat, amount=e.amount)}
-    if isinstance(e, CardsShown):
-        reason = _SHOW_REASONS.get(e.reason, pb.SHOW_REASON_UNSPECIFIED)
-        return {"cards_shown": pb.CardsShown(seat=e.seat, cards=texts(e.cards), reason=reason,
-                                             salts=e.salts)}
-    if isinstance(e, CardsMucked):
-        return {"cards_mucked": pb.CardsMucked(seat=e.seat, cards=texts(e.cards))}
-    if isinstance(e, PotAwarded):
-        return {"pot_awarded": pb.PotAwarded(index=e.index, amount=e.amount,
-                                             eligible=e.eligible, winners=e.winners,
-                                             shares=e.shares)}
-    if isinstance(e, HandEnded):
-        return {"hand_ended": pb.HandEnded(stacks=_stacks(e.stacks))}
-    raise TypeError(f"no message for {type(e).__name__}")
+#: Each event class's message, one function per class; the TableEvent field (the oneof
+#: member) it goes in is the one of that message type, read from the descriptor.
+
+def _hand_started(e: Any, hand_id: str) -> Any:
+    return pb.HandStarted(
+        hand_number=hand_number(hand_id), button=e.button, level=level_to_proto(e.level),
+        players=[pb.HandPlayer(seat=p.seat, player_id=p.player_id, stack=p.stack,
+                               posts_late=p.posts_late) for p in e.players],
+        commitment=e.commitment, test_mode=e.config.test_mode)
 
 
-def _dealer_event(e: Any, table: Table | None) -> dict[str, Any]:  # noqa: C901
-    if isinstance(e, ev.TurnStarted):
-        return {"turn_started": pb.TurnStarted(
-            seat=e.seat, decision=_DECISIONS[e.decision], action_number=e.action_number,
-            deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e))}
-    if isinstance(e, ev.TurnTimedOut):
-        return {"turn_timed_out": pb.TurnTimedOut(seat=e.seat, action_number=e.action_number)}
-    if isinstance(e, ev.SeedsCommitted):
-        return {"seeds_committed": pb.SeedsCommitted(seat=e.seat, chain_head=e.chain_head)}
-    if isinstance(e, ev.DeckCommitted):
-        return {"deck_committed": pb.DeckCommitted(
-            hand_number=e.hand_number, commitment=e.commitment, seats=e.seats,
-            deadline_unix_ms=e.deadline_ms)}
-    if isinstance(e, ev.DeckSeeded):
-        return {"deck_seeded": pb.DeckSeeded(
-            seeds=[pb.SeatSeed(seat=seat, seed=seed) for seat, seed in e.seeds],
-            permutation=e.permutation)}
-    if isinstance(e, ev.HandVoided):
-        return {"hand_voided": pb.HandVoided(stacks=_stacks(e.stacks), reason=e.reason)}
-    if isinstance(e, ev.PlayerSeated):
-        return {"player_seated": pb.PlayerSeated(seat=e.seat, player_id=e.player_id,
-                                                 stack=e.stack,
-                                                 wait_for_big_blind=e.wait_for_big_blind)}
-    if isinstance(e, ev.PlayerUnseated):
-        return {"player_unseated": pb.PlayerUnseated(
-            stack=pb.SeatStack(seat=e.seat, player_id=e.player_id, stack=e.stack))}
-    if isinstance(e, ev.ChipsAdded):
-        return {"chips_added": pb.ChipsAdded(seat=e.seat, amount=e.amount, stack=e.stack)}
-    if isinstance(e, ev.PlayerSatOut):
-        return {"player_sat_out": pb.PlayerSatOut(seat=e.seat, reason=_SIT_OUT[e.reason])}
-    if isinstance(e, ev.PlayerSatIn):
-        return {"player_sat_in": pb.PlayerSatIn(seat=e.seat)}
-    if isinstance(e, ev.ButtonSet):
-        return {"button_set": pb.ButtonSet(seat=e.seat, draw=[
-            pb.SeatCard(seat=seat, card=card_text(card)) for seat, card in e.draw])}
-    if isinstance(e, ev.LevelSet):
-        level = table.config.levels[e.level_index] if table else None
-        return {"level_set": pb.LevelSet(level_index=e.level_index,
-                                         level=level_to_proto(level) if level else None)}
-    if isinstance(e, ev.TableClosed):
-        return {"table_closed": pb.TableClosed(stacks=[
-            pb.SeatStack(seat=s, player_id=p, stack=c) for s, p, c in e.stacks])}
-    return {}  # HandSalt: never sent; the salts come with the cards they open
+def _deck_set(e: Any, hand_id: str) -> Any:
+    return pb.DeckSet(deck=texts(e.deck))
+
+
+def _ante_posted(e: Any, hand_id: str) -> Any:
+    return pb.AntePosted(seat=e.seat, amount=e.amount, all_in=e.all_in)
+
+
+def _blind_posted(e: Any, hand_id: str) -> Any:
+    return pb.BlindPosted(seat=e.seat, blind=_BLINDS[e.blind],
+                          amount=e.amount, all_in=e.all_in)
+
+
+def _hole_cards_dealt(e: Any, hand_id: str) -> Any:
+    return pb.HoleCardsDealt(seat=e.seat, cards=texts(e.cards),
+                             salts=e.salts)
+
+
+def _action_taken(e: Any, hand_id: str) -> Any:
+    return pb.ActionTaken(seat=e.seat, action=_ACTIONS[e.action], to=e.to,
+                          added=e.added, all_in=e.all_in)
+
+
+def _board_dealt(e: Any, hand_id: str) -> Any:
+    return pb.BoardDealt(street=_STREETS[e.street], cards=texts(e.cards),
+                         salts=e.salts)
+
+
+def _bet_returned(e: Any, hand_id: str) -> Any:
+    return pb.BetReturned(seat=e.seat, amount=e.amount)
+
+
+def _cards_shown(e: Any, hand_id: str) -> Any:
+    reason = _SHOW_REASONS.get(e.reason, pb.SHOW_REASON_UNSPECIFIED)
+    return pb.CardsShown(seat=e.seat, cards=texts(e.cards), reason=reason, salts=e.salts)
+
+
+def _cards_mucked(e: Any, hand_id: str) -> Any:
+    return pb.CardsMucked(seat=e.seat, cards=texts(e.cards))
+
+
+def _pot_awarded(e: Any, hand_id: str) -> Any:
+    return pb.PotAwarded(index=e.index, amount=e.amount,
+                         eligible=e.eligible, winners=e.winners,
+                         shares=e.shares)
+
+
+def _hand_ended(e: Any, hand_id: str) -> Any:
+    return pb.HandEnded(stacks=_stacks(e.stacks))
+
+
+def _turn_started(e: Any, table: Table | None) -> Any:
+    return pb.TurnStarted(
+        seat=e.seat, decision=_DECISIONS[e.decision], action_number=e.action_number,
+        deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e))
+
+
+def _turn_timed_out(e: Any, table: Table | None) -> Any:
+    return pb.TurnTimedOut(seat=e.seat, action_number=e.action_number)
+
+
+def _seeds_committed(e: Any, table: Table | None) -> Any:
+    return pb.SeedsCommitted(seat=e.seat, chain_head=e.chain_head)
+
+
+def _deck_committed(e: Any, table: Table | None) -> Any:
+    return pb.DeckCommitted(
+        hand_number=e.hand_number, commitment=e.commitment, seats=e.seats,
+        deadline_unix_ms=e.deadline_ms)
+
+
+def _deck_seeded(e: Any, table: Table | None) -> Any:
+    return pb.DeckSeeded(
+        seeds=[pb.SeatSeed(seat=seat, seed=seed) for seat, seed in e.seeds],
+        permutation=e.permutation)
+
+
+def _hand_voided(e: Any, table: Table | None) -> Any:
+    return pb.HandVoided(stacks=_stacks(e.stacks), reason=e.reason)
+
+
+def _player_seated(e: Any, table: Table | None) -> Any:
+    return pb.PlayerSeated(seat=e.seat, player_id=e.player_id,
+                           stack=e.stack,
+                           wait_for_big_blind=e.wait_for_big_blind)
+
+
+def _player_unseated(e: Any, table: Table | None) -> Any:
+    return pb.PlayerUnseated(
+        stack=pb.SeatStack(seat=e.seat, player_id=e.player_id, stack=e.stack))
+
+
+def _chips_added(e: Any, table: Table | None) -> Any:
+    return pb.ChipsAdded(seat=e.seat, amount=e.amount, stack=e.stack)
+
+
+def _player_sat_out(e: Any, table: Table | None) -> Any:
+    return pb.PlayerSatOut(seat=e.seat, reason=_SIT_OUT[e.reason])
+
+
+def _player_sat_in(e: Any, table: Table | None) -> Any:
+    return pb.PlayerSatIn(seat=e.seat)
+
+
+def _blind_missed(e: Any, table: Table | None) -> Any:
+    return pb.BlindMissed(seat=e.seat, blind=_BLINDS[e.blind])
+
+
+def _button_set(e: Any, table: Table | None) -> Any:
+    return pb.ButtonSet(seat=e.seat, draw=[
+        pb.SeatCard(seat=seat, card=card_text(card)) for seat, card in e.draw])
+
+
+def _level_set(e: Any, table: Table | None) -> Any:
+    level = table.config.levels[e.level_index] if table else None
+    return pb.LevelSet(level_index=e.level_index,
+                       level=level_to_proto(level) if level else None)
+
+
+def _table_closed(e: Any, table: Table | None) -> Any:
+    return pb.TableClosed(stacks=[
+        pb.SeatStack(seat=s, player_id=p, stack=c) for s, p, c in e.stacks])
+
+
+_ENGINE_MESSAGES: dict[type, Callable[[Any, str], Any]] = {
+    HandStarted: _hand_started,
+    DeckSet: _deck_set,
+    AntePosted: _ante_posted,
+    BlindPosted: _blind_posted,
+    HoleCardsDealt: _hole_cards_dealt,
+    ActionTaken: _action_taken,
+    BoardDealt: _board_dealt,
+    BetReturned: _bet_returned,
+    CardsShown: _cards_shown,
+    CardsMucked: _cards_mucked,
+    PotAwarded: _pot_awarded,
+    HandEnded: _hand_ended,
+}
+_DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
+    ev.TurnStarted: _turn_started,
+    ev.TurnTimedOut: _turn_timed_out,
+    ev.SeedsCommitted: _seeds_committed,
+    ev.DeckCommitted: _deck_committed,
+    ev.DeckSeeded: _deck_seeded,
+    ev.HandVoided: _hand_voided,
+    ev.PlayerSeated: _player_seated,
+    ev.PlayerUnseated: _player_unseated,
+    ev.ChipsAdded: _chips_added,
+    ev.PlayerSatOut: _player_sat_out,
+    ev.PlayerSatIn: _player_sat_in,
+    ev.BlindMissed: _blind_missed,
+    ev.ButtonSet: _button_set,
+    ev.LevelSet: _level_set,
+    ev.TableClosed: _table_closed,
+}  # HandSalt has none: the salts come with the cards they open
+
+#: TableEvent's oneof member of each event message type, from the descriptor.
+_MEMBER: dict[str, str] = {f.message_type.full_name: f.name
+                           for f in pb.TableEvent.DESCRIPTOR.oneofs_by_name["event"].fields
+                           if f.message_type is not None}
+
+
+def _member(message: Any) -> str:
+    return _MEMBER[message.DESCRIPTOR.full_name]
 
 
 def _position_hashes(e: ev.DeckRevealed) -> list[bytes]:
@@ -382,8 +452,10 @@ def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
         if cached is not None:
             return cached
         message = _header(s)
-        if key != "hidden":
-            _fill(message, _dealer_event(event, table))
+        make = _DEALER_MESSAGES.get(type(event)) if key != "hidden" else None
+        if make is not None:
+            body = make(event, table)
+            getattr(message, _member(body)).CopyFrom(body)
     else:
         if event.visibility is Visibility.PUBLIC:
             key, shown = "public", event
@@ -395,7 +467,8 @@ def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
             return cached
         message = _header(s)
         if shown is not None:
-            _fill(message, _engine_event(shown, s.hand_id))
+            body = _ENGINE_MESSAGES[type(shown)](shown, s.hand_id)
+            getattr(message, _member(body)).CopyFrom(body)
     frame: bytes = length_delimited(_EVENTS_FIELD, message.SerializeToString())
     frames[key] = frame
     return frame
@@ -405,14 +478,6 @@ def _header(s: Stored) -> pb.TableEvent:
     return pb.TableEvent(sequence=s.sequence, time_unix_ms=s.time_ms, hand_id=s.hand_id)
 
 
-def _fill(message: pb.TableEvent, fields: dict[str, Any]) -> None:
-    for name, value in fields.items():
-        getattr(message, name).CopyFrom(value)
-
-
-#: The first byte of a length-delimited field 1 (`events`) and field 2 (`action_result`).
-_EVENTS_FIELD = b"\x0a"
-_RESULT_FIELD = b"\x12"
 
 
 def varint(value: int) -> bytes:
@@ -433,6 +498,47 @@ def length_delimited(tag: bytes, body: bytes) -> bytes:
     if size < 0x80:
         return tag + bytes((size,)) + body
     return tag + varint(size) + body
+
+
+#: protobuf's FieldDescriptor (its type constants), reached through a descriptor.
+FieldDescriptor: Any = type(pb.TableEvent.DESCRIPTOR.fields[0])
+_LENGTH_DELIMITED = frozenset({FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_STRING,
+                               FieldDescriptor.TYPE_BYTES})
+
+
+def field_tag(message: Any, name: str) -> bytes:
+    """The wire tag of field `name` of a message class, from its descriptor (number and
+    wire type): what a frame put together by hand begins with.
+
+    >>> field_tag(pb.PlayResponse, "action_result"), field_tag(pb.SeatEvents, "seat")
+    (b'\\x12', b'\\x18')
+    """
+    field_ = message.DESCRIPTOR.fields_by_name[name]
+    if field_.is_repeated and field_.type not in _LENGTH_DELIMITED:
+        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: a packed field has no one tag")
+    wire_type = 2 if field_.type in _LENGTH_DELIMITED else 0
+    if field_.type not in _LENGTH_DELIMITED and field_.type not in _VARINTS:
+        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: not a varint or length-delimited")
+    return varint(field_.number << 3 | wire_type)
+
+
+_VARINTS = frozenset({FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_INT64,
+                      FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_UINT64,
+                      FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_ENUM})
+
+
+def _same_tag(*fields: tuple[Any, str]) -> bytes:
+    """The one tag these fields share (a frame built once serves all of them)."""
+    tags = {field_tag(message, name) for message, name in fields}
+    if len(tags) != 1:
+        raise AssertionError(f"the fields {fields} no longer share a tag")
+    return tags.pop()
+
+
+#: `events` of WatchTableResponse, PlayResponse and SeatEvents: one frame serves all three.
+_EVENTS_FIELD = _same_tag((pb.WatchTableResponse, "events"), (pb.PlayResponse, "events"),
+                          (pb.SeatEvents, "events"))
+_RESULT_FIELD = field_tag(pb.PlayResponse, "action_result")
 
 
 def result_frame(result: pb.PlayActionResult) -> bytes:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from poker.vocab.config import Level as Level  # the vocabulary's blind level (R9)
+
 
 class DealerRefused(Exception):
     """The dealer answered and refused; `status` is the gRPC code name."""
@@ -34,15 +36,6 @@ class SeatStack:
     seat: int
     player_id: str
     stack: int
-
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """A level of a table's blind schedule (R9), in chips."""
-
-    small_blind: int
-    big_blind: int
-    ante: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from services.dealer.engine import ConfigError, Hand, Level, PlayerIn, Structure
 from services.dealer.errors import InvalidArgument
 from services.dealer.streams import PlayManySession
 from services.dealer.views import Viewer
+from services.evaluator.ranker import DEFAULT_RANKER
 from tests.dealer.helpers import SVC, Client, Watcher, auth, count
 
 U64 = 2**64 - 1
@@ -161,11 +162,12 @@ def test_finding3_the_engine_refuses_amounts_past_max_chips_at_its_entry_points(
     config = TableConfig()
     with pytest.raises(ConfigError, match="seat 0 has stack .* past the maximum"):
         Hand.start(config, [PlayerIn(0, "a", MAX_CHIPS + 1), PlayerIn(1, "b", 1000)], 0,
-                   range(52))
+                   range(52), ranker=DEFAULT_RANKER)
     with pytest.raises(ConfigError, match="chips together, past the maximum"):
-        Hand.start(config, [PlayerIn(0, "a", MAX_CHIPS), PlayerIn(1, "b", 1)], 0, range(52))
+        Hand.start(config, [PlayerIn(0, "a", MAX_CHIPS), PlayerIn(1, "b", 1)], 0, range(52),
+                   ranker=DEFAULT_RANKER)
     hand = Hand.start(config, [PlayerIn(0, "a", MAX_CHIPS - 1), PlayerIn(1, "b", 1)], 0,
-                      range(52))
+                      range(52), ranker=DEFAULT_RANKER)
     assert sum(hand.stacks.values()) + sum(hand.bets.values()) == MAX_CHIPS
 
 

@@ -17,7 +17,7 @@ from clients.convert import event_from_proto
 from clients.fairdeck import FairDeckChecker
 from poker import deckproof
 from poker.v1 import dealer_pb2 as pb
-from services.dealer import events as ev
+from poker.vocab import table_events as ev
 from services.dealer import views
 from services.dealer.auth import Authenticator
 from services.dealer.dealer import Dealer

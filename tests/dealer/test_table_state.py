@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from poker import deckproof
 from poker.limits import MAX_CHIPS
+from poker.vocab import table_events as ev
 from services.dealer import deck
-from services.dealer import events as ev
 from services.dealer.engine import (
     ActionTaken,
     HandEnded,

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from poker import deckproof
+from poker.vocab import table_events as ev
 from services.dealer import codec, deck, seating
-from services.dealer import events as ev
 from services.dealer.auth import SERVICE, SPECTATOR, Authenticator, bearer, token_hash
 from services.dealer.errors import PermissionDenied, Unauthenticated
 from services.dealer.seating import Candidate, plan_hand

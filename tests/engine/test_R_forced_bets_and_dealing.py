@@ -23,6 +23,7 @@ from services.dealer.engine import (
     Street,
     TableConfig,
 )
+from services.evaluator.ranker import DEFAULT_RANKER
 from tests.engine.test_engine_helpers import act, config, deck_for, finish, kinds, play, start
 
 
@@ -41,7 +42,8 @@ def test_R2_a_fixed_deck_is_recorded_with_the_tables_test_mode() -> None:
 
 def test_R3_the_commitment_is_published_and_the_deck_kept_for_the_audit() -> None:
     players = [PlayerIn(0, "a", 1000), PlayerIn(1, "b", 1000)]
-    hand = Hand.start(TableConfig(), players, 1, range(52), commitment="c0ffee", hand_id="h1")
+    hand = Hand.start(TableConfig(), players, 1, range(52), commitment="c0ffee", hand_id="h1",
+                      ranker=DEFAULT_RANKER)
     started = hand.events[0]
     assert isinstance(started, HandStarted) and started.commitment == "c0ffee"
     assert [e for e in hand.events_for(AUDITOR) if isinstance(e, DeckSet)] == [
@@ -53,7 +55,7 @@ def test_R3_the_commitment_is_published_and_the_deck_kept_for_the_audit() -> Non
 
 def test_R6_small_blind_left_of_the_button_then_the_big_blind() -> None:
     players = [PlayerIn(2, "a", 1000), PlayerIn(5, "b", 1000), PlayerIn(8, "c", 1000)]
-    hand = Hand.start(config(), players, 5, range(52))
+    hand = Hand.start(config(), players, 5, range(52), ranker=DEFAULT_RANKER)
     posted = [e for e in hand.events if isinstance(e, BlindPosted)]
     assert posted == [
         BlindPosted(8, BlindKind.SMALL, 50, False),
@@ -64,7 +66,7 @@ def test_R6_small_blind_left_of_the_button_then_the_big_blind() -> None:
 
 def test_R7_heads_up_the_button_posts_the_small_blind_and_acts_first_preflop() -> None:
     players = [PlayerIn(3, "a", 1000), PlayerIn(7, "b", 1000)]
-    hand = Hand.start(config(), players, 7, range(52))
+    hand = Hand.start(config(), players, 7, range(52), ranker=DEFAULT_RANKER)
     assert hand.bets == {3: 100, 7: 50}
     assert hand.actor == 7 and hand.legal_actions().call_amount == 50
     hand.act(7, Action.call())
@@ -179,7 +181,7 @@ def test_R12_one_card_at_a_time_from_the_left_of_the_button_burns_before_each_st
 def test_R12_dealing_starts_left_of_the_button_wherever_it_is() -> None:
     players = [PlayerIn(2, "a", 1000), PlayerIn(5, "b", 1000), PlayerIn(7, "c", 1000)]
     deck = deck_for(["AsKs", "QhQd", "7c2d"])  # dealing order: 7, 2, 5 (button)
-    hand = Hand.start(config(), players, 5, deck)
+    hand = Hand.start(config(), players, 5, deck, ranker=DEFAULT_RANKER)
     assert hand.hole_cards(7) == tuple(parse_cards("AsKs"))
     assert hand.hole_cards(2) == tuple(parse_cards("QhQd"))
     assert hand.hole_cards(5) == tuple(parse_cards("7c2d"))

@@ -17,6 +17,7 @@ from services.dealer.engine import (
     ShowReason,
     Street,
 )
+from services.evaluator.ranker import DEFAULT_RANKER
 from tests.engine.test_engine_helpers import act, config, deck_for, finish, play, stacks, start
 
 NOTHING = "KsQd9h5c4s"  # a board that makes no straight or flush with the hands below
@@ -104,7 +105,7 @@ def test_R24_ties_split_and_the_odd_chip_goes_first_left_of_the_button() -> None
     # tied winner to the left of the button, so it gets the odd chip.
     players = [PlayerIn(2, "a", 1000), PlayerIn(5, "b", 1000), PlayerIn(8, "c", 1000)]
     deck = deck_for(["2c3d", "4c5d", "6c7d"], "AsKsQsJsTs")  # positions 5, 8, 2
-    hand = Hand.start(config(blinds=(5, 10, 0)), players, 2, deck)
+    hand = Hand.start(config(blinds=(5, 10, 0)), players, 2, deck, ranker=DEFAULT_RANKER)
     finish(play(hand, "2: call", "5: fold", "8: check"))
     assert [(a.amount, a.winners, a.shares) for a in awards(hand)] == [(25, (8, 2), (13, 12))]
     assert hand.stacks == {2: 1002, 5: 995, 8: 1003}

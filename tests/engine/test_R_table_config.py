@@ -15,6 +15,7 @@ from services.dealer.engine import (
     Structure,
     TableConfig,
 )
+from services.evaluator.ranker import DEFAULT_RANKER
 from tests.engine.test_engine_helpers import start
 
 LEVELS = (Level(50, 100), Level(100, 200, 25), Level(200, 400, 50))
@@ -42,7 +43,8 @@ def test_R9_level_rises_after_minutes_or_hands_whichever_first() -> None:
 def test_R9_a_hand_plays_the_level_it_is_given() -> None:
     config = TableConfig(levels=LEVELS, hands_per_level=10)
     players = [PlayerIn(0, "a", 5000), PlayerIn(1, "b", 5000), PlayerIn(2, "c", 5000)]
-    hand = Hand.start(config, players, 2, range(52), level=config.level_at(12))
+    hand = Hand.start(config, players, 2, range(52), level=config.level_at(12),
+                      ranker=DEFAULT_RANKER)
     assert hand.level == LEVELS[1]
     assert hand.bets == {0: 100, 1: 200, 2: 0}
     assert hand.stacks == {0: 5000 - 125, 1: 5000 - 225, 2: 5000 - 25}
@@ -134,7 +136,7 @@ def test_a_hand_that_cannot_start_is_refused(
     players: list[PlayerIn], button: int, deck: range | list[int], words: str
 ) -> None:
     with pytest.raises(ConfigError, match=words):
-        Hand.start(TableConfig(), players, button, deck)
+        Hand.start(TableConfig(), players, button, deck, ranker=DEFAULT_RANKER)
 
 
 def test_R29_only_the_chips_dealt_in_play() -> None:

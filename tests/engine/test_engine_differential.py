@@ -46,6 +46,7 @@ from services.dealer.engine import (
     TableConfig,
 )
 from services.dealer.engine.pots import split
+from services.evaluator.ranker import DEFAULT_RANKER
 from tests.oracles.pokerkit_driver import (
     Bounds,
     Choice,
@@ -72,7 +73,7 @@ def engine_hand(spec: Spec, deck: list[int]) -> Hand:
         test_mode=True,
     )
     players = [PlayerIn(i, f"p{i + 1}", stack) for i, stack in enumerate(spec.stacks)]
-    return Hand.start(config, players, n - 1, deck)
+    return Hand.start(config, players, n - 1, deck, ranker=DEFAULT_RANKER)
 
 
 def big_blind_posted_short(spec: Spec) -> bool:

@@ -22,6 +22,7 @@ from services.dealer.engine import (
     NotYourTurn,
     Visibility,
 )
+from services.evaluator.ranker import DEFAULT_RANKER
 from tests.engine.test_engine_helpers import act, finish, play, start
 
 
@@ -52,14 +53,14 @@ def test_replaying_the_events_gives_the_same_hand_at_every_step() -> None:
     hand = scripted()
     assert hand.is_over
     for cut in range(1, len(hand.events) + 1):
-        replayed = Hand.from_events(hand.events[:cut])
+        replayed = Hand.from_events(hand.events[:cut], ranker=DEFAULT_RANKER)
         assert replayed.events == hand.events[:cut]
-    assert state_of(Hand.from_events(hand.events)) == state_of(hand)
+    assert state_of(Hand.from_events(hand.events, ranker=DEFAULT_RANKER)) == state_of(hand)
 
 
 def test_a_replayed_hand_plays_on_like_the_live_one() -> None:
     live = play(start([1000] * 3), "2: raise 300", "0: call")
-    copy = Hand.from_events(live.events)
+    copy = Hand.from_events(live.events, ranker=DEFAULT_RANKER)
     assert state_of(copy) == state_of(live) and copy.legal_actions() == live.legal_actions()
     for hand in (live, copy):
         finish(play(hand, "1: call", "0: bet 200", "1: fold", "2: call"))
@@ -70,7 +71,7 @@ def test_events_survive_the_dealers_codec() -> None:
     hand = scripted()
     stored = [codec.loads(codec.dumps(e)) for e in hand.events]
     assert stored == hand.events
-    assert state_of(Hand.from_events(stored)) == state_of(hand)
+    assert state_of(Hand.from_events(stored, ranker=DEFAULT_RANKER)) == state_of(hand)
 
 
 def test_every_event_has_a_kind_and_a_visibility() -> None:

@@ -20,6 +20,7 @@ from services.dealer.engine import (
     Preset,
     TableConfig,
 )
+from services.evaluator.ranker import DEFAULT_RANKER
 
 ACTIONS = {
     "fold": Action.fold,
@@ -79,7 +80,7 @@ def start(
     assert holes is not None or not board, "give the hole cards with the board"
     deck = deck_for(holes, board) if holes is not None else list(range(52))
     players = [PlayerIn(i, f"p{i + 1}", s, posts_late=i in late) for i, s in enumerate(stacks)]
-    return Hand.start(table or config(**options), players, n - 1, deck)
+    return Hand.start(table or config(**options), players, n - 1, deck, ranker=DEFAULT_RANKER)
 
 
 def act(hand: Hand, move: str) -> list[Event]:

@@ -11,7 +11,7 @@ from pokerkit import HandHistory
 from poker.cards import parse_cards
 from services.dealer import phh, replay
 from services.dealer.engine import Preset, Structure
-from services.dealer.engine.history import dumps, to_phh
+from services.dealer.phh_writer import dumps, to_phh
 from tests.engine.test_engine_differential import SEED, play_both, pokerkit_split
 from tests.engine.test_engine_helpers import finish, play, start
 from tests.engine.test_engine_pluribus import PLURIBUS

@@ -12,6 +12,7 @@ import pytest
 
 from services.dealer import phh, replay
 from services.dealer.engine import Hand, Preset
+from services.evaluator.ranker import DEFAULT_RANKER
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 PLURIBUS = SHARED / "phh" / "pluribus"
@@ -32,7 +33,7 @@ def test_every_pluribus_hand_replays_to_its_finishing_stacks() -> None:
         if got != replay.expected_stacks(hand):
             mismatches.append((path.name, replay.expected_stacks(hand), got))
         # The hand is its events: replaying them gives the same hand.
-        assert Hand.from_events(game.events).stacks == game.stacks, path
+        assert Hand.from_events(game.events, ranker=DEFAULT_RANKER).stacks == game.stacks, path
     assert mismatches == []
 
 

@@ -31,6 +31,7 @@ from services.dealer.engine import (
     Structure,
     TableConfig,
 )
+from services.evaluator.ranker import DEFAULT_RANKER
 
 
 @st.composite
@@ -66,7 +67,7 @@ def hands(draw: st.DrawFn) -> Hand:
         for seat, stack, flag in zip(seats, stacks, late, strict=True)
     ]
     deck = draw(st.permutations(range(52)))
-    return Hand.start(config, players, draw(st.sampled_from(seats)), deck)
+    return Hand.start(config, players, draw(st.sampled_from(seats)), deck, ranker=DEFAULT_RANKER)
 
 
 def snapshot(hand: Hand) -> tuple[Any, ...]:
@@ -98,7 +99,7 @@ def offered(legal: LegalActions, pick: float) -> list[Action]:
     if legal.bet_kind is not None:
         middle = legal.min_to + int(pick * (legal.max_to - legal.min_to))
         actions += [Action(legal.bet_kind, to) for to in (legal.min_to, middle, legal.max_to)]
-    if legal.all_in_allowed:
+    if legal.can_all_in:
         actions.append(Action.all_in())
     return actions
 
@@ -121,7 +122,7 @@ def refused(legal: LegalActions) -> list[Action]:
             Action(legal.bet_kind, legal.max_to + 1),
             Action(other, legal.min_to),
         ]
-    if not legal.all_in_allowed:
+    if not legal.can_all_in:
         actions.append(Action.all_in())
     return actions
 
@@ -175,7 +176,7 @@ def test_every_hand_keeps_the_rules_invariants(hand: Hand, data: st.DataObject) 
         assert legal.allows(action)
         hand.act(seat, action)
         check_chips_and_cards(hand, total)
-        assert snapshot(Hand.from_events(hand.events)) == snapshot(hand)
+        assert snapshot(Hand.from_events(hand.events, ranker=DEFAULT_RANKER)) == snapshot(hand)
     assert hand.is_over and hand.result is not None
     assert sum(hand.stacks.values()) == total
     check_redaction(hand)

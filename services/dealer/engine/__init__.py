@@ -1,23 +1,30 @@
 """The rule engine: one hand of Texas Hold'em exactly as RULES.md says; pure Python, no I/O.
 
 The public surface is docs/engine-contract.md; everything it lists is importable
-from here. Modules, one concept each: config (table options), actions, events,
-state (the one state value), blinds (forced bets), dealing, betting, pots,
-showdown, ranking, hand (the Hand object), history (PHH export).
+from here. The values it is played with (enums, actions, table options, events,
+errors) are the vocabulary's, `poker.vocab`, re-exported here. Modules, one concept
+each: state (the one state value), blinds (forced bets), dealing, betting, pots,
+showdown, ranking (the protocol of the ranker it is given), hand (the Hand object).
+The engine imports nothing but `poker.vocab`; its PHH writer is the dealer's
+(`services/dealer/phh_writer.py`).
 """
 
-from services.dealer.engine.actions import Action, ActionKind, Decision, LegalActions
-from services.dealer.engine.config import (
+from poker.vocab.actions import Action, LegalActions
+from poker.vocab.config import Level, PlayerIn, TableConfig
+from poker.vocab.enums import (
+    ActionKind,
     AnteForm,
-    Level,
+    BlindKind,
+    Decision,
     MinRaiseRule,
-    PlayerIn,
     Preset,
+    ShowReason,
+    Street,
     Structure,
-    TableConfig,
+    Visibility,
 )
-from services.dealer.engine.errors import ConfigError, EngineError, IllegalAction, NotYourTurn
-from services.dealer.engine.events import (
+from poker.vocab.errors import ConfigError, EngineError, IllegalAction, NotYourTurn
+from poker.vocab.events import (
     AUDITOR,
     EVENT_TYPES,
     SPECTATOR,
@@ -25,7 +32,6 @@ from services.dealer.engine.events import (
     AntePosted,
     Audience,
     BetReturned,
-    BlindKind,
     BlindPosted,
     BoardDealt,
     CardsMucked,
@@ -36,19 +42,16 @@ from services.dealer.engine.events import (
     HandStarted,
     HoleCardsDealt,
     PotAwarded,
-    ShowReason,
-    Street,
     Viewer,
-    Visibility,
     redact,
+    sees_hole_cards,
 )
 from services.dealer.engine.hand import Hand, HandResult
 from services.dealer.engine.pots import Pot
-from services.dealer.engine.ranking import DEFAULT_RANKER, EvaluatorRanker, HandRanker
+from services.dealer.engine.ranking import HandRanker
 
 __all__ = [
     "AUDITOR",
-    "DEFAULT_RANKER",
     "EVENT_TYPES",
     "SPECTATOR",
     "Action",
@@ -67,7 +70,6 @@ __all__ = [
     "Decision",
     "DeckSet",
     "EngineError",
-    "EvaluatorRanker",
     "Event",
     "Hand",
     "HandEnded",
@@ -91,4 +93,5 @@ __all__ = [
     "Viewer",
     "Visibility",
     "redact",
+    "sees_hole_cards",
 ]

@@ -26,9 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from services.dealer.engine.actions import Action, ActionKind, Decision, LegalActions
-from services.dealer.engine.errors import IllegalAction
-from services.dealer.engine.events import ActionTaken, BetReturned, Street
+from poker.vocab.actions import Action, LegalActions
+from poker.vocab.enums import ActionKind, Decision, Street
+from poker.vocab.errors import IllegalAction
+from poker.vocab.events import ActionTaken, BetReturned
 from services.dealer.engine.state import NOBODY, HandState
 
 FOLD, CHECK, CALL, BET, RAISE, ALL_IN = (
@@ -190,8 +191,8 @@ def legal_actions(state: HandState) -> LegalActions:
             max_to,
             False,
             False,
-            all_to,
             max_to == all_to,
+            all_to,
         )
     return LegalActions(
         state.seats[p],
@@ -205,8 +206,8 @@ def legal_actions(state: HandState) -> LegalActions:
         0,
         False,
         False,
-        all_to,
         owe >= stack,
+        all_to,
     )
 
 

@@ -4,8 +4,8 @@
 caller applies each one, so a short stack posts its ante first and then what is
 left of its blind (R11).
 
->>> from services.dealer.engine.config import Level, PlayerIn, TableConfig
->>> from services.dealer.engine.events import HandStarted
+>>> from poker.vocab.config import Level, PlayerIn, TableConfig
+>>> from poker.vocab.events import HandStarted
 >>> from services.dealer.engine.state import HandState
 >>> players = (PlayerIn(0, "a", 1000), PlayerIn(1, "b", 1000), PlayerIn(2, "c", 60))
 >>> state = HandState(HandStarted("h", TableConfig(), Level(50, 100, 10), players, 0), None)
@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from services.dealer.engine.config import AnteForm
-from services.dealer.engine.events import AntePosted, BlindKind, BlindPosted
+from poker.vocab.enums import AnteForm, BlindKind
+from poker.vocab.events import AntePosted, BlindPosted
 from services.dealer.engine.state import HandState
 
 

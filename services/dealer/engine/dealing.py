@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from poker.vocab.enums import Street
+from poker.vocab.events import BoardDealt, DeckSet, HoleCardsDealt
 from services.dealer.engine import betting
-from services.dealer.engine.events import BoardDealt, DeckSet, HoleCardsDealt, Street
 from services.dealer.engine.state import HandState
 
 #: The street after each betting street.

@@ -28,20 +28,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from poker.limits import MAX_CHIPS
+from poker.vocab.actions import Action, LegalActions
+from poker.vocab.config import Level, PlayerIn, TableConfig
+from poker.vocab.enums import Decision, Street
+from poker.vocab.errors import ConfigError, IllegalAction, NotYourTurn
+from poker.vocab.events import DeckSet, Event, HandEnded, HandStarted, PotAwarded, Viewer, redact
 from services.dealer.engine import betting, blinds, dealing, showdown
-from services.dealer.engine.actions import Action, Decision, LegalActions
-from services.dealer.engine.config import Level, PlayerIn, TableConfig
-from services.dealer.engine.errors import ConfigError, IllegalAction, NotYourTurn
-from services.dealer.engine.events import (
-    DeckSet,
-    Event,
-    HandEnded,
-    HandStarted,
-    PotAwarded,
-    Street,
-    Viewer,
-    redact,
-)
 from services.dealer.engine.pots import Pot, build_pots
 from services.dealer.engine.ranking import HandRanker
 from services.dealer.engine.state import NOBODY, HandState

@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from services.dealer.engine.actions import Action, ActionKind, Decision
-from services.dealer.engine.errors import IllegalAction
-from services.dealer.engine.events import CardsMucked, CardsShown, PotAwarded, ShowReason, Street
+from poker.vocab.actions import Action
+from poker.vocab.enums import ActionKind, Decision, ShowReason, Street
+from poker.vocab.errors import ConfigError, IllegalAction
+from poker.vocab.events import CardsMucked, CardsShown, PotAwarded
 from services.dealer.engine.pots import build_pots, split
-from services.dealer.engine.ranking import DEFAULT_RANKER
 from services.dealer.engine.state import NOBODY, HandState
 
 NO_RANK = -(1 << 62)
@@ -67,7 +67,11 @@ def begin(state: HandState) -> None:
     n = state.n
     folded = state.folded
     live = [p for p in range(n) if not folded[p]]
-    ranker = state.ranker or DEFAULT_RANKER
+    ranker = state.ranker
+    if ranker is None:
+        raise ConfigError("this hand reached a showdown without a ranker: start it (or "
+                          "rebuild it from its events) with ranker=, e.g. "
+                          "services.evaluator.ranker.DEFAULT_RANKER")
     ranks = ranker.rank_holdings(state.board, [state.hole[p] for p in live])
     state.ranks = [NO_RANK] * n
     for p, rank in zip(live, ranks, strict=True):

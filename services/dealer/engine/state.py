@@ -5,8 +5,8 @@ n-1 the button, so "clockwise" is `p + 1 mod n` and the dealing order of R12 is
 the position order. Seats appear only at the edges (events, the Hand's surface).
 Per-position values are plain lists, changed in place: no copies per action.
 
->>> from services.dealer.engine.config import PlayerIn, TableConfig
->>> from services.dealer.engine.events import HandStarted
+>>> from poker.vocab.config import PlayerIn, TableConfig
+>>> from poker.vocab.events import HandStarted
 >>> players = (PlayerIn(1, "a", 500), PlayerIn(4, "b", 700), PlayerIn(6, "c", 900))
 >>> state = HandState(HandStarted("h1", TableConfig(), TableConfig().levels[0], players, 4), None)
 >>> state.seats, state.stack, state.bb_pos
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from services.dealer.engine.actions import Decision
-from services.dealer.engine.config import MinRaiseRule, Structure
-from services.dealer.engine.events import HandStarted, PotAwarded, Street
+from poker.vocab.enums import Decision, MinRaiseRule, Street, Structure
+from poker.vocab.events import HandStarted, PotAwarded
+from poker.vocab.seats import from_button
 
 if TYPE_CHECKING:
     from services.dealer.engine.ranking import HandRanker
@@ -93,12 +93,10 @@ class HandState:
         self.started = started
         self.config = config
         self.level = started.level
-        players = sorted(started.players, key=lambda p: p.seat)
-        n = len(players)
-        # Dealing order starts left of the button (R12): rotate seat order so the
-        # player after the button comes first and the button last.
-        first = next((i for i, p in enumerate(players) if p.seat > started.button), 0)
-        ordered = players[first:] + players[:first]
+        by_seat = {p.seat: p for p in started.players}
+        n = len(by_seat)
+        # Dealing order starts left of the button (R12), the button last.
+        ordered = [by_seat[seat] for seat in from_button(by_seat, started.button)]
         self.n = n
         self.seats = [p.seat for p in ordered]
         self.pos = {seat: i for i, seat in enumerate(self.seats)}

@@ -16,8 +16,8 @@ from typing import Any
 
 from poker import deckproof
 from poker.limits import MAX_CHIPS, quote
+from poker.vocab import table_events as ev
 from services.dealer import checks, seating
-from services.dealer import events as ev
 from services.dealer.engine import (
     Action,
     ActionKind,
@@ -341,7 +341,7 @@ def turn_event(state: TableState, hand: Hand, number: int, now: int) -> ev.TurnS
         can_fold=legal.can_fold, can_check=legal.can_check, can_call=legal.can_call,
         call_amount=legal.call_amount, bet_kind=bet_kind, min_to=legal.min_to,
         max_to=legal.max_to, can_show=legal.can_show, can_muck=legal.can_muck,
-        can_all_in=legal.all_in_allowed, all_in_to=legal.all_in_to)
+        can_all_in=legal.can_all_in, all_in_to=legal.all_in_to)
 
 
 def void_event(hand: Hand, reason: str) -> ev.HandVoided:

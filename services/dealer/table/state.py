@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from poker.vocab import table_events as ev
+from poker.vocab.events import DeckSet
 from services.dealer import deck, seating
-from services.dealer import events as ev
 from services.dealer.engine import Hand, HandEnded, HandRanker, HandStarted, TableConfig
-from services.dealer.engine.events import DeckSet
 
 #: The format of `TableState.snapshot`; a snapshot of another version is not used
 #: (the table is folded from its whole log, and snapshotted anew).

@@ -7,8 +7,11 @@ auditor alone; every other dealer event is public. Chips are ints, seats 0-based
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
+
+from poker.vocab.enums import BlindKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,15 @@ class PlayerSatIn:
     """A player is dealt in again from the next hand."""
 
     seat: int
+    audit_only: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class BlindMissed:
+    """The small or big blind went by a seat that was sat out or away (R33)."""
+
+    seat: int
+    blind: BlindKind
     audit_only: ClassVar[bool] = False
 
 
@@ -204,15 +216,15 @@ class TableClosed:
     audit_only: ClassVar[bool] = False
 
 
-DEALER_EVENTS: tuple[type, ...] = (
-    PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut, PlayerSatIn, ButtonSet, LevelSet,
-    HandSalt, DeckRevealed, SeedsCommitted, DeckCommitted, DeckSeeded, TurnStarted,
-    TurnTimedOut, HandVoided, TableClosed,
-)
+#: Every event class of this module, in the order declared: a new one is listed by itself.
+DEALER_EVENTS: tuple[type, ...] = tuple(
+    value for value in list(globals().values())
+    if isinstance(value, type) and dataclasses.is_dataclass(value)
+    and value.__module__ == __name__)
 DEALER_TYPES: frozenset[type] = frozenset(DEALER_EVENTS)
 
 #: Events of the table rather than of a hand (stored with an empty hand id).
 TABLE_EVENTS: frozenset[type] = frozenset({
-    PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut, PlayerSatIn, ButtonSet, LevelSet,
-    TableClosed, SeedsCommitted,
+    PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut, PlayerSatIn, BlindMissed, ButtonSet,
+    LevelSet, TableClosed, SeedsCommitted,
 })

@@ -1,11 +1,11 @@
-"""A finished hand as a PHH hand history (services/dealer/phh.py), written from its events.
+"""The PHH writer: a finished hand as a PHH hand history (phh.py), written from its events.
 
 Players are numbered p1..pN from the left of the button, the button last (heads-up
 p1 is the big blind, p2 the button). Shows and mucks are written where PokerKit
 expects them: at the showdown after the river, or, when the board was run out
 with nobody able to bet (R20, R28), before the rest of the board.
 
->>> from services.dealer.engine import Action, Hand, PlayerIn, TableConfig
+>>> from services.dealer.engine import Action, PlayerIn, TableConfig
 >>> players = [PlayerIn(3, "ann", 1000), PlayerIn(5, "bob", 1000)]
 >>> hand = Hand.start(TableConfig(), players, button=5, deck=range(52), hand_id="h7")
 >>> _ = hand.act(5, Action.raise_to(300)); _ = hand.act(3, Action.fold())
@@ -18,19 +18,18 @@ with nobody able to bet (R20, R28), before the rest of the board.
 
 from __future__ import annotations
 
-from services.dealer import phh
-from services.dealer.engine.actions import ActionKind
-from services.dealer.engine.config import AnteForm, Structure
-from services.dealer.engine.events import (
+from poker.vocab.enums import ActionKind, AnteForm, BlindKind, Structure
+from poker.vocab.events import (
     ActionTaken,
-    BlindKind,
     BlindPosted,
     BoardDealt,
     CardsMucked,
     CardsShown,
     HoleCardsDealt,
 )
-from services.dealer.engine.hand import Hand
+from poker.vocab.seats import from_button
+from services.dealer import phh
+from services.dealer.engine import Hand
 
 #: PHH variant codes (PokerKit's) of the structures it can express.
 VARIANT = {Structure.NO_LIMIT: "NT", Structure.FIXED_LIMIT: "FT"}
@@ -44,7 +43,7 @@ def to_phh(hand: Hand) -> phh.PhhHand:
     variant = VARIANT.get(config.structure)
     if variant is None:
         raise ValueError(f"PHH has no code for {config.structure.value} hold'em")
-    order = _position_order(hand)
+    order = from_button((p.seat for p in hand.players), hand.button)
     number = {seat: i + 1 for i, seat in enumerate(order)}
     n = len(order)
     antes = [0] * n
@@ -105,12 +104,6 @@ def to_phh(hand: Hand) -> phh.PhhHand:
 def dumps(hand: Hand) -> str:
     """The PHH text of a finished hand."""
     return phh.dumps(to_phh(hand))
-
-
-def _position_order(hand: Hand) -> list[int]:
-    seats = sorted(p.seat for p in hand.players)
-    first = next((i for i, seat in enumerate(seats) if seat > hand.button), 0)
-    return seats[first:] + seats[:first]
 
 
 def _player_id(hand: Hand, seat: int) -> str:

@@ -18,46 +18,13 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
-from enum import Enum, StrEnum
+from enum import Enum
 from typing import ClassVar
 
-from services.dealer.engine.actions import ActionKind
-from services.dealer.engine.config import Level, PlayerIn, TableConfig
-
-
-class Street(StrEnum):
-    """Where a hand is."""
-
-    PREFLOP = "preflop"
-    FLOP = "flop"
-    TURN = "turn"
-    RIVER = "river"
-    SHOWDOWN = "showdown"
-    COMPLETE = "complete"
-
-
-class Visibility(StrEnum):
-    """Who sees an event whole."""
-
-    PUBLIC = "public"
-    OWNER = "owner"
-    AUDIT = "audit"
-
-
-class BlindKind(StrEnum):
-    """A forced bet: small blind, big blind, or a late joiner's live post (R10)."""
-
-    SMALL = "small"
-    BIG = "big"
-    LATE = "late"
-
-
-class ShowReason(StrEnum):
-    """Why cards were turned up: at showdown (R26/R27) or an all-in exposure (R28)."""
-
-    SHOWDOWN = "showdown"
-    ALL_IN = "all_in"
+from poker.vocab.config import Level, PlayerIn, TableConfig
+from poker.vocab.enums import ActionKind, BlindKind, ShowReason, Street, Visibility
 
 
 class Audience(Enum):
@@ -242,13 +209,23 @@ EVENT_TYPES: tuple[type[Event], ...] = (
 )
 
 
+def sees_hole_cards(viewer: Viewer, seat: int, shown: Collection[int] = ()) -> bool:
+    """The one rule of hole-card visibility (R27): the auditor sees every seat's cards, a
+    seat its own, anyone the cards of a seat in `shown` (turned up: CardsShown).
+
+    >>> sees_hole_cards(3, 3), sees_hole_cards(1, 3), sees_hole_cards(SPECTATOR, 3, {3})
+    (True, False, True)
+    """
+    return viewer is AUDITOR or viewer == seat or seat in shown
+
+
 def redact(event: Event, viewer: Viewer) -> Event | None:
     """The event as `viewer` may see it: whole, without secret cards, or None (not at all)."""
     visibility = event.visibility
     if visibility is Visibility.PUBLIC or viewer is AUDITOR:
         return event
     if isinstance(event, HoleCardsDealt):
-        return event if viewer == event.seat else HoleCardsDealt(event.seat, ())
+        return event if sees_hole_cards(viewer, event.seat) else HoleCardsDealt(event.seat, ())
     if isinstance(event, CardsMucked):
         return CardsMucked(event.seat, ())
     return None

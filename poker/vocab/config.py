@@ -12,48 +12,19 @@ Level(small_blind=100, big_blind=200, ante=25)
 >>> TableConfig(levels=(Level(50, 100), Level(50, 150)))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-services.dealer.engine.errors.ConfigError: levels[1]: big blind 150 must be twice ... (R6)
+poker.vocab.errors.ConfigError: levels[1]: big blind 150 must be twice ... (R6)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from poker.limits import MAX_CHIPS
-from services.dealer.engine.errors import ConfigError
+from poker.vocab.enums import AnteForm, MinRaiseRule, Preset, Structure
+from poker.vocab.errors import ConfigError
 
 MIN_SEATS = 2
 MAX_SEATS = 10
-
-
-class Structure(StrEnum):
-    """Betting structure (R16)."""
-
-    NO_LIMIT = "no_limit"
-    POT_LIMIT = "pot_limit"
-    FIXED_LIMIT = "fixed_limit"
-
-
-class Preset(StrEnum):
-    """Rule presets (RULES.md, Presets table)."""
-
-    SEED = "seed"
-    STANDARD = "standard"
-
-
-class MinRaiseRule(StrEnum):
-    """Minimum raise rule (R18)."""
-
-    DOUBLE = "double"
-    STANDARD = "standard"
-
-
-class AnteForm(StrEnum):
-    """Who posts the ante (R8)."""
-
-    EACH_PLAYER = "each_player"
-    BIG_BLIND = "big_blind"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +41,9 @@ class Level:
     small_blind: int
     big_blind: int
     ante: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.small_blind}/{self.big_blind}" + (f" ante {self.ante}" if self.ante else "")
 
     def problem(self) -> str | None:
         """Why this level is not allowed, or None."""
