@@ -89,7 +89,7 @@ class Table:
         self.ranker: HandRanker = ranker if ranker is not None else DEFAULT_RANKER
         self._on_tokens = on_tokens or (lambda seat, hashed: None)
         self.log = get_logger(__name__, table_id=table_id)
-        self.state = TableState(table_id, config, ranker)
+        self.state = TableState(table_id, config, self.ranker)
         self.stopping = False  # the dealer is stopping: streams end, clients reconnect
         self._prefetched = ""  # the hand whose showdown ranks were asked for ahead
         self._recent: deque[Stored] = deque(maxlen=RECENT_EVENTS)
@@ -221,7 +221,7 @@ class Table:
         """`also`, and the snapshot of the table once `stored` (which ends a hand) is
         folded: the state comes from a scratch fold, since this table folds only once
         the write succeeds."""
-        scratch = TableState.from_snapshot(self.table_id, self.config, None,
+        scratch = TableState.from_snapshot(self.table_id, self.config, self.ranker,
                                            self.state.snapshot())
         for s in stored:
             apply(scratch, s)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from google.protobuf.message import Message
 
 from clients.convert import event_from_proto
@@ -181,6 +182,7 @@ def _assert_nothing_unopened(where: str, message: Message, truth: _Truth, who: A
                 assert salt not in value, f"{where}: {who} got a hidden salt inside a field"
 
 
+@pytest.mark.timeout(900)  # 2,000 hands in process: about 70 s quiet, past 180 s loaded
 def test_R3_no_viewer_gets_a_card_or_salt_not_opened_to_it_over_thousands_of_hands(
         tmp_path: Path) -> None:
     store, table, snapshots = _play(tmp_path, HANDS, seed=11)

@@ -44,6 +44,7 @@ from services.dealer.table.state import (
     hold_seed,
 )
 from services.dealer.tables import Table, TableOptions
+from services.evaluator.ranker import DEFAULT_RANKER
 from tests.dealer.helpers import stored_events
 
 NOW = 1_700_000_000_000
@@ -51,7 +52,7 @@ DECK = deck.ShuffledDeck(tuple(range(52)), tuple(bytes([i]) * 16 for i in range(
 
 
 def _state(**config: Any) -> TableState:
-    return TableState("t", TableConfig(**config))
+    return TableState("t", TableConfig(**config), DEFAULT_RANKER)
 
 
 def _step(state: TableState, command: c.Command, now: int = NOW) -> list[Any]:
@@ -420,7 +421,7 @@ def test_the_live_table_is_the_fold_of_the_events_it_decided(steps: list[Any],
             _drive(table, step, chains)
             if table.hand is None:
                 await asyncio.sleep(0)
-        folded = TableState("t", config)
+        folded = TableState("t", config, DEFAULT_RANKER)
         for s in stored_events(table):
             apply(folded, s)
         assert _view(folded) == _view(table.state)
