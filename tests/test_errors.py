@@ -18,7 +18,7 @@ from poker.errors import Category, PokerError
 
 #: Every module that defines refusals.
 ERROR_MODULES = ["poker.errors", "poker.cards", "services.dealer.errors",
-                 "services.dealer.engine.errors", "services.lobby.errors",
+                 "poker.vocab.errors", "services.lobby.errors",
                  "services.lobby.storage", "services.evaluator.errors"]
 
 
@@ -54,9 +54,9 @@ def test_every_refusal_has_a_category_and_a_stable_upper_snake_reason() -> None:
 
 
 @pytest.mark.parametrize(("module", "name", "category", "reason"), [
-    ("services.dealer.engine.errors", "NotYourTurn", "FAILED_PRECONDITION", "NOT_YOUR_TURN"),
-    ("services.dealer.engine.errors", "IllegalAction", "FAILED_PRECONDITION", "ILLEGAL_ACTION"),
-    ("services.dealer.engine.errors", "ConfigError", "INVALID_ARGUMENT", "INVALID_CONFIG"),
+    ("poker.vocab.errors", "NotYourTurn", "FAILED_PRECONDITION", "NOT_YOUR_TURN"),
+    ("poker.vocab.errors", "IllegalAction", "FAILED_PRECONDITION", "ILLEGAL_ACTION"),
+    ("poker.vocab.errors", "ConfigError", "INVALID_ARGUMENT", "INVALID_CONFIG"),
     ("services.dealer.errors", "TableNotFound", "NOT_FOUND", "TABLE_NOT_FOUND"),
     ("services.dealer.errors", "RequestReused", "INVALID_ARGUMENT", "REQUEST_ID_REUSED"),
     ("services.dealer.errors", "Stopping", "UNAVAILABLE", "DEALER_STOPPING"),
@@ -167,7 +167,7 @@ def test_sync_abort_keeps_a_status_set_already() -> None:
 
 
 def test_asyncio_abort_is_the_same_mapping() -> None:
-    from services.dealer.engine.errors import NotYourTurn
+    from poker.vocab.errors import NotYourTurn
 
     context = FakeAsyncContext()
     with pytest.raises(grpc.aio.AbortError):

@@ -231,3 +231,29 @@ def test_importing_every_module_changes_no_environment_variable() -> None:
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["changed"] == [], report
     assert report["failed"] == {}, report["failed"]
+
+
+def test_the_vocabulary_depends_on_the_standard_library_alone() -> None:
+    # poker/vocab (issue "one source of truth"): cards, enums, actions, config, events,
+    # declared once; it may lean on poker.errors and poker.limits (standard library
+    # only themselves) and nothing else of the project or of PyPI.
+    import ast
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    allowed_project = ("poker.vocab", "poker.errors", "poker.limits")
+    files = [*(root / "poker" / "vocab").glob("*.py"), root / "poker" / "errors.py",
+             root / "poker" / "limits.py"]
+    bad = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom)
+                     and node.level == 0 else [])
+            for name in names:
+                top = name.split(".")[0]
+                if name.startswith(allowed_project) or top in sys.stdlib_module_names:
+                    continue
+                bad.append(f"{path.relative_to(root)}: {name}")
+    assert len(files) > 4 and bad == []
