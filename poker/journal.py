@@ -70,6 +70,21 @@ PRUNE_EVERY_S = 300.0
 #: At most this many entries are deleted in one transaction (a round repeats until done).
 PRUNE_BATCH = 1_000
 
+#: The journal's table, the same on the dealer's SQLite and the lobby's SQLite or
+#: PostgreSQL (BIGINT is an INTEGER column to SQLite): one row an answered request.
+TABLE = """CREATE TABLE IF NOT EXISTS journal (
+    call TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    what TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    PRIMARY KEY (call, scope, request_id)
+)"""
+#: Pruning reads entries by call and age.
+INDEX = "CREATE INDEX IF NOT EXISTS journal_at ON journal (call, at_ms)"
+
 
 @dataclass(frozen=True, slots=True)
 class Key:

@@ -47,7 +47,16 @@ from pathlib import Path
 
 import structlog
 
-from poker.journal import PRUNE_BATCH, Entry, Key, Retention, describe, fingerprint
+from poker.journal import (
+    INDEX,
+    PRUNE_BATCH,
+    TABLE,
+    Entry,
+    Key,
+    Retention,
+    describe,
+    fingerprint,
+)
 
 # Lazy: modules load (for --help) before poker.log configures the process.
 log = structlog.get_logger(__name__)
@@ -74,17 +83,6 @@ CREATE TABLE IF NOT EXISTS seats (
     token_hash TEXT NOT NULL,
     PRIMARY KEY (table_id, seat)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS journal (
-    call TEXT NOT NULL,
-    scope TEXT NOT NULL,
-    request_id TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    what TEXT NOT NULL,
-    answer TEXT NOT NULL,
-    at_ms INTEGER NOT NULL,
-    PRIMARY KEY (call, scope, request_id)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS journal_at ON journal (call, at_ms);
 CREATE TABLE IF NOT EXISTS snapshots (
     table_id TEXT PRIMARY KEY,
     sequence INTEGER NOT NULL,
@@ -170,7 +168,7 @@ class Store:
             self._db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's job
             # A restarted WAL is cut back to its limit: the file stays about that size.
             self._db.execute(f"PRAGMA journal_size_limit={restart_mb * 1024 * 1024}")
-            self._db.executescript(SCHEMA)
+            self._db.executescript(f"{SCHEMA}\n{TABLE} WITHOUT ROWID;\n{INDEX};")
             self.format = _check_format(self._db, self.path)
             self._migrate()
         except BaseException:

@@ -39,17 +39,7 @@ CALLS = {"open": "OpenTable", "join": "JoinTable", "rebuy": "Rebuy", "leave": "L
 #: The refusals journaled as answers (the others say "not now" or "malformed").
 REMEMBERED = frozenset({"NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED"})
 
-TABLE = """CREATE TABLE IF NOT EXISTS journal (
-        call TEXT NOT NULL,
-        scope TEXT NOT NULL,
-        request_id TEXT NOT NULL,
-        fingerprint TEXT NOT NULL,
-        what TEXT NOT NULL,
-        answer TEXT NOT NULL,
-        at_ms BIGINT NOT NULL,
-        PRIMARY KEY (call, scope, request_id)
-    )"""
-INDEX = "CREATE INDEX IF NOT EXISTS journal_at ON journal(call, at_ms)"
+TABLE, INDEX = journal.TABLE, journal.INDEX  # schema.py creates them with the others
 
 _INSERT = ("INSERT INTO journal (call, scope, request_id, fingerprint, what, answer, at_ms)"
            " VALUES (?, ?, ?, ?, ?, ?, ?)")
