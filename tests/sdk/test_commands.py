@@ -115,8 +115,10 @@ def test_poker_play_with_a_scripted_player() -> None:
     assert "Sorry, a raise must go to between" in out
     assert "Your cards: [" in out and "your move>" in out and " seat " in out
     # --hands 2 sits the player out as its second hand starts; a SitOut that crosses the
-    # next deal (streams linger) makes it finish one more hand, never leave it half played
-    assert re.search(r"You played [23] hands; your stack: \d+", out), out[-500:]
+    # next deal (streams linger, and bots' hands with no pause can be over before the
+    # SitOut lands: a fresh-clone run saw two such deals) makes it finish one or two more
+    # hands, never leave one half played
+    assert re.search(r"You played [234] hands; your stack: \d+", out), out[-500:]
 
 
 def test_poker_demo_plays_and_accounts_for_every_chip(tmp_path: Path) -> None:
