@@ -57,6 +57,7 @@ import contextlib
 import itertools
 import logging
 import secrets
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,7 +94,7 @@ class AcpcHand:
     seats: tuple[int, ...]
     limit: bool
     rounds: list[list[str]] = field(default_factory=lambda: [[]])
-    board: list[list[str]] = field(default_factory=list)
+    board: list[str] = field(default_factory=list)
     hole: dict[int, str] = field(default_factory=dict)
     before: dict[int, int] = field(default_factory=dict)
     bet: dict[int, int] = field(default_factory=dict)
@@ -385,6 +386,9 @@ async def _main(args: argparse.Namespace) -> int:
     async with AsyncLobbyClient(args.lobby, args.token) as operator:
         table = await operator.table(args.table)
     config = table.config
+    if config is None:
+        print(f"poker acpc: table {args.table} has no configuration", file=sys.stderr)
+        return 2
     level = config.levels[0]
     text = gamedef(config.seats, level.small_blind, level.big_blind, args.stack,
                    config.structure, config.fixed_limit_cap or 4)

@@ -89,10 +89,7 @@ class Reading:
 
     def to_act(self) -> int:
         acts = self.acts[self.round]
-        if acts:
-            p = (acts[-1][0] + 1) % self.players
-        else:
-            p = self.game.first[self.round] - 1
+        p = (acts[-1][0] + 1) % self.players if acts else self.game.first[self.round] - 1
         while self.folded[p] or self.spent[p] >= self.game.stack:
             p = (p + 1) % self.players
         return p
