@@ -391,7 +391,7 @@ async def _main(args: argparse.Namespace) -> int:
         return 2
     level = config.levels[0]
     text = gamedef(config.seats, level.small_blind, level.big_blind, args.stack,
-                   config.structure, config.fixed_limit_cap or 4)
+                   config.structure or Structure.NO_LIMIT, config.fixed_limit_cap or 4)
     if args.gamedef:
         print(text)
         return 0
