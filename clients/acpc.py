@@ -38,7 +38,8 @@ What the gateway follows, and where a table differs from an ACPC game:
 - **Stacks**: the printed game definition (`--gamedef`) gives every position `--stack`,
   the buy-in. ACPC's no-limit matches reset stacks each hand (Doyle's game); a cash
   table keeps them, so after the first hand a stack may differ from the definition's.
-  A busted seat rebuys `--stack` (R30) when the table's rules allow it.
+  A busted seat rebuys `--stack` (R30) at once; if the table's rules refuse, the lobby
+  takes the seat off the table after its rebuy wait and the client's match ends.
 - **Not representable in ACPC**: antes, a dead small blind or button (R5 `dead`), straddles
   and R10/R33 posts are played by the table but appear in no `r` amount.
 - **Show or muck** (R27) and other decisions ACPC has no word for are answered for the
@@ -64,6 +65,7 @@ from typing import Any
 
 from poker.cards import card_text
 from poker.limits import MAX_TEXT_CHARS
+from poker.log import add_log_format_argument
 from poker.vocab.actions import Action, LegalActions
 from poker.vocab.enums import ActionKind, Decision, Structure
 
@@ -275,6 +277,11 @@ class AcpcSeat:
             log.info("acpc: ignored %r (the state was %r)", line[:80], state)
 
 
+def _rebuy_done(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.info("acpc: a rebuy was refused: %s", task.exception())
+
+
 def _peer(writer: asyncio.StreamWriter) -> str:
     peer = writer.get_extra_info("peername")
     return f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
@@ -336,13 +343,19 @@ class Gateway:
             config = view.config
             seat = AcpcSeat(reader, writer, table.seat, config.seats,
                             config.structure is Structure.FIXED_LIMIT)
-            while not self.hands or seat.hands < self.hands:
-                left = self.hands - seat.hands if self.hands else None
-                result = await table.play(seat, hands=left, on_events=seat.on_events)
-                await writer.drain()
-                if result.stopped_because != "busted":
-                    break
-                await me.rebuy(self.table_id, self.stack)  # R30; refused: the match ends
+            rebuys: set[asyncio.Task[Any]] = set()
+
+            def rebuy() -> bool:  # R30, between hands: the seat waits for it, dealt out
+                task = asyncio.get_running_loop().create_task(me.rebuy(self.table_id,
+                                                                      self.stack))
+                rebuys.add(task)
+                task.add_done_callback(_rebuy_done)
+                task.add_done_callback(rebuys.discard)
+                return True
+
+            await table.play(seat, hands=self.hands or None, on_events=seat.on_events,
+                             rebuy=rebuy)
+            await writer.drain()
         finally:
             with contextlib.suppress(Exception):
                 await me.leave(self.table_id)
@@ -372,8 +385,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="hands per client, the match length (0: until it leaves)")
     parser.add_argument("--gamedef", action="store_true",
                         help="print the table's ACPC game definition and exit")
-    parser.add_argument("--log-format", choices=("json", "console"), default=None,
-                        help="log lines as JSON or for a console (default: console on a tty)")
+    add_log_format_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
