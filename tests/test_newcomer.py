@@ -77,3 +77,12 @@ def test_the_docker_context_holds_what_the_image_copies_and_nothing_heavy() -> N
     assert {"pyproject.toml", "README.md", "poker", "services", "clients", "protos"} <= set(copied)
     assert not set(copied) & set(ignored)
     assert {".git", ".venv", "node_modules", "tests"} <= set(ignored)
+
+
+def test_the_narrator_speaks_to_you_in_the_second_person_and_names_odd_chips() -> None:
+    import doctest
+
+    from clients import narrate
+
+    result = doctest.testmod(narrate)
+    assert result.attempted >= 6 and not result.failed
