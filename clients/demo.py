@@ -42,6 +42,7 @@ from clients.narrate import Narrator
 from clients.sdk import LobbyClient, TableClient
 from clients.session import Bot, PlayResult
 from clients.stack import LocalSuite
+from poker.log import add_log_format_argument
 
 DEPOSIT = 20_000
 BUY_IN = 1_000
@@ -56,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Monte Carlo trials of each equity question the equity bots ask")
     parser.add_argument("--keep", metavar="FOLDER", default=None,
                         help="keep databases and logs in FOLDER (default: a temporary folder)")
-    parser.add_argument("--log-format", choices=("json", "console"), default=None)
+    add_log_format_argument(parser)
 
 
 @dataclass

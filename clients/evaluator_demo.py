@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Starts the evaluator, shows it working, stops it; 0 on success."""
-    log_path = Path(tempfile.gettempdir()) / "poker-demo-evaluator.log"
+    log_path = Path(tempfile.mkdtemp(prefix="poker-evaluator-demo-")) / "evaluator.log"
     print(f"Starting the evaluator service (its log: {log_path}) ...")
     started = time.perf_counter()
     proc = start_service("evaluator", log_path=log_path)

@@ -12,6 +12,11 @@ Used by `poker demo` (the log of a few hands) and `poker play` (the table as it 
 '*** FLOP *** [As Kd 7c]'
 >>> n.line(PotAwarded(sequence=9, index=0, amount=640, winners=(0, 1), shares=(320, 320)))
 'Ann and Bob split the pot of 640 (320 each)'
+>>> n.line(PotAwarded(sequence=9, index=0, amount=65, winners=(0, 1), shares=(33, 32)))
+'Ann and Bob split the pot of 65 (Ann 33, Bob 32: the odd chip to Ann)'
+>>> from clients.events import PlayerSatOut
+>>> Narrator({0: "Ann"}, you=0).line(PlayerSatOut(sequence=7, seat=0))
+'You sit out'
 >>> Narrator({0: "Ann"}, you=0).line(ActionTaken(sequence=5, seat=0, action=ActionKind.CALL,
 ...                                               to=10, added=10, all_in=True))
 'You call 10 and are all-in'
@@ -68,7 +73,9 @@ class Narrator:
         """`verb` agreeing with the seat: "calls", or "call" for you."""
         if seat != self.you:
             return verb
-        return {"goes": "go", "is": "are", "has": "have"}.get(verb, verb.removesuffix("s"))
+        irregular = {"goes": "go", "is": "are", "has": "have", "rebuys": "rebuy"}
+        return irregular.get(verb, verb.removesuffix("es") if verb.endswith("ses") else
+                             verb.removesuffix("s"))
 
     def line(self, e: Event) -> str | None:  # noqa: C901 - one case per event kind
         """The line for one event, or None when there is nothing to tell."""
@@ -108,14 +115,14 @@ class Narrator:
         if isinstance(e, PlayerSeated):
             return f"{self.names.get(e.seat, e.player_id)} sits down with {e.stack}"
         if isinstance(e, PlayerUnseated):
-            return f"{self.who(e.stack.seat)} leaves with {e.stack.stack}"
+            return f"{self.who(e.stack.seat)} {self._s(e.stack.seat, 'leaves')} with {e.stack.stack}"
         if isinstance(e, ChipsAdded):
-            return f"{self.who(e.seat)} rebuys {e.amount} (stack {e.stack})"
+            return f"{self.who(e.seat)} {self._s(e.seat, 'rebuys')} {e.amount} (stack {e.stack})"
         if isinstance(e, PlayerSatOut):
             why = " (out of time)" if e.reason is SitOutReason.TIMED_OUT else ""
-            return f"{self.who(e.seat)} sits out{why}"
+            return f"{self.who(e.seat)} {self._s(e.seat, 'sits')} out{why}"
         if isinstance(e, PlayerSatIn):
-            return f"{self.who(e.seat)} is back"
+            return f"{self.who(e.seat)} {self._s(e.seat, 'is')} back"
         if isinstance(e, ButtonSet):
             return f"The button starts at {self.who(e.seat)}"
         if isinstance(e, TableClosed):
@@ -144,5 +151,9 @@ class Narrator:
         if len(e.winners) == 1:
             return f"{self.who(e.winners[0])} {self._s(e.winners[0], 'wins')} {pot} of {e.amount}"
         names = [self.who(w) for w in e.winners]
-        each = ", ".join(str(s) for s in sorted(set(e.shares)))
-        return f"{', '.join(names[:-1])} and {names[-1]} split {pot} of {e.amount} ({each} each)"
+        split = f"{', '.join(names[:-1])} and {names[-1]} split {pot} of {e.amount}"
+        if len(set(e.shares)) == 1:
+            return f"{split} ({e.shares[0]} each)"
+        shares = ", ".join(f"{n} {s}" for n, s in zip(names, e.shares, strict=True))
+        odd = [n for n, s in zip(names, e.shares, strict=True) if s == max(e.shares)]
+        return f"{split} ({shares}: the odd chip{'s' if len(odd) > 1 else ''} to {' and '.join(odd)})"

@@ -34,6 +34,7 @@ from clients.narrate import Narrator, show_cards
 from clients.sdk import LobbyClient, TableClient
 from clients.session import Bot
 from clients.stack import LocalSuite
+from poker.log import add_log_format_argument
 
 HELP = ("f fold · x check · c call · b AMOUNT bet · r AMOUNT raise to · a all-in · "
         "s show · m muck · ? help · q quit")
@@ -200,7 +201,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.6,
                         help="seconds each bot thinks (default 0.6)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the random bots")
-    parser.add_argument("--log-format", choices=("json", "console"), default=None)
+    add_log_format_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("evaluator-demo",), "clients.evaluator_demo",
      "start an evaluator alone and show what it does"),
     (("play",), "clients.play", "play against bots in the terminal"),
+    (("acpc",), "clients.acpc", "seat ACPC protocol bots (text over TCP) at a table"),
     (("health",), "poker.healthcheck", "ask a service whether it is serving (grpc.health.v1)"),
 ]
 

@@ -50,6 +50,18 @@ def check(address: str, service: str = "", timeout: float = 3.0,
     return str(health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status))
 
 
+def _explain(err: grpc.RpcError, service: str) -> str:
+    """The error's text, or what it means when the server sent none."""
+    if err.details():
+        return str(err.details())
+    if err.code() is grpc.StatusCode.NOT_FOUND:
+        return (f"the server knows no service {service!r}; ask about '' (the server) or a "
+                "full name such as poker.v1.DealerService")
+    if err.code() is grpc.StatusCode.UNIMPLEMENTED:
+        return "the server does not answer grpc.health.v1"
+    return "no details given"
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         credentials = (tls.channel_credentials(args.tls_ca, args.tls_cert, args.tls_key,
@@ -61,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
         status = check(args.address, args.service, args.timeout, credentials,
                        args.tls_server_name)
     except grpc.RpcError as err:
-        print(f"{args.address}: {err.code().name}: {err.details()}", file=sys.stderr)
+        print(f"{args.address}: {err.code().name}: {_explain(err, args.service)}",
+              file=sys.stderr)
         return 1
     print(f"{args.address}: {status}")
     return 0 if status == "SERVING" else 1

@@ -7,6 +7,7 @@ forces one, `POKER_LOG_LEVEL` sets the level (default INFO).
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import sys
@@ -15,6 +16,14 @@ from typing import Any
 import structlog
 
 _configured = False
+
+
+def add_log_format_argument(parser: argparse.ArgumentParser) -> None:
+    """The `--log-format` option every command takes (one definition for all of them)."""
+    parser.add_argument(
+        "--log-format", choices=("json", "console"), default=None,
+        help="log lines as JSON (one object per line) or readable key-values; default: "
+             "$POKER_LOG_FORMAT, else console on a terminal and JSON off one")
 
 
 def configure(fmt: str | None = None, level: str | None = None) -> None:

@@ -74,6 +74,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Replay every hand under the paths; one line per mismatch or error, then a summary."""
     preset = Preset(args.preset)
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        for name in missing:
+            print(f"poker replay: {name}: no such file or folder", file=sys.stderr)
+        return 2
     files = list(phh_files(args.paths))
     replayed = mismatches = errors = skipped = 0
     progress = sys.stderr.isatty() and len(files) > 200

@@ -27,6 +27,7 @@ import structlog
 
 from poker import journal, serving, status, tls, wire
 from poker.limits import quote
+from poker.log import add_log_format_argument
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
 from services.dealer import checks, history, streams, views
@@ -359,7 +360,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "where installed; about 10%% more hands a second) or asyncio's "
                              "own (env POKER_EVENT_LOOP)")
     journal.add_arguments(parser, "POKER_DEALER")
-    parser.add_argument("--log-format", choices=("json", "console"), default=None)
+    add_log_format_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

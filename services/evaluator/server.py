@@ -27,7 +27,7 @@ import numpy as np
 from poker import serving, status, tls, wire
 from poker.cards import CardError, card_text, parse_card
 from poker.limits import MAX_CARDS_TEXT_CHARS, MAX_TOKEN_CHARS, check_count, check_text, quote
-from poker.log import get_logger
+from poker.log import add_log_format_argument, get_logger
 from poker.v1 import evaluator_pb2 as pb
 from poker.v1 import evaluator_pb2_grpc as pb_grpc
 from services.evaluator import admission, core, equity, explain
@@ -307,9 +307,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "call (env POKER_EVALUATOR_TOKEN; the dealer's --evaluator-token); "
                              "unset: open to any caller. Health and reflection stay open")
     tls.add_arguments(parser)
-    parser.add_argument("--log-format", choices=("json", "console"), default=None,
-                        help="log lines as JSON or readable key-values (env POKER_LOG_FORMAT; "
-                             "default: readable on a terminal)")
+    add_log_format_argument(parser)
 
 
 def limits_of(args: argparse.Namespace) -> Limits:

@@ -21,6 +21,7 @@ import structlog
 from poker import journal, status, tls, wire
 from poker.cards import card_text
 from poker.limits import MAX_NAME_CHARS, MAX_TOKEN_CHARS
+from poker.log import add_log_format_argument
 from poker.serving import Service, serve_forever
 from poker.v1 import dealer_pb2, lobby_pb2_grpc
 from poker.v1 import lobby_pb2 as pb
@@ -377,7 +378,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how long one lobby process holds an operation it is driving")
     tls.add_arguments(parser)
     journal.add_arguments(parser, "POKER_LOBBY")
-    parser.add_argument("--log-format", choices=("json", "console"), default=None)
+    add_log_format_argument(parser)
 
 
 def dealer_addresses(args: argparse.Namespace) -> list[str]:
