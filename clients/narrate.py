@@ -115,7 +115,8 @@ class Narrator:
         if isinstance(e, PlayerSeated):
             return f"{self.names.get(e.seat, e.player_id)} sits down with {e.stack}"
         if isinstance(e, PlayerUnseated):
-            return f"{self.who(e.stack.seat)} {self._s(e.stack.seat, 'leaves')} with {e.stack.stack}"
+            seat = e.stack.seat
+            return f"{self.who(seat)} {self._s(seat, 'leaves')} with {e.stack.stack}"
         if isinstance(e, ChipsAdded):
             return f"{self.who(e.seat)} {self._s(e.seat, 'rebuys')} {e.amount} (stack {e.stack})"
         if isinstance(e, PlayerSatOut):
@@ -156,4 +157,5 @@ class Narrator:
             return f"{split} ({e.shares[0]} each)"
         shares = ", ".join(f"{n} {s}" for n, s in zip(names, e.shares, strict=True))
         odd = [n for n, s in zip(names, e.shares, strict=True) if s == max(e.shares)]
-        return f"{split} ({shares}: the odd chip{'s' if len(odd) > 1 else ''} to {' and '.join(odd)})"
+        chips = "the odd chips" if len(odd) > 1 else "the odd chip"
+        return f"{split} ({shares}: {chips} to {' and '.join(odd)})"
