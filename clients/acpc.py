@@ -45,7 +45,10 @@ What the gateway follows, and where a table differs from an ACPC game:
 - **Show or muck** (R27) and other decisions ACPC has no word for are answered for the
   client: it shows. A hand dealt to the seat before its Play stream started (the table
   deals as soon as a second player sits) is checked or folded for the client; the
-  client's hand numbers start with the first hand it is sent.
+  client's hand numbers start with the first hand it is sent. So is a hand dealt to fewer
+  players than the game definition's `numPlayers` (the table's seats): an ACPC match has
+  a fixed number of players, so such a hand (while the table fills, or while a seat waits
+  for its rebuy) is not part of the match; `--hands` counts the match's hands.
 
     poker acpc --lobby 127.0.0.1:50053 --token $OPERATOR --table t1 --port 48777
 """
@@ -232,6 +235,7 @@ class AcpcSeat:
                  table_seats: int, limit: bool) -> None:
         self.reader, self.writer = reader, writer
         self.seat, self.table_seats, self.limit = seat, table_seats, limit
+        self.players = table_seats  # the game definition's numPlayers
         self.hand: AcpcHand | None = None
         self.numbers = itertools.count()
         self.hands = 0
@@ -243,7 +247,7 @@ class AcpcSeat:
         for event in events:
             if event.kind == "hand_started":
                 dealt = [p.seat for p in event.players]
-                if self.seat in dealt:
+                if self.seat in dealt and len(dealt) == self.players:
                     self.hand = AcpcHand.start(next(self.numbers), dealt, event.button,
                                                self.table_seats, self.limit)
                 else:
@@ -353,8 +357,10 @@ class Gateway:
                 task.add_done_callback(rebuys.discard)
                 return True
 
-            await table.play(seat, hands=self.hands or None, on_events=seat.on_events,
-                             rebuy=rebuy)
+            def enough(_: Any) -> bool:
+                return bool(self.hands) and seat.hands >= self.hands
+
+            await table.play(seat, until=enough, on_events=seat.on_events, rebuy=rebuy)
             await writer.drain()
         finally:
             with contextlib.suppress(Exception):

@@ -144,7 +144,9 @@ def test_acpc_clients_play_a_match_and_every_chip_is_accounted_for(
             game = Game.parse(text)
             assert game.players == players and game.limit == (structure is
                                                                Structure.FIXED_LIMIT)
-            clients = [AcpcClient("127.0.0.1", port, game, seed=i, cap=10 * blinds[1])
+            # Raises stay small, so no stack runs short in the match: an ACPC client knows
+            # only the game definition's stacks (see clients/acpc.py, "Stacks").
+            clients = [AcpcClient("127.0.0.1", port, game, seed=i, cap=4 * blinds[1])
                        for i in range(players)]
             seen: list[object] = [None] * players
             threads = [threading.Thread(target=lambda i=i: seen.__setitem__(i, clients[i].run()))
