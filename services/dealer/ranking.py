@@ -54,8 +54,19 @@ OVERDUE = 0.2
 #: Ranks kept for showdowns to come, at most (the cache is emptied past it).
 CACHE_SIZE = 4096
 #: Each address may be a name that resolves to many replicas (`dns:///evaluator:50051`
-#: in compose): gRPC's round_robin spreads calls over all of them, pick_first would not.
+#: in compose, a headless Service in Kubernetes): gRPC's round_robin spreads calls over
+#: all of them, pick_first would not. gRPC looks the name up again when a connection
+#: ends (the evaluators' --max-connection-age-s ends each now and then), at most once
+#: every `resolve_s` seconds: replicas that appear get calls, those gone get none.
 CHANNEL_OPTIONS = [("grpc.lb_policy_name", "round_robin")]
+#: How often, at most, a name is looked up again (gRPC's own default is 30 s).
+RESOLVE_S = 5.0
+
+
+def channel_options(resolve_s: float = RESOLVE_S) -> list[tuple[str, object]]:
+    """The evaluator channels' options: round_robin, names looked up again every `resolve_s`."""
+    return [*CHANNEL_OPTIONS,
+            ("grpc.dns_min_time_between_resolutions_ms", max(0, int(resolve_s * 1000)))]
 
 
 def local_ranks(board: Sequence[int], holdings: Sequence[Sequence[int]]) -> list[int]:
@@ -70,14 +81,15 @@ class RemoteRanker:
 
     def __init__(self, addresses: Sequence[str], timeout_s: float = 0.5,
                  credentials: grpc.ChannelCredentials | None = None,
-                 token: str | None = None) -> None:
+                 token: str | None = None, resolve_s: float = RESOLVE_S) -> None:
         if not addresses:
             raise ValueError("RemoteRanker needs at least one evaluator address")
         self.addresses = list(addresses)
         self._metadata = (("authorization", f"Bearer {token}"),) if token else None
         self._credentials = credentials  # None: plaintext
-        self._channels = [grpc.secure_channel(a, credentials, options=CHANNEL_OPTIONS)
-                          if credentials else grpc.insecure_channel(a, options=CHANNEL_OPTIONS)
+        self._options = channel_options(resolve_s)
+        self._channels = [grpc.secure_channel(a, credentials, options=self._options)
+                          if credentials else grpc.insecure_channel(a, options=self._options)
                           for a in self.addresses]
         self._stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c)  # type: ignore[no-untyped-call]
                        for c in self._channels]
@@ -151,8 +163,8 @@ class RemoteRanker:
     async def _fetch(self, hands: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> None:
         if self._aio_stubs is None:
             self._aio_channels = [
-                grpc.aio.secure_channel(a, self._credentials, options=CHANNEL_OPTIONS)
-                if self._credentials else grpc.aio.insecure_channel(a, options=CHANNEL_OPTIONS)
+                grpc.aio.secure_channel(a, self._credentials, options=self._options)
+                if self._credentials else grpc.aio.insecure_channel(a, options=self._options)
                 for a in self.addresses]
             self._aio_stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c)  # type: ignore[no-untyped-call]
                                for c in self._aio_channels]

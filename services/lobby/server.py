@@ -18,7 +18,7 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 import structlog
 
-from poker import journal, status, tls, wire
+from poker import journal, metrics, status, tls, wire
 from poker.cards import card_text
 from poker.limits import MAX_NAME_CHARS, MAX_TOKEN_CHARS
 from poker.serving import Service, serve_forever
@@ -376,6 +376,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lease-seconds", type=float, default=15.0,
                         help="how long one lobby process holds an operation it is driving")
     tls.add_arguments(parser)
+    metrics.add_arguments(parser)
     journal.add_arguments(parser, "POKER_LOBBY")
     parser.add_argument("--log-format", choices=("json", "console"), default=None)
 
@@ -415,6 +416,9 @@ def run(args: argparse.Namespace) -> int:
              dealer_tls=upstream is not None)
     lobby.start_recovery(args.recovery_interval)
     servicer = LobbyServicer(lobby, args.operator_token)
+    metrics.gauge_buy_ins_pending(lobby.buy_ins_pending)
+    metrics.gauge_audit(lobby.audit)
+    metrics.serve_from_args(args)
 
     def stop() -> None:
         lobby.stop()
