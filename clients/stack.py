@@ -86,7 +86,7 @@ class LocalSuite:
         """`evaluator_args`: one list for every evaluator, or one list per evaluator."""
         given = self.evaluator_args
         if given and not isinstance(given[0], str):
-            return list(given[index])  # type: ignore[arg-type]
+            return list(given[index])
         return [str(a) for a in given]
 
     def start_dealer(self, args: Sequence[str], db: str = "dealer.sqlite") -> ServiceProcess:

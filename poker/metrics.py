@@ -140,7 +140,7 @@ def _code_name(context: Any, failed: bool) -> str:
     if code is None:
         return "UNKNOWN" if failed else "OK"
     if isinstance(code, grpc.StatusCode):
-        return code.name
+        return str(code.name)
     return str(code)
 
 
@@ -239,7 +239,7 @@ def _instrumented(handler: grpc.RpcMethodHandler | None, method: str,
     wrap = _async_wrap if on_loop else _sync_wrap
     wrapped = wrap(behavior, _names(method), bool(handler.response_streaming
                                                   or handler.request_streaming))
-    return handler._replace(**{kind: wrapped})  # type: ignore[attr-defined,no-any-return]
+    return handler._replace(**{kind: wrapped})
 
 
 class ServerInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]

@@ -30,9 +30,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
-from poker import metrics
+from poker import metrics, wire
 from poker import tls as tls_options
-from poker import wire
 from poker.log import get_logger
 
 log = get_logger(__name__)

@@ -109,7 +109,8 @@ def test_every_variable_is_read_by_the_service(workload: str,
             env.setenv(name, value)
             after = vars(_parse(container["args"]))
         changed = {k for k in after if after[k] != before[k]}
-        assert changed or f'os.environ.get("{name}"' in source, f"{workload} sets {name}, which `poker serve {workload}` never reads"
+        assert changed or f'os.environ.get("{name}"' in source, (
+            f"{workload} sets {name}, which `poker serve {workload}` never reads")
 
 
 def test_services_reach_their_pods_by_named_ports() -> None:

@@ -67,7 +67,8 @@ def test_every_service_serves_metrics_that_move_with_play(
         suite: LocalSuite, ports: dict[str, int]) -> None:
     before = {name: scrape(port) for name, port in ports.items()}
     assert value(before["dealer"], "poker_dealer_open_tables") == 0
-    assert value(before["dealer"], "poker_dealer_lease_state", poker_dealer_lease_state="embedded") == 1
+    assert value(before["dealer"], "poker_dealer_lease_state",
+                 poker_dealer_lease_state="embedded") == 1
     with LobbyClient(suite.lobby, suite.operator_token) as operator:
         table = open_table(operator, 2)
         players = funded(suite, operator, 2, deposit=5_000)
