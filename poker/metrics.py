@@ -21,6 +21,7 @@ registry, and documented in README "Metrics". A service serves them over HTTP on
 from __future__ import annotations
 
 import argparse
+import asyncio
 import inspect
 import os
 import threading
@@ -135,10 +136,35 @@ def _names(method: str) -> tuple[str, str]:
     return service or "unknown", name or method
 
 
-def _code_name(context: Any, failed: bool) -> str:
+#: What a call that set no status ended with: an exception, or the caller going away
+#: (a stream closed under its generator, a cancelled task).
+_UNSET: dict[type[BaseException] | None, str] = {
+    None: "OK", Exception: "UNKNOWN", GeneratorExit: "CANCELLED",
+    asyncio.CancelledError: "CANCELLED"}
+
+
+def _ended(err: BaseException | None) -> type[BaseException] | None:
+    if err is None:
+        return None
+    return next((kind for kind in (GeneratorExit, asyncio.CancelledError)
+                 if isinstance(err, kind)), Exception)
+
+
+def _gone(context: Any) -> bool:
+    """The caller cancelled or went away (sync and grpc.aio contexts alike)."""
+    cancelled = getattr(context, "cancelled", None)
+    if cancelled is not None:
+        return bool(cancelled())
+    is_active = getattr(context, "is_active", None)
+    return is_active is not None and not is_active()
+
+
+def _code_name(context: Any, failed: type[BaseException] | None) -> str:
     code = context.code()
     if code is None:
-        return "UNKNOWN" if failed else "OK"
+        if failed is None and _gone(context):  # a stream that ended as its caller left
+            return "CANCELLED"
+        return _UNSET[failed]
     if isinstance(code, grpc.StatusCode):
         return str(code.name)
     return str(code)
@@ -152,7 +178,7 @@ class _Call:
     def __init__(self, labels: tuple[str, str], timed: bool) -> None:
         self.labels, self.timed, self.started = labels, timed, time.perf_counter()
 
-    def done(self, context: Any, failed: bool) -> None:
+    def done(self, context: Any, failed: type[BaseException] | None) -> None:
         code = _code_name(context, failed)
         RPCS.labels(*self.labels, code).inc()
         if self.timed:
@@ -165,27 +191,35 @@ def _kind(handler: grpc.RpcMethodHandler) -> str:
 
 
 def _sync_wrap(behavior: Callable[..., Any], labels: tuple[str, str],
-               streaming: bool) -> Callable[..., Any]:
-    if not streaming:
+               streaming: bool, response_streaming: bool) -> Callable[..., Any]:
+    if not response_streaming:  # one answer, to one request or to a stream of them
         def unary(request: Any, context: grpc.ServicerContext) -> Any:
-            call = _Call(labels, True)
+            call = _Call(labels, not streaming)
+            gauge = STREAMS_OPEN.labels(*labels) if streaming else None
+            if gauge is not None:
+                gauge.inc()
+            failed: type[BaseException] | None = None
             try:
-                reply = behavior(request, context)
-            except BaseException:
-                call.done(context, True)
+                return behavior(request, context)
+            except BaseException as err:
+                failed = _ended(err)
                 raise
-            call.done(context, False)
-            return reply
+            finally:
+                if gauge is not None:
+                    gauge.dec()
+                call.done(context, failed)
 
         return unary
 
     def stream(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
         call, gauge = _Call(labels, False), STREAMS_OPEN.labels(*labels)
         gauge.inc()
-        failed = True
+        failed: type[BaseException] | None = None
         try:
             yield from behavior(request, context)
-            failed = False
+        except BaseException as err:
+            failed = _ended(err)
+            raise
         finally:
             gauge.dec()
             call.done(context, failed)
@@ -194,16 +228,18 @@ def _sync_wrap(behavior: Callable[..., Any], labels: tuple[str, str],
 
 
 def _async_wrap(behavior: Callable[..., Any], labels: tuple[str, str],
-                streaming: bool) -> Callable[..., Any]:
+                streaming: bool, response_streaming: bool) -> Callable[..., Any]:
     if inspect.isasyncgenfunction(behavior):
         async def generator(request: Any, context: Any) -> Any:
             call, gauge = _Call(labels, False), STREAMS_OPEN.labels(*labels)
             gauge.inc()
-            failed = True
+            failed: type[BaseException] | None = None
             try:
                 async for reply in behavior(request, context):
                     yield reply
-                failed = False
+            except BaseException as err:
+                failed = _ended(err)
+                raise
             finally:
                 gauge.dec()
                 call.done(context, failed)
@@ -215,11 +251,12 @@ def _async_wrap(behavior: Callable[..., Any], labels: tuple[str, str],
         gauge = STREAMS_OPEN.labels(*labels) if streaming else None
         if gauge is not None:
             gauge.inc()
-        failed = True
+        failed: type[BaseException] | None = None
         try:
-            reply = await behavior(request, context)
-            failed = False
-            return reply
+            return await behavior(request, context)
+        except BaseException as err:
+            failed = _ended(err)
+            raise
         finally:
             if gauge is not None:
                 gauge.dec()
@@ -236,9 +273,11 @@ def _instrumented(handler: grpc.RpcMethodHandler | None, method: str,
     behavior = getattr(handler, kind)
     if behavior is None:
         return handler
-    wrap = _async_wrap if on_loop else _sync_wrap
-    wrapped = wrap(behavior, _names(method), bool(handler.response_streaming
-                                                  or handler.request_streaming))
+    asynchronous = inspect.isasyncgenfunction(behavior) or inspect.iscoroutinefunction(behavior)
+    wrap = _async_wrap if on_loop and asynchronous else _sync_wrap
+    responses = bool(handler.response_streaming)
+    wrapped = wrap(behavior, _names(method), responses or bool(handler.request_streaming),
+                   responses)
     return handler._replace(**{kind: wrapped})
 
 

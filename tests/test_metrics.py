@@ -12,14 +12,19 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from clients.bots import CallingStation, RandomBot
 from clients.errors import ServiceError
 from clients.sdk import LobbyClient
 from clients.stack import LocalSuite
-from poker import metrics
+from poker import metrics, serving
+from poker.v1 import evaluator_pb2, evaluator_pb2_grpc
+from services.evaluator.server import service as evaluator_service
 from tests.sdk.conftest import funded, open_table, play_all, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,6 +115,36 @@ def test_every_service_serves_metrics_that_move_with_play(
     assert value(lobby, "poker_lobby_ledger_audit_total_chips") == 0
     assert value(lobby, "poker_rpc_handled_total", method="Deposit", code="NOT_FOUND") == 1
     assert value(lobby, "poker_rpc_handled_total", method="Deposit", code="OK") == 2
+
+
+def _handled(method: str, code: str) -> float:
+    return REGISTRY.get_sample_value("poker_rpc_handled_total", {
+        "service": "poker.v1.EvaluatorService" if method.startswith("Evaluate")
+        else "grpc.health.v1.Health", "method": method, "code": code}) or 0.0
+
+
+def test_the_interceptor_counts_each_status_and_a_stream_the_caller_left() -> None:
+    running = serving.start([evaluator_service()], "127.0.0.1", 0)
+    calls = [("EvaluateBatch", "OK"), ("EvaluateBatch", "INVALID_ARGUMENT"),
+             ("EvaluateBatchStream", "OK"), ("Watch", "CANCELLED")]
+    before = {call: _handled(*call) for call in calls}
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            stub = evaluator_pb2_grpc.EvaluatorServiceStub(channel)
+            stub.EvaluateBatch(evaluator_pb2.EvaluateBatchRequest(
+                cards_per_hand=5, hands=bytes(range(5))))
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.EvaluateBatch(evaluator_pb2.EvaluateBatchRequest(cards_per_hand=4))
+            assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            list(stub.EvaluateBatchStream(iter([evaluator_pb2.EvaluateBatchStreamRequest(
+                cards_per_hand=5, hands=bytes(range(5)))])))
+            watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest())
+            next(watch)
+            watch.cancel()
+            wait_until(lambda: _handled("Watch", "CANCELLED") > before[("Watch", "CANCELLED")])
+    finally:
+        running.stop(0)
+    assert {call: _handled(*call) - before[call] for call in calls} == dict.fromkeys(calls, 1)
 
 
 def _readme_metrics() -> set[str]:
