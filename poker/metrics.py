@@ -120,10 +120,15 @@ def serve_from_args(args: argparse.Namespace) -> int:
     port = int(getattr(args, "metrics_port", 0) or 0)
     if port <= 0:
         return 0
-    start_http_server(port, addr=getattr(args, "metrics_host", "127.0.0.1"))
     from poker.log import get_logger
 
-    get_logger(__name__).info("metrics_serving", host=args.metrics_host, port=port)
+    host = getattr(args, "metrics_host", "127.0.0.1")
+    try:
+        start_http_server(port, addr=host)
+    except OSError as err:  # taken, or no such address: say so, do not run unobserved
+        get_logger(__name__).error("metrics_unavailable", host=host, port=port, error=str(err))
+        raise SystemExit(f"--metrics-port {port} on {host}: {err.strerror or err}") from None
+    get_logger(__name__).info("metrics_serving", host=host, port=port)
     return port
 
 

@@ -23,6 +23,7 @@ from clients.errors import ServiceError
 from clients.sdk import LobbyClient
 from clients.stack import LocalSuite
 from poker import metrics, serving
+from poker.procs import start_service
 from poker.v1 import evaluator_pb2, evaluator_pb2_grpc
 from services.evaluator.server import service as evaluator_service
 from tests.sdk.conftest import funded, open_table, play_all, wait_until
@@ -171,3 +172,17 @@ def test_grafana_dashboard_asks_only_for_metrics_that_exist() -> None:
     # every service's own metrics are on the dashboard
     for prefix in ("poker_rpc_", "poker_dealer_", "poker_evaluator_", "poker_lobby_"):
         assert any(m.startswith(prefix) for m in asked), prefix
+
+
+def test_a_metrics_port_taken_stops_the_service_with_the_reason(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        log = tmp_path / "lobby.log"
+        with pytest.raises(RuntimeError, match="did not start"):
+            start_service("lobby", ["--db", str(tmp_path / "lobby.sqlite"),
+                                    "--operator-token", "x", "--metrics-port", str(port)],
+                          log_path=log, timeout=20)
+    assert "metrics_unavailable" in log.read_text()
+    assert f"--metrics-port {port} on 127.0.0.1" in log.read_text()

@@ -387,6 +387,7 @@ def evaluator_addresses(args: argparse.Namespace) -> list[str]:
 
 
 async def serve(args: argparse.Namespace) -> int:
+    metrics.serve_from_args(args)
     if not args.service_token:
         log.warning("no_service_token", hint="internal calls are refused without --service-token")
     server_tls = tls.from_args(args)
@@ -420,7 +421,6 @@ async def serve(args: argparse.Namespace) -> int:
     servicer = DealerServicer(dealer, args.stream_linger_ms / 1000)
     metrics.gauge_tables(lambda: len(dealer.tables))
     metrics.set_lease_state("embedded")
-    metrics.serve_from_args(args)
     pruning = asyncio.create_task(journal.prune_on_loop(store.journal))
 
     async def stop() -> None:

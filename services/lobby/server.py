@@ -408,6 +408,7 @@ def run(args: argparse.Namespace) -> int:
         log.warning("no_service_token", hint="dealers refuse internal calls without it")
     server_tls = tls.from_args(args)
     upstream = tls.upstream_from_args(args, args.dealer_tls_ca, "--dealer-tls-ca")
+    metrics.serve_from_args(args)
     storage = open_storage(args.dsn, args.db)
     dealer = GrpcDealer(args.service_token or "", args.dealer_timeout_ms / 1000, upstream)
     lobby = Lobby(storage, dealer, dealer_addresses(args), args.lease_seconds,
@@ -418,7 +419,6 @@ def run(args: argparse.Namespace) -> int:
     servicer = LobbyServicer(lobby, args.operator_token)
     metrics.gauge_buy_ins_pending(lobby.buy_ins_pending)
     metrics.gauge_audit(lobby.audit)
-    metrics.serve_from_args(args)
 
     def stop() -> None:
         lobby.stop()
