@@ -16,6 +16,7 @@ from __future__ import annotations
 import socket
 import struct
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from clients.bots import CallingStation
 from clients.sdk import LobbyClient
 from clients.stack import LocalSuite
 from poker.procs import ServiceProcess, start_service
-from tests.sdk.conftest import funded, open_table, play_all
+from tests.sdk.conftest import funded, open_table, play_all, wait_until
 from tests.test_metrics import free_port, scrape, value
 
 NAME = "evaluator.test"
@@ -171,7 +172,11 @@ def test_a_dealer_spreads_over_every_evaluator_of_a_name_and_finds_a_fourth(
     assert dns.queries >= 1
 
     evaluators.start(HOSTS[3])  # a replica appears behind the name
+    asked = dns.queries
     dns.records[NAME] = HOSTS[:4]
+    # a connection ends within a second (--max-connection-age-s): the dealer asks again
+    wait_until(lambda: dns.queries > asked, timeout=15)
+    time.sleep(0.5)  # and connects to the new address
     _play(suite, 60)
     second = _new(evaluators.calls(), first)
     assert second[HOSTS[3]] >= sum(second.values()) / 4 * 0.4, second
