@@ -2,15 +2,16 @@
 
 The dealer is given evaluator addresses (--evaluator, repeatable, or
 POKER_EVALUATORS=host:port,host:port; an address may be a DNS name of many replicas,
-`dns:///evaluator:50051`, balanced round robin by gRPC: CHANNEL_OPTIONS), over TLS
-when given the evaluators' CA (--evaluator-tls-ca), sending the evaluators' service
-token when given one (--evaluator-token, POKER_EVALUATOR_TOKEN). Calls rotate round robin over one channel
-per address; a call that fails with UNAVAILABLE, DEADLINE_EXCEEDED or RESOURCE_EXHAUSTED
-(an evaluator too busy), or is refused for its token (UNAUTHENTICATED, PERMISSION_DENIED:
-a misconfiguration, logged as an error), is retried at once on the next address, and
-the failed address is skipped for a few seconds, so tables go on when an evaluator
-dies. When every evaluator fails, the hand is ranked in process (services.evaluator.core)
-and an error is logged: a showdown never waits on an outage.
+`dns:///evaluator:50051`, balanced round robin by gRPC: CHANNEL_OPTIONS), over TLS when
+given the evaluators' CA (--evaluator-tls-ca), sending the evaluators' service token
+when given one (--evaluator-token, POKER_EVALUATOR_TOKEN). Calls rotate round robin over
+one channel per address; a call that fails with UNAVAILABLE, DEADLINE_EXCEEDED or
+RESOURCE_EXHAUSTED (an evaluator too busy), or is refused for its token
+(UNAUTHENTICATED, PERMISSION_DENIED: a misconfiguration, logged as an error), is retried
+at once on the next address, and the failed address is skipped for a few seconds, so
+tables go on when an evaluator dies. When every evaluator fails, the hand is ranked in
+process (services.evaluator.core) and an error is logged: a showdown never waits on an
+outage.
 
 The engine asks for ranks synchronously, on the event loop that runs every table.
 So that a showdown does not wait on the network there, the table asks for them
