@@ -14,8 +14,10 @@ registry, and documented in README "Metrics". A service serves them over HTTP on
 - The evaluator: `evaluated` (batch sizes, evaluations by kind).
 - The lobby: `money_moved`, `gauge_buy_ins_pending`, `audited` / `gauge_audit`.
 
->>> table_adopted()
->>> LEASE_STATE.state("holding"); set_tables_owned(3)
+>>> _names("/poker.v1.DealerService/Act")
+('poker.v1.DealerService', 'Act')
+>>> "poker_dealer_lease_state" in metric_names() and "embedded" in LEASE_STATES
+True
 """
 
 from __future__ import annotations

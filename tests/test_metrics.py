@@ -5,6 +5,7 @@ dashboard asks only for metrics that exist."""
 
 from __future__ import annotations
 
+import doctest
 import json
 import re
 import socket
@@ -146,6 +147,11 @@ def test_the_interceptor_counts_each_status_and_a_stream_the_caller_left() -> No
     finally:
         running.stop(0)
     assert {call: _handled(*call) - before[call] for call in calls} == dict.fromkeys(calls, 1)
+
+
+def test_the_metrics_module_doctests_pass() -> None:
+    result = doctest.testmod(metrics)
+    assert result.attempted >= 2 and result.failed == 0
 
 
 def _readme_metrics() -> set[str]:
