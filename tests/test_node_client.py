@@ -63,22 +63,24 @@ def test_R3_node_bots_join_through_the_lobby_play_and_check_every_deck_proof(
     with LobbyClient(suite.lobby, suite.operator_token) as operator:
         table = open_table(operator, 2)
         players = funded(suite, operator, 2, deposit=DEPOSIT)
-        bots = [_bot(suite, p.token, table.table_id, seed, hands=5)
-                for seed, p in enumerate(players, start=1)]
-        results: list[dict[str, Any]] = []
-        for bot in bots:
-            out, err = bot.communicate(timeout=120)
-            assert bot.returncode == 0, (bot.returncode, out, err)
-            results.append(json.loads(out.strip().splitlines()[-1]))
-        print("node bots:", results)
-        for result, player in zip(results, players, strict=True):
-            assert result["player"] == player.player_id
-            assert result["hands_played"] >= 5 and result["actions"] >= 5
-            # every hand it saw to its end is proven in JavaScript, its own among them
-            assert result["verified"] >= result["hands_played"]
-            assert result["violations"] == [] and result["unverified"] == 0
-            assert result["refused"] == []
-            assert result["left"] == "LEAVE_STATUS_DONE"
+        # twice: the second sitting starts after the first's events, answering none again
+        for sitting, hands in enumerate((5, 3)):
+            bots = [_bot(suite, p.token, table.table_id, 10 * sitting + seed, hands=hands)
+                    for seed, p in enumerate(players, start=1)]
+            results: list[dict[str, Any]] = []
+            for bot in bots:
+                out, err = bot.communicate(timeout=120)
+                assert bot.returncode == 0, (bot.returncode, out, err)
+                results.append(json.loads(out.strip().splitlines()[-1]))
+            print("node bots:", results)
+            for result, player in zip(results, players, strict=True):
+                assert result["player"] == player.player_id
+                assert result["hands_played"] >= hands and result["actions"] >= hands
+                # every hand it saw to its end is proven in JavaScript, its own among them
+                assert result["verified"] >= result["hands_played"]
+                assert result["violations"] == [] and result["unverified"] == 0
+                assert result["refused"] == []
+                assert result["left"] == "LEAVE_STATUS_DONE"
         # both left: every chip is back in a balance, as the lobby's ledger says
         balances = [operator.player(p.player_id).balance for p in players]
         assert balances == [r["balance"] for r in results]

@@ -64,6 +64,12 @@ async function main() {
   const wanted = Number(opts.hands);
   const rng = random(Number(opts.seed));
   const lobby = lobbyClient(opts.lobby);
+  // The table's last event before this seat: its stream starts after it, so no turn of an
+  // earlier sitting is answered again, and every hand it shows began with this seat there.
+  const { table } = await call(lobby, "GetLobbyTable", { table_id: opts.table }, opts.token);
+  const peek = dealerClient(table.dealer_address);
+  const before = await call(peek, "GetTable", { table_id: opts.table }, null);
+  peek.close();
   const joined = await call(lobby, "JoinTable", {
     table_id: opts.table, buy_in: Number(opts["buy-in"]), request_id: crypto.randomUUID(),
   }, opts.token);
@@ -123,7 +129,7 @@ async function main() {
       }
       if ((satOut || busted) && open.size === 0) done();
     });
-    stream.write({ start: { table_id: opts.table, after_sequence: 0 } });
+    stream.write({ start: { table_id: opts.table, after_sequence: before.table.sequence } });
   });
   await finished;
   const left = await call(lobby, "LeaveTable", { table_id: opts.table,

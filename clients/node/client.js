@@ -27,10 +27,10 @@ function pokerV1() {
   return loaded;
 }
 
-/** `authorization: Bearer <token>` call metadata. */
+/** `authorization: Bearer <token>` call metadata (none without a token: a spectator). */
 function bearer(token) {
   const metadata = new grpc.Metadata();
-  metadata.set("authorization", `Bearer ${token}`);
+  if (token) metadata.set("authorization", `Bearer ${token}`);
   return metadata;
 }
 
@@ -42,7 +42,7 @@ function dealerClient(address) {
   return new (pokerV1().DealerService)(address, grpc.credentials.createInsecure());
 }
 
-/** A unary call as a promise: call(client, "JoinTable", request, token). */
+/** A unary call as a promise: call(client, "JoinTable", request, token); token may be null. */
 function call(client, method, request, token, deadlineMs = 10000) {
   return new Promise((resolve, reject) => {
     client[method](request, bearer(token), { deadline: Date.now() + deadlineMs },
