@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-node_modules/.bin/buf: package.json package-lock.json
+# npm ci installs buf and the Node client's dependencies (clients/node is a workspace).
+node_modules/.bin/buf: package.json package-lock.json clients/node/package.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 

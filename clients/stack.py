@@ -30,7 +30,8 @@ def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:
 
 class LocalSuite:
     """Starts `evaluators` evaluator processes, `dealers` dealers balancing over them, and a
-    lobby placing tables on the dealers.
+    lobby placing tables on the dealers; `dealer_args`, `lobby_args` and `evaluator_args`
+    (one list for all, or one per evaluator) are more options of theirs.
 
     Addresses: `evaluator_addresses`, `dealers` (`dealer` the first), `lobby`; credentials:
     `operator_token`, `service_token`, `auditor_token` (fresh random ones). `folder` holds
@@ -40,11 +41,13 @@ class LocalSuite:
 
     def __init__(self, evaluators: int = 1, folder: str | Path | None = None,
                  keep: bool = False, dealer_args: Sequence[str] = (),
-                 lobby_args: Sequence[str] = (), dealers: int = 1) -> None:
+                 lobby_args: Sequence[str] = (), dealers: int = 1,
+                 evaluator_args: Sequence[str] | Sequence[Sequence[str]] = ()) -> None:
         self.evaluators, self.keep = evaluators, keep or folder is not None
         self.dealer_count = dealers
         self.folder = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="poker-suite-"))
         self.dealer_args, self.lobby_args = list(dealer_args), list(lobby_args)
+        self.evaluator_args = list(evaluator_args)
         self.operator_token = secrets.token_hex(16)
         self.service_token = secrets.token_hex(16)
         self.auditor_token = secrets.token_hex(16)
@@ -61,7 +64,7 @@ class LocalSuite:
             self._previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
         try:
             for i in range(self.evaluators):
-                proc = self._start("evaluator", [], f"evaluator-{i}")
+                proc = self._start("evaluator", self._evaluator_args(i), f"evaluator-{i}")
                 self.evaluator_addresses.append(proc.address)
             evaluators = [a for address in self.evaluator_addresses
                           for a in ("--evaluator", address)]
@@ -78,6 +81,13 @@ class LocalSuite:
             self.stop()
             raise
         return self
+
+    def _evaluator_args(self, index: int) -> list[str]:
+        """`evaluator_args`: one list for every evaluator, or one list per evaluator."""
+        given = self.evaluator_args
+        if given and not isinstance(given[0], str):
+            return list(given[index])
+        return [str(a) for a in given]
 
     def start_dealer(self, args: Sequence[str], db: str = "dealer.sqlite") -> ServiceProcess:
         """(Re)starts a dealer on its database; `args` may pin `--port`."""

@@ -8,7 +8,8 @@ SIGINT stop it gracefully (in-flight calls get a grace period, health says NOT_S
 first) and within a deadline (`arm_stop_deadline`); the bound port is logged and
 printed as `listening on HOST:PORT` once the signal handlers are in place, so a test
 that asked for port 0 can read the port it got from the first line of stdout.
-Given a `poker.tls.ServerTLS`, the port speaks TLS only.
+Given a `poker.tls.ServerTLS`, the port speaks TLS only. Every server counts and
+times its RPCs through one interceptor (poker.metrics).
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
+from poker import metrics, wire
 from poker import tls as tls_options
-from poker import wire
 from poker.log import get_logger
 
 log = get_logger(__name__)
@@ -115,10 +116,13 @@ def exit_process(code: int) -> NoReturn:
 
 
 def start(services: Sequence[Service], host: str, port: int, max_workers: int = 16,
-          tls: tls_options.ServerTLS | None = None) -> Running:
-    """Binds and starts a server with the services, health and reflection (TLS if `tls`)."""
+          tls: tls_options.ServerTLS | None = None,
+          options: Sequence[tuple[str, Any]] = ()) -> Running:
+    """Binds and starts a server with the services, health and reflection (TLS if `tls`),
+    its RPCs counted and timed (poker.metrics); `options`: more gRPC server options."""
     server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=max_workers), options=SERVER_OPTIONS
+        futures.ThreadPoolExecutor(max_workers=max_workers),
+        options=[*SERVER_OPTIONS, *options], interceptors=[metrics.ServerInterceptor()],
     )
     health_servicer = health.HealthServicer()
     names = [n for s in services for n in s.names]
@@ -148,7 +152,8 @@ def add_health_and_reflection(server: grpc.Server | grpc.aio.Server,
 
 def serve_forever(services: Sequence[Service], host: str, port: int, name: str,
                   tls: tls_options.ServerTLS | None = None,
-                  stop_deadline: float = STOP_DEADLINE_S) -> int:
+                  stop_deadline: float = STOP_DEADLINE_S,
+                  options: Sequence[tuple[str, Any]] = ()) -> int:
     """Starts the server, prints its address, and blocks until SIGTERM/SIGINT; then
     stops it, with `stop_deadline` seconds for the process to be gone."""
     stopping = threading.Event()
@@ -163,7 +168,7 @@ def serve_forever(services: Sequence[Service], host: str, port: int, name: str,
     # handler in place, not end the process without a graceful stop.
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
-    running = start(services, host, port, tls=tls)
+    running = start(services, host, port, tls=tls, options=options)
     log.info("server_started", service=name, host=host, port=running.port,
              tls=tls.mode if tls else "off")
     tls_options.announce(host, running.port, tls)
@@ -188,7 +193,8 @@ async def serve_forever_async(services: Sequence[Service], host: str, port: int,
     calls in flight), with `stop_deadline` seconds for the process to be gone.
     `started`: more fields for the `server_started` line."""
     names = [n for s in services for n in s.names]
-    server = grpc.aio.server(options=SERVER_OPTIONS)
+    server = grpc.aio.server(options=SERVER_OPTIONS,
+                             interceptors=[metrics.AsyncServerInterceptor()])
     health_servicer = health.aio.HealthServicer()
     add_health_and_reflection(server, health_servicer, names)
     for service in services:

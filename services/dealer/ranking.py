@@ -1,15 +1,17 @@
 """Showdown ranking through the evaluator service: the engine's HandRanker over gRPC.
 
 The dealer is given evaluator addresses (--evaluator, repeatable, or
-POKER_EVALUATORS=host:port,host:port), over TLS when given the evaluators' CA
-(--evaluator-tls-ca), sending the evaluators' service token when given one
-(--evaluator-token, POKER_EVALUATOR_TOKEN). Calls rotate round robin over one channel
-per address; a call that fails with UNAVAILABLE, DEADLINE_EXCEEDED or RESOURCE_EXHAUSTED
-(an evaluator too busy), or is refused for its token (UNAUTHENTICATED, PERMISSION_DENIED:
-a misconfiguration, logged as an error), is retried at once on the next address, and
-the failed address is skipped for a few seconds, so tables go on when an evaluator
-dies. When every evaluator fails, the hand is ranked in process (services.evaluator.core)
-and an error is logged: a showdown never waits on an outage.
+POKER_EVALUATORS=host:port,host:port; an address may be a DNS name of many replicas,
+`dns:///evaluator:50051`, balanced round robin by gRPC: CHANNEL_OPTIONS), over TLS when
+given the evaluators' CA (--evaluator-tls-ca), sending the evaluators' service token
+when given one (--evaluator-token, POKER_EVALUATOR_TOKEN). Calls rotate round robin over
+one channel per address; a call that fails with UNAVAILABLE, DEADLINE_EXCEEDED or
+RESOURCE_EXHAUSTED (an evaluator too busy), or is refused for its token
+(UNAUTHENTICATED, PERMISSION_DENIED: a misconfiguration, logged as an error), is retried
+at once on the next address, and the failed address is skipped for a few seconds, so
+tables go on when an evaluator dies. When every evaluator fails, the hand is ranked in
+process (services.evaluator.core) and an error is logged: a showdown never waits on an
+outage.
 
 The engine asks for ranks synchronously, on the event loop that runs every table.
 So that a showdown does not wait on the network there, the table asks for them
@@ -54,8 +56,19 @@ OVERDUE = 0.2
 #: Ranks kept for showdowns to come, at most (the cache is emptied past it).
 CACHE_SIZE = 4096
 #: Each address may be a name that resolves to many replicas (`dns:///evaluator:50051`
-#: in compose): gRPC's round_robin spreads calls over all of them, pick_first would not.
+#: in compose, a headless Service in Kubernetes): gRPC's round_robin spreads calls over
+#: all of them, pick_first would not. gRPC looks the name up again when a connection
+#: ends (the evaluators' --max-connection-age-s ends each now and then), at most once
+#: every `resolve_s` seconds: replicas that appear get calls, those gone get none.
 CHANNEL_OPTIONS = [("grpc.lb_policy_name", "round_robin")]
+#: How often, at most, a name is looked up again (gRPC's own default is 30 s).
+RESOLVE_S = 5.0
+
+
+def channel_options(resolve_s: float = RESOLVE_S) -> list[tuple[str, object]]:
+    """The evaluator channels' options: round_robin, names looked up again every `resolve_s`."""
+    return [*CHANNEL_OPTIONS,
+            ("grpc.dns_min_time_between_resolutions_ms", max(0, int(resolve_s * 1000)))]
 
 
 def local_ranks(board: Sequence[int], holdings: Sequence[Sequence[int]]) -> list[int]:
@@ -70,14 +83,15 @@ class RemoteRanker:
 
     def __init__(self, addresses: Sequence[str], timeout_s: float = 0.5,
                  credentials: grpc.ChannelCredentials | None = None,
-                 token: str | None = None) -> None:
+                 token: str | None = None, resolve_s: float = RESOLVE_S) -> None:
         if not addresses:
             raise ValueError("RemoteRanker needs at least one evaluator address")
         self.addresses = list(addresses)
         self._metadata = (("authorization", f"Bearer {token}"),) if token else None
         self._credentials = credentials  # None: plaintext
-        self._channels = [grpc.secure_channel(a, credentials, options=CHANNEL_OPTIONS)
-                          if credentials else grpc.insecure_channel(a, options=CHANNEL_OPTIONS)
+        self._options = channel_options(resolve_s)
+        self._channels = [grpc.secure_channel(a, credentials, options=self._options)
+                          if credentials else grpc.insecure_channel(a, options=self._options)
                           for a in self.addresses]
         self._stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c)  # type: ignore[no-untyped-call]
                        for c in self._channels]
@@ -151,8 +165,8 @@ class RemoteRanker:
     async def _fetch(self, hands: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> None:
         if self._aio_stubs is None:
             self._aio_channels = [
-                grpc.aio.secure_channel(a, self._credentials, options=CHANNEL_OPTIONS)
-                if self._credentials else grpc.aio.insecure_channel(a, options=CHANNEL_OPTIONS)
+                grpc.aio.secure_channel(a, self._credentials, options=self._options)
+                if self._credentials else grpc.aio.insecure_channel(a, options=self._options)
                 for a in self.addresses]
             self._aio_stubs = [evaluator_pb2_grpc.EvaluatorServiceStub(c)  # type: ignore[no-untyped-call]
                                for c in self._aio_channels]

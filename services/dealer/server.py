@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import grpc
 import structlog
 
-from poker import journal, serving, status, tls, wire
+from poker import journal, metrics, serving, status, tls, wire
 from poker.limits import quote
 from poker.log import add_log_format_argument
 from poker.v1 import dealer_pb2 as pb
@@ -353,7 +353,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how long events a viewer need not act on may wait to share a "
                              "message with later ones (0: send every event at once; env "
                              "POKER_STREAM_LINGER_MS)")
+    parser.add_argument("--evaluator-resolve-s", type=float,
+                        default=float(env("POKER_EVALUATOR_RESOLVE_S", "5")),
+                        help="an evaluator given by a DNS name is looked up again when a "
+                             "connection to it ends, at most this often (env "
+                             "POKER_EVALUATOR_RESOLVE_S; the evaluators' "
+                             "--max-connection-age-s ends them now and then)")
     tls.add_arguments(parser)
+    metrics.add_arguments(parser)
     parser.add_argument("--event-loop", choices=("uvloop", "asyncio"),
                         default=env("POKER_EVENT_LOOP", "uvloop"),
                         help="the event loop that runs every table: uvloop (the default "
@@ -381,13 +388,14 @@ def evaluator_addresses(args: argparse.Namespace) -> list[str]:
 
 
 async def serve(args: argparse.Namespace) -> int:
+    metrics.serve_from_args(args)
     if not args.service_token:
         log.warning("no_service_token", hint="internal calls are refused without --service-token")
     server_tls = tls.from_args(args)
     upstream = tls.upstream_from_args(args, args.evaluator_tls_ca, "--evaluator-tls-ca")
     addresses = evaluator_addresses(args)
     ranker = (RemoteRanker(addresses, args.evaluator_timeout_ms / 1000, upstream,
-                           token=args.evaluator_token)
+                           token=args.evaluator_token, resolve_s=args.evaluator_resolve_s)
               if addresses else None)
     # The in-process evaluator (the default, and the last resort) builds its tables on
     # first use: build them now, off the loop, not in the first showdown.
@@ -412,6 +420,8 @@ async def serve(args: argparse.Namespace) -> int:
     # instead of every 700, which took about 2.5 % of a busy dealer's CPU.
     gc.set_threshold(20_000, 10, 10)
     servicer = DealerServicer(dealer, args.stream_linger_ms / 1000)
+    metrics.gauge_tables(lambda: len(dealer.tables))
+    metrics.set_lease_state("embedded")
     pruning = asyncio.create_task(journal.prune_on_loop(store.journal))
 
     async def stop() -> None:

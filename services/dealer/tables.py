@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from poker import metrics
 from poker.log import get_logger
 from poker.vocab import table_events as ev
 from services.dealer import checks, codec, deck
@@ -207,7 +208,9 @@ class Table:
             rows.append((sequence, filed, stamp, dumps(event)))
         if any(type(e) in _HAND_ENDS for e in events):
             also = self._with_snapshot(stored, also)
+        began = time.perf_counter()
         self.store.write(self.table_id, rows, also)
+        metrics.table_committed(self.table_id, stored, time.perf_counter() - began)
         state, recent = self.state, self._recent
         made_by = getattr(events, "hand", None)  # decide's hand holds its events (Decided)
         for s in stored:

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import grpc
 import numpy as np
 
-from poker import serving, status, tls, wire
+from poker import metrics, serving, status, tls, wire
 from poker.cards import CardError, card_text, parse_card
 from poker.limits import MAX_CARDS_TEXT_CHARS, MAX_TOKEN_CHARS, check_count, check_text, quote
 from poker.log import add_log_format_argument, get_logger
@@ -162,6 +162,7 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
         self, request: pb.EvaluateHandRequest, context: grpc.ServicerContext
     ) -> pb.EvaluateHandResponse:
         value = explain.explain(_cards(request.cards, 0, "hand"))
+        metrics.evaluated("hand", 1)
         return pb.EvaluateHandResponse(**_hand_message(value))
 
     @_translated
@@ -216,6 +217,7 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
                 raise InvalidHand(err.problem, (err.index or 0) + start, what) from None
         if count >= 100_000:
             _give_back_memory()
+        metrics.evaluated("batch", count, batch=True)
         return out.tobytes()
 
     @_translated
@@ -227,6 +229,7 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
         board = _cards(request.board, None, "board")
         holdings = [_cards(h.cards, i, "holding") for i, h in enumerate(request.holdings)]
         result = explain.showdown(board, holdings)
+        metrics.evaluated("showdown", len(holdings))
         return pb.ShowdownResponse(
             results=[
                 pb.ShowdownResult(place=place, **_hand_message(hand))
@@ -255,6 +258,7 @@ class EvaluatorServicer(pb_grpc.EvaluatorServiceServicer):
             ))
             call.admit(plan.evaluations)
             answer = call.run(plan.steps())
+        metrics.evaluated("equity", plan.evaluations)
         if call.is_heavy:
             _give_back_memory()
         log.info("equity_answered", players=len(players), method=answer.method.name,
@@ -306,7 +310,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="require 'authorization: Bearer TOKEN' on every EvaluatorService "
                              "call (env POKER_EVALUATOR_TOKEN; the dealer's --evaluator-token); "
                              "unset: open to any caller. Health and reflection stay open")
+    parser.add_argument("--max-connection-age-s", type=float,
+                        default=float(os.environ.get("POKER_MAX_CONNECTION_AGE_S", "0")),
+                        help="end each client connection after this many seconds, calls in "
+                             "flight finishing first, so that dealers balancing over a DNS "
+                             "name look it up again and find new replicas (env "
+                             "POKER_MAX_CONNECTION_AGE_S); 0: never")
     tls.add_arguments(parser)
+    metrics.add_arguments(parser)
     add_log_format_argument(parser)
 
 
@@ -377,5 +388,19 @@ def run(args: argparse.Namespace) -> int:
              max_concurrent=limits.max_concurrent, max_heavy_calls=limits.max_heavy_calls,
              max_call_cpu_seconds=limits.max_call_cpu_seconds,
              service_token="required" if args.service_token else "off")
+    metrics.serve_from_args(args)
     return serving.serve_forever([service(limits, args.service_token)], args.host, args.port,
-                                 "evaluator", tls=server_tls)
+                                 "evaluator", tls=server_tls,
+                                 options=connection_age_options(args.max_connection_age_s))
+
+
+#: Calls in flight on a connection past its age get this long to finish.
+CONNECTION_AGE_GRACE_MS = 10_000
+
+
+def connection_age_options(seconds: float) -> list[tuple[str, int]]:
+    """gRPC server options that end connections after `seconds` (none for 0)."""
+    if seconds <= 0:
+        return []
+    return [("grpc.max_connection_age_ms", int(seconds * 1000)),
+            ("grpc.max_connection_age_grace_ms", CONNECTION_AGE_GRACE_MS)]

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from poker import metrics
 from poker.limits import MAX_CHIPS, MAX_LEDGER_TOTAL, quote
 from services.lobby.errors import (
     InsufficientFunds,
@@ -181,6 +182,7 @@ def transfer(
         (key, kind.value, source, destination, amount, memo, now, fingerprint),
     )
     assert row is not None
+    metrics.money_moved(kind.value, amount)
     return Transfer(int(row["id"]), key, kind, source, destination, amount, memo, now,
                     fingerprint)
 

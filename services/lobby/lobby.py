@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from poker import metrics
 from poker.journal import Key, Pending, Pruner, Retention, journaled
 from poker.limits import MAX_ID_CHARS, MAX_REPEATED, quote
 from services.lobby import checks, leaving, ledger, players, schema, seating, tables
@@ -90,7 +91,14 @@ class Lobby:
         return self.ctx.tx(run)
 
     def audit(self) -> Audit:
-        return self.ctx.tx(ledger.audit)
+        found = self.ctx.tx(ledger.audit)
+        metrics.audited(found.ok, len(found.problems), found.total)
+        return found
+
+    def buy_ins_pending(self) -> int:
+        """Joins and rebuys begun and not yet finished or undone (a metrics gauge)."""
+        return sum(op.kind in (OpKind.JOIN, OpKind.REBUY)
+                   for op in self.ctx.tx(lambda tx: ops.pending(tx)))
 
     # Tables ----------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 import structlog
 
-from poker import journal, status, tls, wire
+from poker import journal, metrics, status, tls, wire
 from poker.cards import card_text
 from poker.limits import MAX_NAME_CHARS, MAX_TOKEN_CHARS
 from poker.log import add_log_format_argument
@@ -377,6 +377,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lease-seconds", type=float, default=15.0,
                         help="how long one lobby process holds an operation it is driving")
     tls.add_arguments(parser)
+    metrics.add_arguments(parser)
     journal.add_arguments(parser, "POKER_LOBBY")
     add_log_format_argument(parser)
 
@@ -408,6 +409,7 @@ def run(args: argparse.Namespace) -> int:
         log.warning("no_service_token", hint="dealers refuse internal calls without it")
     server_tls = tls.from_args(args)
     upstream = tls.upstream_from_args(args, args.dealer_tls_ca, "--dealer-tls-ca")
+    metrics.serve_from_args(args)
     storage = open_storage(args.dsn, args.db)
     dealer = GrpcDealer(args.service_token or "", args.dealer_timeout_ms / 1000, upstream)
     lobby = Lobby(storage, dealer, dealer_addresses(args), args.lease_seconds,
@@ -416,6 +418,8 @@ def run(args: argparse.Namespace) -> int:
              dealer_tls=upstream is not None)
     lobby.start_recovery(args.recovery_interval)
     servicer = LobbyServicer(lobby, args.operator_token)
+    metrics.gauge_buy_ins_pending(lobby.buy_ins_pending)
+    metrics.gauge_audit(lobby.audit)
 
     def stop() -> None:
         lobby.stop()

@@ -1,0 +1,414 @@
+"""Prometheus metrics of every service: their definitions, the RPC interceptor, the endpoint.
+
+Every metric of the suite is defined here, once, in prometheus-client's default
+registry, and documented in README "Metrics". A service serves them over HTTP on
+`--metrics-port` (0, the default: not served) at `--metrics-host`
+(`serve_from_args`); the counters count whether or not anyone scrapes them.
+
+- RPCs: `ServerInterceptor` / `AsyncServerInterceptor` (poker.serving puts one on every
+  server, sync and asyncio) count every call by service, method and status code, time
+  the unary ones, and gauge the streams open.
+- The dealer: `table_committed` (one call per write of a table: hands dealt, decisions,
+  time to act, store commit latency), `gauge_tables` (open tables), and for the
+  table leases `set_lease_state` / `set_tables_owned` / `table_adopted` / `table_lost`.
+- The evaluator: `evaluated` (batch sizes, evaluations by kind).
+- The lobby: `money_moved`, `gauge_buy_ins_pending`, `audited` / `gauge_audit`.
+
+>>> _names("/poker.v1.DealerService/Act")
+('poker.v1.DealerService', 'Act')
+>>> "poker_dealer_lease_state" in metric_names() and "embedded" in LEASE_STATES
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import grpc
+from prometheus_client import Counter, Enum, Gauge, Histogram, start_http_server
+
+from poker.vocab import events as ev
+from poker.vocab import table_events as tev
+
+# ------------------------------------------------------------------------ RPCs
+
+#: Latency buckets (seconds): a decision takes about a millisecond, an equity call up to seconds.
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+                   2.5, 5.0, 10.0, 30.0)
+
+RPCS = Counter("poker_rpc_handled", "RPCs finished, by service, method and status code",
+               ["service", "method", "code"])
+RPC_SECONDS = Histogram("poker_rpc_duration_seconds",
+                        "Time to answer a unary RPC, by service, method and status code",
+                        ["service", "method", "code"], buckets=LATENCY_BUCKETS)
+STREAMS_OPEN = Gauge("poker_rpc_streams_open",
+                     "Streaming RPCs in progress (WatchTable, Play, PlayMany...), by method",
+                     ["service", "method"])
+
+# ---------------------------------------------------------------------- dealer
+
+HANDS_DEALT = Counter("poker_dealer_hands_dealt", "Hands started by this dealer")
+DECISIONS = Counter("poker_dealer_decisions", "Betting decisions taken (time-outs included), "
+                    "by action", ["action"])
+TIME_TO_ACT = Histogram("poker_dealer_time_to_act_seconds",
+                        "From a turn starting to its betting decision",
+                        buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+                                 10.0, 20.0, 30.0, 60.0, 120.0))
+STORE_COMMIT = Histogram("poker_dealer_store_commit_seconds",
+                         "One write of a table's events to the dealer's store",
+                         buckets=(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
+                                  0.025, 0.05, 0.1, 0.25, 1.0))
+OPEN_TABLES = Gauge("poker_dealer_open_tables", "Tables this dealer runs (not closed)")
+#: `embedded`: a store of one dealer (SQLite), no lease; `holding`: every owned table's
+#: lease renewed in time; `renewing_late`: a renewal is overdue; `lost`: fenced off.
+LEASE_STATES = ("embedded", "holding", "renewing_late", "lost")
+LEASE_STATE = Enum("poker_dealer_lease_state", "The dealer's table leases",
+                   states=list(LEASE_STATES))
+TABLES_OWNED = Gauge("poker_dealer_tables_owned", "Tables whose lease this dealer holds")
+TABLES_ADOPTED = Counter("poker_dealer_tables_adopted",
+                         "Tables taken over from a dealer whose lease expired")
+TABLES_LOST = Counter("poker_dealer_tables_lost",
+                      "Tables this dealer stopped serving because their lease moved on")
+
+# ------------------------------------------------------------------- evaluator
+
+BATCH_HANDS = Histogram("poker_evaluator_batch_hands",
+                        "Hands in one EvaluateBatch request or EvaluateBatchStream chunk",
+                        buckets=(1, 2, 5, 10, 20, 50, 100, 1_000, 10_000, 100_000,
+                                 1_000_000))
+EVALUATIONS = Counter("poker_evaluator_evaluations",
+                      "Hand evaluations done, by kind (batch, hand, showdown, equity)",
+                      ["kind"])
+
+# ----------------------------------------------------------------------- lobby
+
+MONEY_MOVED = Counter("poker_lobby_money_moved_chips",
+                      "Chips moved by ledger transfers, by transfer kind", ["kind"])
+BUY_INS_PENDING = Gauge("poker_lobby_buy_ins_pending",
+                        "Buy-ins and rebuys begun and not yet finished or undone")
+AUDIT_OK = Gauge("poker_lobby_ledger_audit_ok",
+                 "1 when the last ledger audit found every invariant holding, else 0")
+AUDIT_PROBLEMS = Gauge("poker_lobby_ledger_audit_problems", "Problems the last audit found")
+AUDIT_TOTAL = Gauge("poker_lobby_ledger_audit_total_chips",
+                    "Sum of every account at the last audit (0 when the ledger balances)")
+AUDIT_TIME = Gauge("poker_lobby_ledger_audit_timestamp_seconds",
+                   "When the last ledger audit ran (Unix time)")
+
+#: A scrape runs the ledger audit again at most this often (it reads every transfer).
+AUDIT_EVERY_S = 30.0
+
+# ------------------------------------------------------------- the endpoint
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """--metrics-port and --metrics-host, for every `poker serve` command."""
+    env = os.environ.get
+    parser.add_argument("--metrics-port", type=int, default=int(env("POKER_METRICS_PORT", "0")),
+                        help="serve Prometheus metrics over HTTP on this port (/metrics); "
+                             "0: not served (env POKER_METRICS_PORT)")
+    parser.add_argument("--metrics-host", default=env("POKER_METRICS_HOST", "127.0.0.1"),
+                        help="address the metrics endpoint listens on (env POKER_METRICS_HOST)")
+
+
+def serve_from_args(args: argparse.Namespace) -> int:
+    """Starts the metrics endpoint if --metrics-port asks for one; its port (0: none)."""
+    port = int(getattr(args, "metrics_port", 0) or 0)
+    if port <= 0:
+        return 0
+    from poker.log import get_logger
+
+    host = getattr(args, "metrics_host", "127.0.0.1")
+    try:
+        start_http_server(port, addr=host)
+    except OSError as err:  # taken, or no such address: say so, do not run unobserved
+        get_logger(__name__).error("metrics_unavailable", host=host, port=port, error=str(err))
+        raise SystemExit(f"--metrics-port {port} on {host}: {err.strerror or err}") from None
+    get_logger(__name__).info("metrics_serving", host=host, port=port)
+    return port
+
+
+# --------------------------------------------------------- the RPC interceptor
+
+
+def _names(method: str) -> tuple[str, str]:
+    """'/poker.v1.DealerService/Act' -> ('poker.v1.DealerService', 'Act')."""
+    service, _, name = method.lstrip("/").rpartition("/")
+    return service or "unknown", name or method
+
+
+#: What a call that set no status ended with: an exception, or the caller going away
+#: (a stream closed under its generator, a cancelled task).
+_UNSET: dict[type[BaseException] | None, str] = {
+    None: "OK", Exception: "UNKNOWN", GeneratorExit: "CANCELLED",
+    asyncio.CancelledError: "CANCELLED"}
+
+
+def _ended(err: BaseException | None) -> type[BaseException] | None:
+    if err is None:
+        return None
+    return next((kind for kind in (GeneratorExit, asyncio.CancelledError)
+                 if isinstance(err, kind)), Exception)
+
+
+def _gone(context: Any) -> bool:
+    """The caller cancelled or went away (sync and grpc.aio contexts alike)."""
+    cancelled = getattr(context, "cancelled", None)
+    if cancelled is not None:
+        return bool(cancelled())
+    is_active = getattr(context, "is_active", None)
+    return is_active is not None and not is_active()
+
+
+def _code_name(context: Any, failed: type[BaseException] | None) -> str:
+    code = context.code()
+    if code is None:
+        if failed is None and _gone(context):  # a stream that ended as its caller left
+            return "CANCELLED"
+        return _UNSET[failed]
+    if isinstance(code, grpc.StatusCode):
+        return str(code.name)
+    return str(code)
+
+
+class _Call:
+    """One RPC's measurement: started now, recorded once by `done`."""
+
+    __slots__ = ("labels", "started", "timed")
+
+    def __init__(self, labels: tuple[str, str], timed: bool) -> None:
+        self.labels, self.timed, self.started = labels, timed, time.perf_counter()
+
+    def done(self, context: Any, failed: type[BaseException] | None) -> None:
+        code = _code_name(context, failed)
+        RPCS.labels(*self.labels, code).inc()
+        if self.timed:
+            RPC_SECONDS.labels(*self.labels, code).observe(time.perf_counter() - self.started)
+
+
+def _kind(handler: grpc.RpcMethodHandler) -> str:
+    return ("stream" if handler.request_streaming else "unary") + "_" + (
+        "stream" if handler.response_streaming else "unary")
+
+
+def _sync_wrap(behavior: Callable[..., Any], labels: tuple[str, str],
+               streaming: bool, response_streaming: bool) -> Callable[..., Any]:
+    if not response_streaming:  # one answer, to one request or to a stream of them
+        def unary(request: Any, context: grpc.ServicerContext) -> Any:
+            call = _Call(labels, not streaming)
+            gauge = STREAMS_OPEN.labels(*labels) if streaming else None
+            if gauge is not None:
+                gauge.inc()
+            failed: type[BaseException] | None = None
+            try:
+                return behavior(request, context)
+            except BaseException as err:
+                failed = _ended(err)
+                raise
+            finally:
+                if gauge is not None:
+                    gauge.dec()
+                call.done(context, failed)
+
+        return unary
+
+    def stream(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        call, gauge = _Call(labels, False), STREAMS_OPEN.labels(*labels)
+        gauge.inc()
+        failed: type[BaseException] | None = None
+        try:
+            yield from behavior(request, context)
+        except BaseException as err:
+            failed = _ended(err)
+            raise
+        finally:
+            gauge.dec()
+            call.done(context, failed)
+
+    return stream
+
+
+def _async_wrap(behavior: Callable[..., Any], labels: tuple[str, str],
+                streaming: bool, response_streaming: bool) -> Callable[..., Any]:
+    if inspect.isasyncgenfunction(behavior):
+        async def generator(request: Any, context: Any) -> Any:
+            call, gauge = _Call(labels, False), STREAMS_OPEN.labels(*labels)
+            gauge.inc()
+            failed: type[BaseException] | None = None
+            try:
+                async for reply in behavior(request, context):
+                    yield reply
+            except BaseException as err:
+                failed = _ended(err)
+                raise
+            finally:
+                gauge.dec()
+                call.done(context, failed)
+
+        return generator
+
+    async def coroutine(request: Any, context: Any) -> Any:
+        call = _Call(labels, not streaming)
+        gauge = STREAMS_OPEN.labels(*labels) if streaming else None
+        if gauge is not None:
+            gauge.inc()
+        failed: type[BaseException] | None = None
+        try:
+            return await behavior(request, context)
+        except BaseException as err:
+            failed = _ended(err)
+            raise
+        finally:
+            if gauge is not None:
+                gauge.dec()
+            call.done(context, failed)
+
+    return coroutine
+
+
+def _instrumented(handler: grpc.RpcMethodHandler | None, method: str,
+                  on_loop: bool) -> grpc.RpcMethodHandler | None:
+    if handler is None:
+        return None
+    kind = _kind(handler)
+    behavior = getattr(handler, kind)
+    if behavior is None:
+        return handler
+    asynchronous = inspect.isasyncgenfunction(behavior) or inspect.iscoroutinefunction(behavior)
+    wrap = _async_wrap if on_loop and asynchronous else _sync_wrap
+    responses = bool(handler.response_streaming)
+    wrapped = wrap(behavior, _names(method), responses or bool(handler.request_streaming),
+                   responses)
+    return handler._replace(**{kind: wrapped})
+
+
+class ServerInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Counts and times every RPC of a thread-pool server (`poker_rpc_*`)."""
+
+    def intercept_service(self, continuation: Callable[[Any], Any],
+                          handler_call_details: grpc.HandlerCallDetails) -> Any:
+        return _instrumented(continuation(handler_call_details),
+                             handler_call_details.method, on_loop=False)
+
+
+class AsyncServerInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """Counts and times every RPC of a grpc.aio server (`poker_rpc_*`)."""
+
+    async def intercept_service(self, continuation: Callable[[Any], Any],
+                                handler_call_details: grpc.HandlerCallDetails) -> Any:
+        return _instrumented(await continuation(handler_call_details),
+                             handler_call_details.method, on_loop=True)
+
+
+# ---------------------------------------------------------------- the dealer
+
+_TURN_SINCE_MS: dict[str, int] = {}  # table id -> when its awaited turn started
+
+
+def table_committed(table_id: str, stored: Sequence[Any], seconds: float) -> None:
+    """One write of a table's events (`Stored` with `.event` and `.time_ms`) that took
+    `seconds` in the store: hands dealt, decisions and their time to act."""
+    STORE_COMMIT.observe(seconds)
+    for s in stored:
+        kind = type(s.event)
+        if kind is ev.ActionTaken:
+            DECISIONS.labels(s.event.action.name.lower()).inc()
+            since = _TURN_SINCE_MS.pop(table_id, None)
+            if since is not None:
+                TIME_TO_ACT.observe(max(0, s.time_ms - since) / 1000)
+        elif kind is tev.TurnStarted:
+            _TURN_SINCE_MS[table_id] = s.time_ms
+        elif kind is ev.HandStarted:
+            HANDS_DEALT.inc()
+        elif kind is ev.HandEnded:
+            _TURN_SINCE_MS.pop(table_id, None)
+
+
+def gauge_tables(count: Callable[[], int]) -> None:
+    """The open-tables gauge reads `count()` at each scrape."""
+    OPEN_TABLES.set_function(count)
+
+
+def set_lease_state(state: str) -> None:
+    """One of LEASE_STATES (the lease code sets it; `embedded` for a SQLite dealer)."""
+    LEASE_STATE.state(state)
+
+
+def set_tables_owned(count: int) -> None:
+    TABLES_OWNED.set(count)
+
+
+def table_adopted() -> None:
+    TABLES_ADOPTED.inc()
+
+
+def table_lost() -> None:
+    TABLES_LOST.inc()
+
+
+# ------------------------------------------------------------- the evaluator
+
+
+def evaluated(kind: str, evaluations: int, batch: bool = False) -> None:
+    """`evaluations` hand evaluations of `kind` done; `batch`: they were one batch."""
+    EVALUATIONS.labels(kind).inc(evaluations)
+    if batch:
+        BATCH_HANDS.observe(evaluations)
+
+
+# ----------------------------------------------------------------- the lobby
+
+
+def money_moved(kind: str, amount: int) -> None:
+    """A ledger transfer of `amount` chips of `kind` (deposit, buy_in, ...) was written.
+    Counted when written, in its transaction: one rolled back after it still counts."""
+    MONEY_MOVED.labels(kind).inc(amount)
+
+
+def gauge_buy_ins_pending(count: Callable[[], int]) -> None:
+    """The buy-ins-pending gauge reads `count()` at each scrape."""
+    BUY_INS_PENDING.set_function(count)
+
+
+_LAST_AUDIT = {"at": 0.0, "ok": 0.0}  # when audited() last ran (Unix time), its result
+
+
+def audited(ok: bool, problems: int, total: int) -> None:
+    """A ledger audit's result."""
+    _LAST_AUDIT.update(at=time.time(), ok=1.0 if ok else 0.0)
+    AUDIT_OK.set(_LAST_AUDIT["ok"])
+    AUDIT_PROBLEMS.set(problems)
+    AUDIT_TOTAL.set(total)
+    AUDIT_TIME.set(_LAST_AUDIT["at"])
+
+
+def gauge_audit(audit: Callable[[], object]) -> None:
+    """Scrapes see the last audit's result, `audit()` (which calls `audited`) run again
+    when the last is older than AUDIT_EVERY_S (an AuditLedger call counts as one)."""
+    lock = threading.Lock()
+
+    def fresh() -> float:
+        with lock:
+            if time.time() - _LAST_AUDIT["at"] >= AUDIT_EVERY_S:
+                try:
+                    audit()
+                except Exception:  # a store down: the gauge says so, the scrape goes on
+                    _LAST_AUDIT["ok"] = 0.0
+            return _LAST_AUDIT["ok"]
+
+    AUDIT_OK.set_function(fresh)
+
+
+def metric_names() -> list[str]:
+    """Every metric family this module defines (as scraped, without _total/_bucket...)."""
+    found: list[str] = []
+    for value in globals().values():
+        if isinstance(value, Counter | Gauge | Histogram | Enum):
+            found.append(value._name)
+    return found

@@ -1,0 +1,194 @@
+"""Prometheus metrics (poker/metrics.py) scraped from real processes: each service's
+endpoint serves its metrics and they move with what happens (hands dealt, decisions, money
+moved, refusals counted by status code); README documents every metric and the Grafana
+dashboard asks only for metrics that exist."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import re
+import socket
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from prometheus_client import REGISTRY
+from prometheus_client.parser import text_string_to_metric_families
+
+from clients.bots import CallingStation, RandomBot
+from clients.errors import ServiceError
+from clients.sdk import LobbyClient
+from clients.stack import LocalSuite
+from poker import metrics, serving
+from poker.procs import start_service
+from poker.v1 import evaluator_pb2, evaluator_pb2_grpc
+from services.evaluator.server import service as evaluator_service
+from tests.sdk.conftest import funded, open_table, play_all, wait_until
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def scrape(port: int) -> Samples:
+    """Every sample of the endpoint: (name, sorted labels) -> value."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+        text = reply.read().decode()
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    """The sum of the samples named `name` whose labels include `labels`."""
+    return sum(v for (n, found), v in samples.items()
+               if n == name and set(labels.items()) <= set(found))
+
+
+@pytest.fixture(scope="module")
+def ports() -> dict[str, int]:
+    return {"evaluator": free_port(), "dealer": free_port(), "lobby": free_port()}
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory, ports: dict[str, int]
+          ) -> Iterator[LocalSuite]:
+    with LocalSuite(folder=tmp_path_factory.mktemp("metrics"),
+                    evaluator_args=["--metrics-port", str(ports["evaluator"])],
+                    dealer_args=["--metrics-port", str(ports["dealer"])],
+                    lobby_args=["--metrics-port", str(ports["lobby"])]) as running:
+        yield running
+
+
+def test_every_service_serves_metrics_that_move_with_play(
+        suite: LocalSuite, ports: dict[str, int]) -> None:
+    before = {name: scrape(port) for name, port in ports.items()}
+    assert value(before["dealer"], "poker_dealer_open_tables") == 0
+    assert value(before["dealer"], "poker_dealer_lease_state",
+                 poker_dealer_lease_state="embedded") == 1
+    with LobbyClient(suite.lobby, suite.operator_token) as operator:
+        table = open_table(operator, 2)
+        players = funded(suite, operator, 2, deposit=5_000)
+        for p in players:
+            p.table = p.lobby.sit(table.table_id, buy_in=1000)
+        # a refusal is counted under its status code
+        with pytest.raises(ServiceError):
+            operator.deposit("nobody-at-all", 10)
+        play_all(players, [CallingStation(), RandomBot(seed=2)], table.table_id, until_hand=8)
+        assert operator.audit().ok
+
+    dealer = scrape(ports["dealer"])
+    hands = value(dealer, "poker_dealer_hands_dealt_total")
+    assert hands >= 8 > value(before["dealer"], "poker_dealer_hands_dealt_total")
+    decisions = value(dealer, "poker_dealer_decisions_total")
+    assert decisions >= hands  # every hand of two needs one decision at least
+    assert value(dealer, "poker_dealer_decisions_total", action="call") > 0
+    assert value(dealer, "poker_dealer_time_to_act_seconds_count") >= decisions - 2
+    assert value(dealer, "poker_dealer_store_commit_seconds_count") > hands
+    assert value(dealer, "poker_dealer_open_tables") == 1
+    assert value(dealer, "poker_rpc_handled_total", service="poker.v1.DealerService",
+                 method="SeatPlayer", code="OK") == 2
+    assert value(dealer, "poker_rpc_duration_seconds_count", method="SeatPlayer") == 2
+    assert value(dealer, "poker_rpc_handled_total", method="Play") == 2  # both streams ended
+    wait_until(lambda: value(scrape(ports["dealer"]), "poker_rpc_streams_open",
+                             method="Play") == 0)
+
+    evaluator = scrape(ports["evaluator"])
+    showdowns = value(evaluator, "poker_rpc_handled_total", method="EvaluateBatch", code="OK")
+    assert showdowns > 0  # a calling station sees many showdowns
+    assert value(evaluator, "poker_evaluator_batch_hands_count") == showdowns
+    assert value(evaluator, "poker_evaluator_evaluations_total", kind="batch") >= 2 * showdowns
+
+    lobby = scrape(ports["lobby"])
+    assert value(lobby, "poker_lobby_money_moved_chips_total", kind="deposit") == 10_000
+    assert value(lobby, "poker_lobby_money_moved_chips_total", kind="buy_in") == 2_000
+    assert value(lobby, "poker_lobby_buy_ins_pending") == 0
+    assert value(lobby, "poker_lobby_ledger_audit_ok") == 1
+    assert value(lobby, "poker_lobby_ledger_audit_total_chips") == 0
+    assert value(lobby, "poker_rpc_handled_total", method="Deposit", code="NOT_FOUND") == 1
+    assert value(lobby, "poker_rpc_handled_total", method="Deposit", code="OK") == 2
+
+
+def _handled(method: str, code: str) -> float:
+    return REGISTRY.get_sample_value("poker_rpc_handled_total", {
+        "service": "poker.v1.EvaluatorService" if method.startswith("Evaluate")
+        else "grpc.health.v1.Health", "method": method, "code": code}) or 0.0
+
+
+def test_the_interceptor_counts_each_status_and_a_stream_the_caller_left() -> None:
+    running = serving.start([evaluator_service()], "127.0.0.1", 0)
+    calls = [("EvaluateBatch", "OK"), ("EvaluateBatch", "INVALID_ARGUMENT"),
+             ("EvaluateBatchStream", "OK"), ("Watch", "CANCELLED")]
+    before = {call: _handled(*call) for call in calls}
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            stub = evaluator_pb2_grpc.EvaluatorServiceStub(channel)
+            stub.EvaluateBatch(evaluator_pb2.EvaluateBatchRequest(
+                cards_per_hand=5, hands=bytes(range(5))))
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.EvaluateBatch(evaluator_pb2.EvaluateBatchRequest(cards_per_hand=4))
+            assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            list(stub.EvaluateBatchStream(iter([evaluator_pb2.EvaluateBatchStreamRequest(
+                cards_per_hand=5, hands=bytes(range(5)))])))
+            watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest())
+            next(watch)
+            watch.cancel()
+            wait_until(lambda: _handled("Watch", "CANCELLED") > before[("Watch", "CANCELLED")])
+    finally:
+        running.stop(0)
+    assert {call: _handled(*call) - before[call] for call in calls} == dict.fromkeys(calls, 1)
+
+
+def test_the_metrics_module_doctests_pass() -> None:
+    result = doctest.testmod(metrics)
+    assert result.attempted >= 2 and result.failed == 0
+
+
+def _readme_metrics() -> set[str]:
+    text = (ROOT / "README.md").read_text()
+    section = text.split("### Metrics", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `(poker_[a-z_]+)`", section, re.MULTILINE))
+
+
+def test_readme_documents_every_metric() -> None:
+    assert _readme_metrics() == set(metrics.metric_names())
+
+
+def _exposed(name: str) -> set[str]:
+    return {name, f"{name}_total", f"{name}_bucket", f"{name}_count", f"{name}_sum"}
+
+
+def test_grafana_dashboard_asks_only_for_metrics_that_exist() -> None:
+    dashboard = json.loads((ROOT / "deploy/grafana/poker.json").read_text())
+    known = {e for n in metrics.metric_names() for e in _exposed(n)}
+    exprs = [t["expr"] for panel in dashboard["panels"] for t in panel.get("targets", [])]
+    assert len(exprs) >= 10
+    asked = {m for e in exprs for m in re.findall(r"\bpoker_[a-z_]+", e)}
+    assert asked and asked <= known, asked - known
+    # every service's own metrics are on the dashboard
+    for prefix in ("poker_rpc_", "poker_dealer_", "poker_evaluator_", "poker_lobby_"):
+        assert any(m.startswith(prefix) for m in asked), prefix
+
+
+def test_a_metrics_port_taken_stops_the_service_with_the_reason(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        log = tmp_path / "lobby.log"
+        with pytest.raises(RuntimeError, match="did not start"):
+            start_service("lobby", ["--db", str(tmp_path / "lobby.sqlite"),
+                                    "--operator-token", "x", "--metrics-port", str(port)],
+                          log_path=log, timeout=20)
+    assert "metrics_unavailable" in log.read_text()
+    assert f"--metrics-port {port} on 127.0.0.1" in log.read_text()
