@@ -17,13 +17,14 @@ from typing import Any
 
 from poker.journal import Key, Pending, Pruner, Retention, journaled
 from poker.limits import MAX_ID_CHARS, MAX_REPEATED, quote
-from services.lobby import checks, leaving, ledger, players, schema, seating, tables
+from services.lobby import checks, leaving, ledger, players, rake, schema, seating, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable, Level
 from services.lobby.draw import ButtonDraw
 from services.lobby.errors import AlreadyExists, InvalidArgument, LobbyError, NotFound
 from services.lobby.journal import RULES, request_key
 from services.lobby.ledger import Audit, Transfer, TransferKind
+from services.lobby.rake import RakeLine
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.players import Player
 from services.lobby.rules import TableRules
@@ -91,6 +92,10 @@ class Lobby:
 
     def audit(self) -> Audit:
         return self.ctx.tx(ledger.audit)
+
+    def rake_report(self, page_size: int, page_token: str) -> tuple[list[RakeLine], str]:
+        """R36: the house's rake by table and day (services/lobby/rake.py)."""
+        return self.ctx.tx(lambda tx: rake.report(tx, page_size, page_token))
 
     # Tables ----------------------------------------------------------------------------
 
