@@ -38,7 +38,6 @@ from services.lobby.storage import Tx
 
 #: RakeReport's page size at most (and its default).
 MAX_PAGE = 1000
-_DAY_S = 86_400
 
 
 def raked(game: dict[str, Any]) -> bool:
@@ -78,13 +77,15 @@ def report(tx: Tx, page_size: int, page_token: str) -> tuple[list[RakeLine], str
         if not page_token.isdigit() or len(page_token) > 12:
             raise InvalidArgument("page_token: not a token this lobby gave")
         start = int(page_token)
-    rows = tx.all(
-        "SELECT source, CAST(created_at / ? AS INTEGER) AS day, SUM(amount) AS amount"
-        " FROM transfers WHERE kind = ? GROUP BY source, CAST(created_at / ? AS INTEGER)"
-        " ORDER BY day, source LIMIT ? OFFSET ?",
-        (_DAY_S, ledger.TransferKind.RAKE.value, _DAY_S, size + 1, start))
-    lines = [RakeLine(r["source"].split(":", 1)[1],
-                      datetime.datetime.fromtimestamp(int(r["day"]) * _DAY_S,
-                                                      datetime.UTC).date().isoformat(),
-                      int(r["amount"])) for r in rows[:size]]
-    return lines, (str(start + size) if len(rows) > size else "")
+    # One RAKE transfer a raked table (it settles once): summed here, the same SQL on
+    # SQLite and PostgreSQL.
+    sums: dict[tuple[str, str], int] = {}
+    for r in tx.all("SELECT source, created_at, amount FROM transfers WHERE kind = ?",
+                    (ledger.TransferKind.RAKE.value,)):
+        day = datetime.datetime.fromtimestamp(float(r["created_at"]), datetime.UTC)
+        key = (day.date().isoformat(), r["source"].split(":", 1)[1])
+        sums[key] = sums.get(key, 0) + int(r["amount"])
+    ordered = sorted(sums.items())
+    lines = [RakeLine(table_id, day, amount)
+             for (day, table_id), amount in ordered[start:start + size]]
+    return lines, (str(start + size) if len(ordered) > start + size else "")
