@@ -32,6 +32,7 @@ from clients.accounts import (
     LedgerAudit,
     LobbyTable,
     Player,
+    RakeLine,
     RebuyResult,
     Seating,
     TableRules,
@@ -197,6 +198,12 @@ class AsyncLobbyClient:
     async def audit(self) -> LedgerAudit:
         """The ledger's invariants and sums. Operator only."""
         return await self._do(c.audit())
+
+    async def rake_report(self, page_size: int = 0,
+                          page_token: str = "") -> tuple[list[RakeLine], str]:
+        """R36: the house's rake by table and day, one page, and the next page's token
+        (empty on the last). Operator only."""
+        return await self._do(c.rake_report(page_size, page_token))
 
 
 class AsyncTableClient:

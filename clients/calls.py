@@ -21,6 +21,7 @@ from clients.accounts import (
     LedgerAudit,
     LobbyTable,
     Player,
+    RakeLine,
     RebuyResult,
     Seating,
     TableRules,
@@ -152,6 +153,12 @@ def button_draw(table_id: str) -> Call[ButtonDraw | None]:
 def audit() -> Call[LedgerAudit]:
     return Call("AuditLedger", lobby_pb2.AuditLedgerRequest(),
                 lambda r: from_proto(LedgerAudit, r))
+
+
+def rake_report(page_size: int, page_token: str) -> Call[tuple[list[RakeLine], str]]:
+    return Call("RakeReport", lobby_pb2.RakeReportRequest(page_size=page_size,
+                                                          page_token=page_token),
+                lambda r: ([from_proto(RakeLine, x) for x in r.lines], r.next_page_token))
 
 
 # ----------------------------------------------------------------------------- dealer

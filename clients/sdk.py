@@ -29,6 +29,7 @@ from clients.accounts import (
     LedgerAudit,
     LobbyTable,
     Player,
+    RakeLine,
     RebuyResult,
     Seating,
     TableRules,
@@ -194,6 +195,12 @@ class LobbyClient:
     def audit(self) -> LedgerAudit:
         """The ledger's invariants and sums. Operator only."""
         return self._do(c.audit())
+
+    def rake_report(self, page_size: int = 0,
+                    page_token: str = "") -> tuple[list[RakeLine], str]:
+        """R36: the house's rake by table and day, one page, and the next page's token
+        (empty on the last). Operator only."""
+        return self._do(c.rake_report(page_size, page_token))
 
 
 class TableClient:
