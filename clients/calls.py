@@ -186,6 +186,11 @@ def sit_in(table_id: str, seat: int) -> Call[None]:
     return Call("SitIn", dealer_pb2.SitInRequest(table_id=table_id, seat=seat), lambda r: None)
 
 
+def set_straddle(table_id: str, seat: int, straddle: bool) -> Call[None]:
+    return Call("SetStraddle", dealer_pb2.SetStraddleRequest(table_id=table_id, seat=seat,
+                                                             straddle=straddle), lambda r: None)
+
+
 def commit_seeds(table_id: str, seat: int, chain_head: bytes) -> Call[int]:
     # Not retried: a second CommitSeeds after a lost answer is ALREADY_EXISTS (same chain).
     return Call("CommitSeeds", dealer_pb2.CommitSeedsRequest(

@@ -35,7 +35,7 @@ __all__ = [
     "ButtonSet",
     "CardsMucked", "CardsShown", "ChipsAdded", "DeckRevealed", "DeckSet", "Event", "HandEnded",
     "HandPlayer", "HandStarted", "HandVoided", "Hidden", "HoleCardsDealt", "LevelSet",
-    "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "RakeTaken", "SeatCard",
+    "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "RakeTaken", "SeatCard", "StraddleSet",
     "SeatSeed", "SeedsCommitted", "DeckCommitted", "DeckSeeded",
     "TableClosed", "TurnStarted", "TurnTimedOut", "EVENT_TYPES",
 ]
@@ -319,6 +319,15 @@ class PlayerSatIn(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StraddleSet(Event):
+    """R37: a seat straddles from the next hand whenever left of the big blind (or no more)."""
+
+    kind: ClassVar[str] = "straddle_set"
+    seat: int
+    straddle: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BlindMissed(Event):
     kind: ClassVar[str] = "blind_missed"
     seat: int
@@ -356,6 +365,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
         BetReturned, CardsShown, CardsMucked, PotAwarded, HandEnded, DeckRevealed, TurnStarted,
         TurnTimedOut, HandVoided, PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut,
         PlayerSatIn, BlindMissed, ButtonSet, LevelSet, TableClosed, SeedsCommitted, DeckCommitted,
-        DeckSeeded, RakeTaken)
+        DeckSeeded, RakeTaken, StraddleSet)
 }
 assert all(_snake(cls.__name__) == kind for kind, cls in EVENT_TYPES.items())

@@ -362,6 +362,11 @@ class TableClient:
         """Is dealt in again from the next hand on."""
         self._do(c.sit_in(self.table_id, self._my_seat()))
 
+    def set_straddle(self, straddle: bool = True) -> None:
+        """R37: straddles from the next hand on whenever left of the big blind (False: no
+        more). Only where the table allows straddles."""
+        self._do(c.set_straddle(self.table_id, self._my_seat(), straddle))
+
     def commit_seeds(self) -> None:
         """R39: commits a fresh chain of seeds (once per seating; play() does it when the
         table uses player-seeded decks). A chain committed already (by another client of

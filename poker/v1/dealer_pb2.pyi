@@ -31,6 +31,8 @@ from poker.v1.dealer_player_api_pb2 import SitOutRequest as SitOutRequest
 from poker.v1.dealer_player_api_pb2 import SitOutResponse as SitOutResponse
 from poker.v1.dealer_player_api_pb2 import SitInRequest as SitInRequest
 from poker.v1.dealer_player_api_pb2 import SitInResponse as SitInResponse
+from poker.v1.dealer_player_api_pb2 import SetStraddleRequest as SetStraddleRequest
+from poker.v1.dealer_player_api_pb2 import SetStraddleResponse as SetStraddleResponse
 from poker.v1.dealer_player_api_pb2 import WatchTableRequest as WatchTableRequest
 from poker.v1.dealer_player_api_pb2 import WatchTableResponse as WatchTableResponse
 from poker.v1.dealer_player_api_pb2 import PlayRequest as PlayRequest
@@ -82,6 +84,7 @@ from poker.v1.table_events_pb2 import PlayerUnseated as PlayerUnseated
 from poker.v1.table_events_pb2 import ChipsAdded as ChipsAdded
 from poker.v1.table_events_pb2 import PlayerSatOut as PlayerSatOut
 from poker.v1.table_events_pb2 import PlayerSatIn as PlayerSatIn
+from poker.v1.table_events_pb2 import StraddleSet as StraddleSet
 from poker.v1.table_events_pb2 import BlindMissed as BlindMissed
 from poker.v1.table_events_pb2 import ButtonSet as ButtonSet
 from poker.v1.table_events_pb2 import SeatCard as SeatCard

@@ -354,6 +354,10 @@ def _player_sat_in(e: Any, table: Table | None) -> Any:
     return pb.PlayerSatIn(seat=e.seat)
 
 
+def _straddle_set(e: Any, table: Table | None) -> Any:
+    return pb.StraddleSet(seat=e.seat, straddle=e.straddle)
+
+
 def _blind_missed(e: Any, table: Table | None) -> Any:
     return pb.BlindMissed(seat=e.seat, blind=_BLINDS[e.blind])
 
@@ -402,6 +406,7 @@ _DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
     ev.PlayerSatOut: _player_sat_out,
     ev.PlayerSatIn: _player_sat_in,
     ev.BlindMissed: _blind_missed,
+    ev.StraddleSet: _straddle_set,
     ev.ButtonSet: _button_set,
     ev.LevelSet: _level_set,
     ev.TableClosed: _table_closed,

@@ -35,6 +35,7 @@ class SeatState:
     stack: int
     sitting_out: bool = False
     wait_for_big_blind: bool = False
+    straddle: bool = False  # R37: straddles whenever left of the big blind
     joined_late: bool = False
 
 
@@ -262,6 +263,11 @@ def _on_sat_in(state: TableState, e: ev.PlayerSatIn, s: Stored) -> None:
         state.seats[e.seat].sitting_out = False
 
 
+def _on_straddle(state: TableState, e: ev.StraddleSet, s: Stored) -> None:
+    if e.seat in state.seats:
+        state.seats[e.seat].straddle = e.straddle
+
+
 def _on_button(state: TableState, e: ev.ButtonSet, s: Stored) -> None:
     state.button = e.seat
 
@@ -353,6 +359,7 @@ _FOLD: dict[type, Callable[[TableState, Any, Stored], None]] = {
     ev.ChipsAdded: _on_chips,
     ev.PlayerSatOut: _on_sat_out,
     ev.PlayerSatIn: _on_sat_in,
+    ev.StraddleSet: _on_straddle,
     ev.ButtonSet: _on_button,
     ev.LevelSet: _on_level,
     ev.HandSalt: _on_salt,
