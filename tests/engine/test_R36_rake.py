@@ -189,3 +189,16 @@ def test_R36_fold_after_the_flop_is_raked() -> None:
 def test_R36_bad_rake_refused(bad: Rake) -> None:
     with pytest.raises(ConfigError, match="R36"):
         TableConfig(rake=bad)
+
+
+def test_R36_phh_export_writes_the_rake_as_a_user_field() -> None:
+    from services.dealer.phh_writer import to_phh
+
+    hand = raked(Rake(750), (1000,) * 3, calls_to_river(3))
+    record = to_phh(hand)
+    assert record.extra["_rake"] == 22 == hand.rake
+    assert sum(record.finishing_stacks) + 22 == sum(record.starting_stacks)
+    plain = Hand.start(TableConfig(), [PlayerIn(0, "a", 100), PlayerIn(1, "b", 100)], 0,
+                       range(52))
+    plain.act(0, Action.fold())
+    assert "_rake" not in to_phh(plain).extra

@@ -109,3 +109,12 @@ def test_R37_straddle_replays_from_events() -> None:
     hand.act(3, Action.raise_to(600))
     replayed = Hand.from_events(hand.events, DEFAULT_RANKER)
     assert replayed.actor == hand.actor == 0 and replayed.bets == hand.bets
+
+
+def test_R37_phh_export_writes_the_straddle_in_blinds_or_straddles() -> None:
+    from services.dealer.phh_writer import to_phh
+
+    hand = straddle_hand()
+    for seat in (0, 1, 2):
+        hand.act(seat, Action.fold())
+    assert to_phh(hand).blinds_or_straddles == [50, 100, 200, 0]
