@@ -47,3 +47,13 @@ def test_R37_the_choice_is_kept_in_the_log_and_can_be_withdrawn() -> None:
     assert again.seats[3].straddle and state.seats[3].straddle
     assert _step(state, c.SetStraddle(3, False)) == [ev.StraddleSet(3, False)]
     assert not state.seats[3].straddle
+
+
+def test_R37_snapshots_keep_the_choice_and_old_snapshots_still_load() -> None:
+    state = _seated(4, straddle=True)
+    _step(state, c.SetStraddle(3, True))
+    snap = state.snapshot()
+    assert TableState.from_snapshot("t", state.config, None, snap).seats[3].straddle
+    old = {**snap, "seats": [row[:6] for row in snap["seats"]]}  # before R37: 6 entries
+    restored = TableState.from_snapshot("t", state.config, None, old)
+    assert not restored.seats[3].straddle and restored.seats[0].player_id == "p0"
