@@ -35,7 +35,8 @@ __all__ = [
     "ButtonSet",
     "CardsMucked", "CardsShown", "ChipsAdded", "DeckRevealed", "DeckSet", "Event", "HandEnded",
     "HandPlayer", "HandStarted", "HandVoided", "Hidden", "HoleCardsDealt", "LevelSet",
-    "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "RakeTaken", "SeatCard", "StraddleSet",
+    "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "RakeTaken",
+    "SeatCard", "StraddleSet",
     "SeatSeed", "SeedsCommitted", "DeckCommitted", "DeckSeeded",
     "TableClosed", "TurnStarted", "TurnTimedOut", "EVENT_TYPES",
 ]

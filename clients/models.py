@@ -39,7 +39,8 @@ from poker.vocab.enums import (
 
 __all__ = [
     "Action", "ActionKind", "AnteForm", "BlindKind", "Decision", "HandView", "LegalActions",
-    "Level", "MinRaiseRule", "Option", "Pot", "Preset", "Rake", "RakeCap", "SeatStack", "SeatView", "ShowReason",
+    "Level", "MinRaiseRule", "Option", "Pot", "Preset", "Rake", "RakeCap", "SeatStack",
+    "SeatView", "ShowReason",
     "SitOutReason", "Street", "Structure", "TableConfig", "TableView",
 ]
 

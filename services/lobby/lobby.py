@@ -24,9 +24,9 @@ from services.lobby.draw import ButtonDraw
 from services.lobby.errors import AlreadyExists, InvalidArgument, LobbyError, NotFound
 from services.lobby.journal import RULES, request_key
 from services.lobby.ledger import Audit, Transfer, TransferKind
-from services.lobby.rake import RakeLine
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.players import Player
+from services.lobby.rake import RakeLine
 from services.lobby.rules import TableRules
 from services.lobby.steps import Ctx, drive_leased, error_name, error_of, log, refusal, unreachable
 from services.lobby.storage import Storage, Tx

@@ -12,18 +12,18 @@ SQLite and on PostgreSQL.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
-from test_e2e import (  # noqa: F401 - suite is a fixture
+from test_e2e import (
     Suite,
     backend_args,
     evaluator,
     new_player,
     play_until_bust,
-    suite,
     table_events,
 )
 
@@ -32,6 +32,13 @@ from poker.v1 import lobby_pb2 as pb
 
 pytestmark = pytest.mark.slow
 RAKE = dpb.Rake(basis_points=500, cap=20)
+
+
+@pytest.fixture
+def suite(tmp_path: Path) -> Iterator[Suite]:
+    running = Suite(tmp_path)
+    yield running
+    running.stop()
 
 
 def open_raked(op: Any, table_id: str) -> Any:
@@ -90,6 +97,12 @@ def test_R36_rake_goes_to_the_house_and_every_chip_is_accounted_for(
     assert [(x.table_id, x.amount) for x in op.RakeReport(pb.RakeReportRequest()).lines] == \
         [(t, a) for t, _, a in sorted(lines)]
 
+    bad = dpb.TableConfig(seats=2, rake=dpb.Rake(basis_points=2501))
+    with pytest.raises(grpc.RpcError) as refused:
+        op.OpenTable(pb.OpenTableRequest(table_id="t3", config=bad, request_id="open-t3",
+                                         rules=pb.TableRules(min_buy_in=100, max_buy_in=500)))
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "R36" in (refused.value.details() or "")
     with pytest.raises(grpc.RpcError) as refused:
         op.RakeReport(pb.RakeReportRequest(page_size=1001))
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT

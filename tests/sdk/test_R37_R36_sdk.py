@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from tests.sdk.conftest import DEPOSIT, open_table, play_all, seated
 
 from clients.bots import CallingStation
 from clients.errors import ServiceError
@@ -16,6 +15,7 @@ from clients.models import BlindKind, Rake, TableView
 from clients.sdk import LobbyClient, TableClient
 from clients.stack import LocalSuite
 from clients.tracker import TableTracker
+from tests.sdk.conftest import DEPOSIT, open_table, play_all, seated
 
 pytestmark = pytest.mark.slow
 
