@@ -57,7 +57,7 @@ def forced_bets(state: HandState) -> Iterator[AntePosted | BlindPosted]:
         amount = min(size, stack[p])
         if amount:  # R11: an ante may already have taken every chip
             yield BlindPosted(seats[p], blind, amount, amount == stack[p])
-    straddler = straddle.poster(state)
+    straddler = straddle.poster(state) if state.config.straddle else None
     if straddler is not None:
         yield BlindPosted(seats[straddler], BlindKind.STRADDLE, straddle.size(state), False)
     for p in range(state.n):
