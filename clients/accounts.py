@@ -171,7 +171,7 @@ class LeaveResult:
 
 @dataclass(frozen=True, slots=True)
 class LedgerAudit:
-    """Where every chip is: balances + table chips == -(operator balance) when `ok`."""
+    """Where every chip is: balances + table chips + house rake == -(operator balance) when `ok`."""
 
     ok: bool
     total: int
@@ -179,3 +179,13 @@ class LedgerAudit:
     table_chips: int
     operator_balance: int
     problems: tuple[str, ...] = ()
+    house_rake: int = 0  # R36: the rake of every raked table that settled
+
+
+@dataclass(frozen=True, slots=True)
+class RakeLine:
+    """R36: the rake one table took, credited to the house on one UTC day (YYYY-MM-DD)."""
+
+    table_id: str
+    day: str
+    amount: int

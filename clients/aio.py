@@ -32,6 +32,7 @@ from clients.accounts import (
     LedgerAudit,
     LobbyTable,
     Player,
+    RakeLine,
     RebuyResult,
     Seating,
     TableRules,
@@ -198,6 +199,12 @@ class AsyncLobbyClient:
         """The ledger's invariants and sums. Operator only."""
         return await self._do(c.audit())
 
+    async def rake_report(self, page_size: int = 0,
+                          page_token: str = "") -> tuple[list[RakeLine], str]:
+        """R36: the house's rake by table and day, one page, and the next page's token
+        (empty on the last). Operator only."""
+        return await self._do(c.rake_report(page_size, page_token))
+
 
 class AsyncTableClient:
     """One table at its dealer, as a seat (seat token), the auditor, or a spectator (no token).
@@ -357,6 +364,11 @@ class AsyncTableClient:
     async def sit_in(self) -> None:
         """Is dealt in again from the next hand on."""
         await self._do(c.sit_in(self.table_id, await self._my_seat()))
+
+    async def set_straddle(self, straddle: bool = True) -> None:
+        """R37: straddles from the next hand on whenever left of the big blind (False: no
+        more). Only where the table allows straddles."""
+        await self._do(c.set_straddle(self.table_id, await self._my_seat(), straddle))
 
     async def commit_seeds(self) -> None:
         """R39: commits a fresh chain of seeds (once per seating; play() does it when the

@@ -21,6 +21,7 @@ from clients.accounts import (
     LedgerAudit,
     LobbyTable,
     Player,
+    RakeLine,
     RebuyResult,
     Seating,
     TableRules,
@@ -154,6 +155,12 @@ def audit() -> Call[LedgerAudit]:
                 lambda r: from_proto(LedgerAudit, r))
 
 
+def rake_report(page_size: int, page_token: str) -> Call[tuple[list[RakeLine], str]]:
+    return Call("RakeReport", lobby_pb2.RakeReportRequest(page_size=page_size,
+                                                          page_token=page_token),
+                lambda r: ([from_proto(RakeLine, x) for x in r.lines], r.next_page_token))
+
+
 # ----------------------------------------------------------------------------- dealer
 
 
@@ -177,6 +184,11 @@ def sit_out(table_id: str, seat: int) -> Call[None]:
 
 def sit_in(table_id: str, seat: int) -> Call[None]:
     return Call("SitIn", dealer_pb2.SitInRequest(table_id=table_id, seat=seat), lambda r: None)
+
+
+def set_straddle(table_id: str, seat: int, straddle: bool) -> Call[None]:
+    return Call("SetStraddle", dealer_pb2.SetStraddleRequest(table_id=table_id, seat=seat,
+                                                             straddle=straddle), lambda r: None)
 
 
 def commit_seeds(table_id: str, seat: int, chain_head: bytes) -> Call[int]:

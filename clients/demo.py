@@ -4,8 +4,10 @@ Starts an evaluator, a dealer and a lobby as local processes (SQLite in a tempor
 folder), opens a table through the lobby, funds and seats six bots (random, calling
 stations, equity bots asking the evaluator), plays `--hands` hands with a progress bar,
 prints a few hands as a spectator saw them and a table of results, checks that no chip
-was lost (balances + stacks == deposits - withdrawals; exit 1 if not), and stops every
-process it started, also on Ctrl-C and errors.
+was lost (balances + stacks + rake == deposits - withdrawals; exit 1 if not), and stops
+every process it started, also on Ctrl-C and errors. The table is a cash game with a
+rake (R36: 5% of each hand that sees a flop, at most 3 big blinds): the results show the
+rake the hands took and the house's rake account in the ledger once the table closed.
 
     poker demo --hands 200
 """
@@ -36,8 +38,9 @@ from clients.events import (
     PlayerSatOut,
     PlayerSeated,
     PotAwarded,
+    RakeTaken,
 )
-from clients.models import Level, TableConfig
+from clients.models import Level, Rake, TableConfig
 from clients.narrate import Narrator
 from clients.sdk import LobbyClient, TableClient
 from clients.session import Bot, PlayResult
@@ -47,6 +50,8 @@ from poker.log import add_log_format_argument
 DEPOSIT = 20_000
 BUY_IN = 1_000
 CASH_OUT = 500  # each player withdraws this much at the end, so withdrawals are tested too
+#: R36: the demo's cash-game rake: 5% (500 basis points), at most 30 chips (3 big blinds).
+RAKE = Rake(500, cap=30)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,8 +91,10 @@ class Watch:
     kept: dict[int, list[Event]] = field(default_factory=dict)
     last: list[Event] = field(default_factory=list)
     error: BaseException | None = None
-    #: Hands whose public events do not add up: chips put in != chips awarded.
+    #: Hands whose public events do not add up: chips put in != chips awarded + raked.
     unbalanced: list[str] = field(default_factory=list)
+    rake: int = 0  # R36: the chips RakeTaken took, every hand together
+    raked_hands: int = 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,7 +122,7 @@ def play_demo(suite: LocalSuite, args: argparse.Namespace, out: TextIO,
     seats = _fund_players(operator, suite.lobby, evaluator, args.trials)
     table = operator.open_table(
         TableConfig(seats=6, levels=(Level(5, 10),), action_time_ms=15_000,
-                    pause_between_hands_ms=0),
+                    pause_between_hands_ms=0, rake=RAKE),
         TableRules(initial_stack=BUY_IN, max_rebuys=-1), name="Demo table")
     for seat in seats:
         seat.table = seat.lobby.sit(table.table_id, buy_in=BUY_IN)
@@ -140,7 +147,7 @@ def play_demo(suite: LocalSuite, args: argparse.Namespace, out: TextIO,
         _print_hand(watch.kept[key], narrator, out)
     if watch.last and watch.last[0].hand_id not in {e[0].hand_id for e in watch.kept.values()}:
         _print_hand(watch.last, narrator, out)
-    conserved = _settle(operator, spectator, table.table_id, seats, out)
+    conserved = _settle(operator, spectator, table.table_id, seats, out, watch, threads[0])
     if watch.unbalanced:
         conserved = False
         print(f"hands whose events do not add up (chips put in != chips awarded): "
@@ -205,6 +212,9 @@ def _watch(spectator: TableClient, watch: Watch) -> None:
                 current = [event]
             elif current:
                 current.append(event)
+            if isinstance(event, RakeTaken):
+                watch.rake += event.amount
+                watch.raked_hands += 1
             if isinstance(event, HandEnded | HandVoided) and current:
                 watch.hands += 1
                 if isinstance(event, HandEnded) and _put_in(current) != _won(current):
@@ -232,7 +242,8 @@ def _put_in(hand: list[Event]) -> int:
 
 
 def _won(hand: list[Event]) -> int:
-    return sum(e.amount for e in hand if isinstance(e, PotAwarded))
+    """Chips that left the middle: the pots awarded and the rake (R36)."""
+    return sum(e.amount for e in hand if isinstance(e, PotAwarded | RakeTaken))
 
 
 def _progress(watch: Watch, hands: int, seats: list[Seat], out: TextIO,
@@ -278,14 +289,16 @@ def _print_hand(events: list[Event], narrator: Narrator, out: TextIO) -> None:
 
 
 def _settle(operator: LobbyClient, spectator: TableClient, table_id: str, seats: list[Seat],
-            out: TextIO) -> bool:
-    """Results, closing the table, cashing out, and the conservation check."""
+            out: TextIO, watch: Watch, watcher: threading.Thread) -> bool:
+    """Results, closing the table, cashing out, and the conservation check (R36: the rake
+    left the stacks but not the table's account, until the table settles)."""
     view = spectator.view()
     stacks = {s.player_id: s.stack for s in view.seats}
     deposits = DEPOSIT * len(seats)
     balances = {s.name: operator.player(s.name.lower()).balance for s in seats}
     on_table = sum(stacks.values())
-    before = sum(balances.values()) + on_table
+    raked = operator.table(table_id).chips - on_table  # the table's account less its stacks
+    before = sum(balances.values()) + on_table + raked
     print("\n player  bot              hands  rebuys  won in pots  biggest pot  stack  "
           "net", file=out)
     for s in seats:
@@ -299,6 +312,7 @@ def _settle(operator: LobbyClient, spectator: TableClient, table_id: str, seats:
     violations = sum(len(s.table.fair_deck.violations) for s in seats
                      if s.table and s.table.fair_deck)
     operator.close_table(table_id)
+    watcher.join(10)  # the table closing ends the spectator's stream: every RakeTaken seen
     withdrawn = 0
     for s in seats:
         amount = min(CASH_OUT, operator.player(s.name.lower()).balance)
@@ -307,11 +321,15 @@ def _settle(operator: LobbyClient, spectator: TableClient, table_id: str, seats:
             withdrawn += amount
     after = sum(operator.player(s.name.lower()).balance for s in seats)
     audit = operator.audit()
-    ok = (before == deposits and after == deposits - withdrawn and audit.ok
-          and audit.total == 0 and violations == 0)
-    print(f"\nchips: balances {sum(balances.values())} + stacks {on_table} = {before}; "
-          f"deposits {deposits}", file=out)
-    print(f"after closing and {withdrawn} withdrawn: balances {after} = deposits - withdrawals "
+    ok = (before == deposits and after + audit.house_rake == deposits - withdrawn
+          and audit.ok and audit.total == 0 and violations == 0
+          and audit.house_rake == raked == watch.rake)
+    print(f"\nrake (R36, {RAKE.basis_points / 100:g}% capped at {RAKE.cap}): {watch.rake} "
+          f"chips from {watch.raked_hands} hands", file=out)
+    print(f"chips: balances {sum(balances.values())} + stacks {on_table} + rake {raked} = "
+          f"{before}; deposits {deposits}", file=out)
+    print(f"after closing and {withdrawn} withdrawn: balances {after} + house rake "
+          f"{audit.house_rake} = {after + audit.house_rake}; deposits - withdrawals "
           f"{deposits - withdrawn}; ledger audit {'ok' if audit.ok else audit.problems}; "
           f"fair-deck violations {violations}", file=out)
     print("no chip was lost ✓" if ok else "CHIPS DO NOT ADD UP ✗", file=out)

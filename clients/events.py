@@ -35,7 +35,8 @@ __all__ = [
     "ButtonSet",
     "CardsMucked", "CardsShown", "ChipsAdded", "DeckRevealed", "DeckSet", "Event", "HandEnded",
     "HandPlayer", "HandStarted", "HandVoided", "Hidden", "HoleCardsDealt", "LevelSet",
-    "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "SeatCard",
+    "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "RakeTaken",
+    "SeatCard", "StraddleSet",
     "SeatSeed", "SeedsCommitted", "DeckCommitted", "DeckSeeded",
     "TableClosed", "TurnStarted", "TurnTimedOut", "EVENT_TYPES",
 ]
@@ -66,6 +67,7 @@ class HandPlayer:
     player_id: str
     stack: int
     posts_late: bool = False
+    straddles: bool = False  # R37: posts a straddle this hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +183,15 @@ class PotAwarded(Event):
     eligible: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     shares: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RakeTaken(Event):
+    """R36: the house's rake, before any pot is awarded: `pots[i]` from pot i (0 = main)."""
+
+    kind: ClassVar[str] = "rake_taken"
+    amount: int
+    pots: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -309,6 +320,15 @@ class PlayerSatIn(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StraddleSet(Event):
+    """R37: a seat straddles from the next hand whenever left of the big blind (or no more)."""
+
+    kind: ClassVar[str] = "straddle_set"
+    seat: int
+    straddle: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BlindMissed(Event):
     kind: ClassVar[str] = "blind_missed"
     seat: int
@@ -346,6 +366,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
         BetReturned, CardsShown, CardsMucked, PotAwarded, HandEnded, DeckRevealed, TurnStarted,
         TurnTimedOut, HandVoided, PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut,
         PlayerSatIn, BlindMissed, ButtonSet, LevelSet, TableClosed, SeedsCommitted, DeckCommitted,
-        DeckSeeded)
+        DeckSeeded, RakeTaken, StraddleSet)
 }
 assert all(_snake(cls.__name__) == kind for kind, cls in EVENT_TYPES.items())

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from clients.cards import Card
 from poker.v1 import dealer_pb2
 from poker.vocab.actions import Action, LegalActions, Option
-from poker.vocab.config import Level
+from poker.vocab.config import Level, Rake, RakeCap
 from poker.vocab.enums import (
     ActionKind,
     AnteForm,
@@ -39,7 +39,8 @@ from poker.vocab.enums import (
 
 __all__ = [
     "Action", "ActionKind", "AnteForm", "BlindKind", "Decision", "HandView", "LegalActions",
-    "Level", "MinRaiseRule", "Option", "Pot", "Preset", "SeatStack", "SeatView", "ShowReason",
+    "Level", "MinRaiseRule", "Option", "Pot", "Preset", "Rake", "RakeCap", "SeatStack",
+    "SeatView", "ShowReason",
     "SitOutReason", "Street", "Structure", "TableConfig", "TableView",
 ]
 
@@ -73,6 +74,8 @@ class TableConfig:
     deck_seed: int = 0
     player_seeded_decks: bool = False  # R39: the SDK sends its seeds by itself
     seed_time_ms: int = 0
+    rake: Rake | None = None  # R36: e.g. Rake(500, cap=300) takes 5%, at most 300 a hand
+    straddle: bool = False  # R37: the seat left of the big blind may straddle
 
     def to_proto(self) -> dealer_pb2.TableConfig:
         """The `poker.v1.TableConfig` message."""

@@ -46,6 +46,7 @@ from clients.events import (
     PlayerSeated,
     PlayerUnseated,
     PotAwarded,
+    RakeTaken,
     TableClosed,
     TurnTimedOut,
 )
@@ -87,7 +88,8 @@ class Narrator:
             return f"{self.who(e.seat)} {self._s(e.seat, 'posts')} an ante of {e.amount}"
         if isinstance(e, BlindPosted):
             kind = {BlindKind.SMALL: "the small blind", BlindKind.BIG: "the big blind",
-                    BlindKind.LATE: "a live big blind (late joiner)"}[e.blind]
+                    BlindKind.LATE: "a live big blind (late joiner)",
+                    BlindKind.STRADDLE: "a straddle"}.get(e.blind, "a blind")
             return f"{self.who(e.seat)} {self._s(e.seat, 'posts')} {kind} of {e.amount}"
         if isinstance(e, HoleCardsDealt):
             return f"Dealt to {self.who(e.seat)}: [{show_cards(e.cards)}]" if e.cards else None
@@ -105,6 +107,8 @@ class Narrator:
             return f"{self.who(e.seat)} {self._s(e.seat, 'mucks')}"
         if isinstance(e, PotAwarded):
             return self._pot(e)
+        if isinstance(e, RakeTaken):
+            return f"The house takes a rake of {e.amount}"
         if isinstance(e, TurnTimedOut):
             return f"{self.who(e.seat)} ran out of time"
         if isinstance(e, HandVoided):

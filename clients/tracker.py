@@ -48,6 +48,7 @@ from clients.events import (
     PlayerSeated,
     PlayerUnseated,
     PotAwarded,
+    RakeTaken,
     TableClosed,
     TurnStarted,
     TurnTimedOut,
@@ -246,6 +247,11 @@ class TableTracker:
     def _shown(self, e: CardsShown) -> None:
         self._seat(e.seat).hole_cards = e.cards
 
+    def _raked(self, e: RakeTaken) -> None:
+        self._gather()  # R36: the rake leaves the middle before any pot is awarded
+        if self.hand is not None:
+            self.hand.collected -= e.amount
+
     def _awarded(self, e: PotAwarded) -> None:
         self._gather()
         if self.hand is not None:
@@ -299,6 +305,7 @@ _HANDLERS: dict[type[Any], Any] = {
     BetReturned: TableTracker._returned,
     CardsShown: TableTracker._shown,
     PotAwarded: TableTracker._awarded,
+    RakeTaken: TableTracker._raked,
     HandEnded: lambda t, e: t._end_hand(e.stacks),
     HandVoided: lambda t, e: t._end_hand(e.stacks),
     TurnStarted: TableTracker._turn,

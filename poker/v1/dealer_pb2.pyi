@@ -31,6 +31,8 @@ from poker.v1.dealer_player_api_pb2 import SitOutRequest as SitOutRequest
 from poker.v1.dealer_player_api_pb2 import SitOutResponse as SitOutResponse
 from poker.v1.dealer_player_api_pb2 import SitInRequest as SitInRequest
 from poker.v1.dealer_player_api_pb2 import SitInResponse as SitInResponse
+from poker.v1.dealer_player_api_pb2 import SetStraddleRequest as SetStraddleRequest
+from poker.v1.dealer_player_api_pb2 import SetStraddleResponse as SetStraddleResponse
 from poker.v1.dealer_player_api_pb2 import WatchTableRequest as WatchTableRequest
 from poker.v1.dealer_player_api_pb2 import WatchTableResponse as WatchTableResponse
 from poker.v1.dealer_player_api_pb2 import PlayRequest as PlayRequest
@@ -47,6 +49,8 @@ from poker.v1.dealer_player_api_pb2 import SeatActionResult as SeatActionResult
 from poker.v1.dealer_player_api_pb2 import GetHandHistoryRequest as GetHandHistoryRequest
 from poker.v1.dealer_player_api_pb2 import GetHandHistoryResponse as GetHandHistoryResponse
 from poker.v1.table_config_pb2 import Level as Level
+from poker.v1.table_config_pb2 import RakeCap as RakeCap
+from poker.v1.table_config_pb2 import Rake as Rake
 from poker.v1.table_config_pb2 import TableConfig as TableConfig
 from poker.v1.table_config_pb2 import Structure as Structure
 from poker.v1.table_config_pb2 import Preset as Preset
@@ -64,6 +68,7 @@ from poker.v1.table_events_pb2 import BoardDealt as BoardDealt
 from poker.v1.table_events_pb2 import BetReturned as BetReturned
 from poker.v1.table_events_pb2 import CardsShown as CardsShown
 from poker.v1.table_events_pb2 import CardsMucked as CardsMucked
+from poker.v1.table_events_pb2 import RakeTaken as RakeTaken
 from poker.v1.table_events_pb2 import PotAwarded as PotAwarded
 from poker.v1.table_events_pb2 import HandEnded as HandEnded
 from poker.v1.table_events_pb2 import DeckRevealed as DeckRevealed
@@ -79,6 +84,7 @@ from poker.v1.table_events_pb2 import PlayerUnseated as PlayerUnseated
 from poker.v1.table_events_pb2 import ChipsAdded as ChipsAdded
 from poker.v1.table_events_pb2 import PlayerSatOut as PlayerSatOut
 from poker.v1.table_events_pb2 import PlayerSatIn as PlayerSatIn
+from poker.v1.table_events_pb2 import StraddleSet as StraddleSet
 from poker.v1.table_events_pb2 import BlindMissed as BlindMissed
 from poker.v1.table_events_pb2 import ButtonSet as ButtonSet
 from poker.v1.table_events_pb2 import SeatCard as SeatCard
@@ -115,6 +121,7 @@ BLIND_KIND_UNSPECIFIED: _table_events_pb2.BlindKind
 BLIND_KIND_SMALL: _table_events_pb2.BlindKind
 BLIND_KIND_BIG: _table_events_pb2.BlindKind
 BLIND_KIND_LATE: _table_events_pb2.BlindKind
+BLIND_KIND_STRADDLE: _table_events_pb2.BlindKind
 SHOW_REASON_UNSPECIFIED: _table_events_pb2.ShowReason
 SHOW_REASON_SHOWDOWN: _table_events_pb2.ShowReason
 SHOW_REASON_ALL_IN: _table_events_pb2.ShowReason

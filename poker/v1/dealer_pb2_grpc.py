@@ -40,7 +40,7 @@ class DealerServiceStub:
     the lobby makes: CreateTable, SeatPlayer, AddChips, UnseatPlayer,
     SetButton, SetLevel, CloseTable;
     * a seat token (returned by SeatPlayer) for a player's calls: Act, SitOut,
-    SitIn, Play, and GetTable/WatchTable/GetHandHistory as that seat sees them;
+    SitIn, SetStraddle, Play, and GetTable/WatchTable/GetHandHistory as that seat sees them;
     * the auditor token (the dealer's --auditor-token): sees every card,
     mucked ones included;
     * no token: a spectator, who sees no hole card until it is shown.
@@ -135,6 +135,11 @@ class DealerServiceStub:
                 request_serializer=poker_dot_v1_dot_dealer__player__api__pb2.SitInRequest.SerializeToString,
                 response_deserializer=poker_dot_v1_dot_dealer__player__api__pb2.SitInResponse.FromString,
                 _registered_method=True)
+        self.SetStraddle = channel.unary_unary(
+                '/poker.v1.DealerService/SetStraddle',
+                request_serializer=poker_dot_v1_dot_dealer__player__api__pb2.SetStraddleRequest.SerializeToString,
+                response_deserializer=poker_dot_v1_dot_dealer__player__api__pb2.SetStraddleResponse.FromString,
+                _registered_method=True)
         self.WatchTable = channel.unary_stream(
                 '/poker.v1.DealerService/WatchTable',
                 request_serializer=poker_dot_v1_dot_dealer__player__api__pb2.WatchTableRequest.SerializeToString,
@@ -181,7 +186,7 @@ class DealerServiceServicer:
     the lobby makes: CreateTable, SeatPlayer, AddChips, UnseatPlayer,
     SetButton, SetLevel, CloseTable;
     * a seat token (returned by SeatPlayer) for a player's calls: Act, SitOut,
-    SitIn, Play, and GetTable/WatchTable/GetHandHistory as that seat sees them;
+    SitIn, SetStraddle, Play, and GetTable/WatchTable/GetHandHistory as that seat sees them;
     * the auditor token (the dealer's --auditor-token): sees every card,
     mucked ones included;
     * no token: a spectator, who sees no hole card until it is shown.
@@ -289,6 +294,15 @@ class DealerServiceServicer:
 
     def SitIn(self, request, context):
         """The player is dealt in again from the next hand on (also after a time-out, R32).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetStraddle(self, request, context):
+        """R37: the seat's standing choice to straddle, from the next hand on,
+        whenever it is to the left of the big blind (StraddleSet). Only where the
+        table allows straddles (TableConfig.straddle; otherwise FAILED_PRECONDITION).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -425,6 +439,11 @@ def add_DealerServiceServicer_to_server(servicer, server):
                     request_deserializer=poker_dot_v1_dot_dealer__player__api__pb2.SitInRequest.FromString,
                     response_serializer=poker_dot_v1_dot_dealer__player__api__pb2.SitInResponse.SerializeToString,
             ),
+            'SetStraddle': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetStraddle,
+                    request_deserializer=poker_dot_v1_dot_dealer__player__api__pb2.SetStraddleRequest.FromString,
+                    response_serializer=poker_dot_v1_dot_dealer__player__api__pb2.SetStraddleResponse.SerializeToString,
+            ),
             'WatchTable': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchTable,
                     request_deserializer=poker_dot_v1_dot_dealer__player__api__pb2.WatchTableRequest.FromString,
@@ -477,7 +496,7 @@ class DealerService:
     the lobby makes: CreateTable, SeatPlayer, AddChips, UnseatPlayer,
     SetButton, SetLevel, CloseTable;
     * a seat token (returned by SeatPlayer) for a player's calls: Act, SitOut,
-    SitIn, Play, and GetTable/WatchTable/GetHandHistory as that seat sees them;
+    SitIn, SetStraddle, Play, and GetTable/WatchTable/GetHandHistory as that seat sees them;
     * the auditor token (the dealer's --auditor-token): sees every card,
     mucked ones included;
     * no token: a spectator, who sees no hole card until it is shown.
@@ -798,6 +817,33 @@ class DealerService:
             '/poker.v1.DealerService/SitIn',
             poker_dot_v1_dot_dealer__player__api__pb2.SitInRequest.SerializeToString,
             poker_dot_v1_dot_dealer__player__api__pb2.SitInResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetStraddle(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/poker.v1.DealerService/SetStraddle',
+            poker_dot_v1_dot_dealer__player__api__pb2.SetStraddleRequest.SerializeToString,
+            poker_dot_v1_dot_dealer__player__api__pb2.SetStraddleResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -98,6 +98,20 @@ class SitInResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class SetStraddleRequest(_message.Message):
+    __slots__ = ("table_id", "seat", "straddle")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    STRADDLE_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    seat: int
+    straddle: bool
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., straddle: _Optional[bool] = ...) -> None: ...
+
+class SetStraddleResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
 class WatchTableRequest(_message.Message):
     __slots__ = ("table_id", "after_sequence")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]

@@ -17,6 +17,7 @@ class TransferKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TRANSFER_KIND_REBUY: _ClassVar[TransferKind]
     TRANSFER_KIND_CASH_OUT: _ClassVar[TransferKind]
     TRANSFER_KIND_REFUND: _ClassVar[TransferKind]
+    TRANSFER_KIND_RAKE: _ClassVar[TransferKind]
 
 class LateJoin(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -52,6 +53,7 @@ TRANSFER_KIND_BUY_IN: TransferKind
 TRANSFER_KIND_REBUY: TransferKind
 TRANSFER_KIND_CASH_OUT: TransferKind
 TRANSFER_KIND_REFUND: TransferKind
+TRANSFER_KIND_RAKE: TransferKind
 LATE_JOIN_UNSPECIFIED: LateJoin
 LATE_JOIN_PLAYER_CHOICE: LateJoin
 LATE_JOIN_POST_BIG_BLIND: LateJoin
@@ -434,17 +436,45 @@ class AuditLedgerRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class AuditLedgerResponse(_message.Message):
-    __slots__ = ("ok", "total", "player_balances", "table_chips", "operator_balance", "problems")
+    __slots__ = ("ok", "total", "player_balances", "table_chips", "operator_balance", "problems", "house_rake")
     OK_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     PLAYER_BALANCES_FIELD_NUMBER: _ClassVar[int]
     TABLE_CHIPS_FIELD_NUMBER: _ClassVar[int]
     OPERATOR_BALANCE_FIELD_NUMBER: _ClassVar[int]
     PROBLEMS_FIELD_NUMBER: _ClassVar[int]
+    HOUSE_RAKE_FIELD_NUMBER: _ClassVar[int]
     ok: bool
     total: int
     player_balances: int
     table_chips: int
     operator_balance: int
     problems: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, ok: _Optional[bool] = ..., total: _Optional[int] = ..., player_balances: _Optional[int] = ..., table_chips: _Optional[int] = ..., operator_balance: _Optional[int] = ..., problems: _Optional[_Iterable[str]] = ...) -> None: ...
+    house_rake: int
+    def __init__(self, ok: _Optional[bool] = ..., total: _Optional[int] = ..., player_balances: _Optional[int] = ..., table_chips: _Optional[int] = ..., operator_balance: _Optional[int] = ..., problems: _Optional[_Iterable[str]] = ..., house_rake: _Optional[int] = ...) -> None: ...
+
+class RakeReportRequest(_message.Message):
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class RakeLine(_message.Message):
+    __slots__ = ("table_id", "day", "amount")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    DAY_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    day: str
+    amount: int
+    def __init__(self, table_id: _Optional[str] = ..., day: _Optional[str] = ..., amount: _Optional[int] = ...) -> None: ...
+
+class RakeReportResponse(_message.Message):
+    __slots__ = ("lines", "next_page_token")
+    LINES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    lines: _containers.RepeatedCompositeFieldContainer[RakeLine]
+    next_page_token: str
+    def __init__(self, lines: _Optional[_Iterable[_Union[RakeLine, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

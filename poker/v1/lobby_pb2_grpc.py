@@ -167,6 +167,11 @@ class LobbyServiceStub:
                 request_serializer=poker_dot_v1_dot_lobby__pb2.AuditLedgerRequest.SerializeToString,
                 response_deserializer=poker_dot_v1_dot_lobby__pb2.AuditLedgerResponse.FromString,
                 _registered_method=True)
+        self.RakeReport = channel.unary_unary(
+                '/poker.v1.LobbyService/RakeReport',
+                request_serializer=poker_dot_v1_dot_lobby__pb2.RakeReportRequest.SerializeToString,
+                response_deserializer=poker_dot_v1_dot_lobby__pb2.RakeReportResponse.FromString,
+                _registered_method=True)
 
 
 class LobbyServiceServicer:
@@ -344,6 +349,13 @@ class LobbyServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RakeReport(self, request, context):
+        """R36: the rake the house took, by table and UTC day (operator only).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -426,6 +438,11 @@ def add_LobbyServiceServicer_to_server(servicer, server):
                     servicer.AuditLedger,
                     request_deserializer=poker_dot_v1_dot_lobby__pb2.AuditLedgerRequest.FromString,
                     response_serializer=poker_dot_v1_dot_lobby__pb2.AuditLedgerResponse.SerializeToString,
+            ),
+            'RakeReport': grpc.unary_unary_rpc_method_handler(
+                    servicer.RakeReport,
+                    request_deserializer=poker_dot_v1_dot_lobby__pb2.RakeReportRequest.FromString,
+                    response_serializer=poker_dot_v1_dot_lobby__pb2.RakeReportResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -913,6 +930,33 @@ class LobbyService:
             '/poker.v1.LobbyService/AuditLedger',
             poker_dot_v1_dot_lobby__pb2.AuditLedgerRequest.SerializeToString,
             poker_dot_v1_dot_lobby__pb2.AuditLedgerResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RakeReport(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/poker.v1.LobbyService/RakeReport',
+            poker_dot_v1_dot_lobby__pb2.RakeReportRequest.SerializeToString,
+            poker_dot_v1_dot_lobby__pb2.RakeReportResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -15,6 +15,7 @@ class BlindKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BLIND_KIND_SMALL: _ClassVar[BlindKind]
     BLIND_KIND_BIG: _ClassVar[BlindKind]
     BLIND_KIND_LATE: _ClassVar[BlindKind]
+    BLIND_KIND_STRADDLE: _ClassVar[BlindKind]
 
 class ShowReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -31,6 +32,7 @@ BLIND_KIND_UNSPECIFIED: BlindKind
 BLIND_KIND_SMALL: BlindKind
 BLIND_KIND_BIG: BlindKind
 BLIND_KIND_LATE: BlindKind
+BLIND_KIND_STRADDLE: BlindKind
 SHOW_REASON_UNSPECIFIED: ShowReason
 SHOW_REASON_SHOWDOWN: ShowReason
 SHOW_REASON_ALL_IN: ShowReason
@@ -39,7 +41,7 @@ SIT_OUT_REASON_REQUESTED: SitOutReason
 SIT_OUT_REASON_TIMED_OUT: SitOutReason
 
 class TableEvent(_message.Message):
-    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "turn_timed_out", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed", "seeds_committed", "deck_committed", "deck_seeded", "blind_missed")
+    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "turn_timed_out", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed", "seeds_committed", "deck_committed", "deck_seeded", "blind_missed", "rake_taken", "straddle_set")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -71,6 +73,8 @@ class TableEvent(_message.Message):
     DECK_COMMITTED_FIELD_NUMBER: _ClassVar[int]
     DECK_SEEDED_FIELD_NUMBER: _ClassVar[int]
     BLIND_MISSED_FIELD_NUMBER: _ClassVar[int]
+    RAKE_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    STRADDLE_SET_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     time_unix_ms: int
     hand_id: str
@@ -102,19 +106,23 @@ class TableEvent(_message.Message):
     deck_committed: DeckCommitted
     deck_seeded: DeckSeeded
     blind_missed: BlindMissed
-    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ..., seeds_committed: _Optional[_Union[SeedsCommitted, _Mapping]] = ..., deck_committed: _Optional[_Union[DeckCommitted, _Mapping]] = ..., deck_seeded: _Optional[_Union[DeckSeeded, _Mapping]] = ..., blind_missed: _Optional[_Union[BlindMissed, _Mapping]] = ...) -> None: ...
+    rake_taken: RakeTaken
+    straddle_set: StraddleSet
+    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ..., seeds_committed: _Optional[_Union[SeedsCommitted, _Mapping]] = ..., deck_committed: _Optional[_Union[DeckCommitted, _Mapping]] = ..., deck_seeded: _Optional[_Union[DeckSeeded, _Mapping]] = ..., blind_missed: _Optional[_Union[BlindMissed, _Mapping]] = ..., rake_taken: _Optional[_Union[RakeTaken, _Mapping]] = ..., straddle_set: _Optional[_Union[StraddleSet, _Mapping]] = ...) -> None: ...
 
 class HandPlayer(_message.Message):
-    __slots__ = ("seat", "player_id", "stack", "posts_late")
+    __slots__ = ("seat", "player_id", "stack", "posts_late", "straddles")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     STACK_FIELD_NUMBER: _ClassVar[int]
     POSTS_LATE_FIELD_NUMBER: _ClassVar[int]
+    STRADDLES_FIELD_NUMBER: _ClassVar[int]
     seat: int
     player_id: str
     stack: int
     posts_late: bool
-    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., posts_late: _Optional[bool] = ...) -> None: ...
+    straddles: bool
+    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., posts_late: _Optional[bool] = ..., straddles: _Optional[bool] = ...) -> None: ...
 
 class HandStarted(_message.Message):
     __slots__ = ("hand_number", "button", "level", "players", "commitment", "test_mode")
@@ -221,6 +229,14 @@ class CardsMucked(_message.Message):
     seat: int
     cards: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RakeTaken(_message.Message):
+    __slots__ = ("amount", "pots")
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    POTS_FIELD_NUMBER: _ClassVar[int]
+    amount: int
+    pots: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, amount: _Optional[int] = ..., pots: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PotAwarded(_message.Message):
     __slots__ = ("index", "amount", "eligible", "winners", "shares")
@@ -365,6 +381,14 @@ class PlayerSatIn(_message.Message):
     SEAT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class StraddleSet(_message.Message):
+    __slots__ = ("seat", "straddle")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    STRADDLE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    straddle: bool
+    def __init__(self, seat: _Optional[int] = ..., straddle: _Optional[bool] = ...) -> None: ...
 
 class BlindMissed(_message.Message):
     __slots__ = ("seat", "blind")

@@ -74,6 +74,81 @@ class PlayerIn:
     player_id: str
     stack: int
     posts_late: bool = False
+    straddles: bool = False  # R37: posts a live straddle this hand (the seat left of the big blind)
+
+
+#: R36: rake percentages are in basis points (hundredths of a percent): 500 is 5%.
+BASIS_POINTS = 10_000
+#: R36: the highest rake a table may take, in basis points (25%).
+MAX_RAKE_BASIS_POINTS = 2_500
+#: R36: how many per-player-count caps a table may list.
+MAX_RAKE_CAPS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class RakeCap:
+    """R36: the rake cap of hands dealt to at least `players` players (the entry with the
+    largest `players` not above the count dealt in applies)."""
+
+    players: int
+    cap: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rake:
+    """R36: what a cash table takes from each hand's pots that saw a flop ("no flop, no drop").
+
+    `basis_points` of the pots (500 = 5%), rounded down to the chip, at most the cap in
+    force: the `caps` entry for the number of players dealt in, else `cap` (0: none).
+
+    >>> rake = Rake(500, cap=300, caps=(RakeCap(2, 50), RakeCap(4, 200)))
+    >>> rake.cap_for(2), rake.cap_for(3), rake.cap_for(9), Rake(500).cap_for(9)
+    (50, 50, 200, None)
+    >>> rake.amount(2_030, players=5), rake.amount(2_030, players=2)
+    (101, 50)
+    """
+
+    basis_points: int
+    cap: int = 0
+    caps: tuple[RakeCap, ...] = ()
+
+    def cap_for(self, players: int) -> int | None:
+        """The cap of a hand dealt to `players`, None when there is none."""
+        best: RakeCap | None = None
+        for entry in self.caps:
+            if entry.players <= players and (best is None or entry.players > best.players):
+                best = entry
+        if best is not None:
+            return best.cap
+        return self.cap or None
+
+    def amount(self, pots: int, players: int) -> int:
+        """The rake of a hand whose pots total `pots` chips (a flop having been dealt)."""
+        taken = pots * self.basis_points // BASIS_POINTS
+        cap = self.cap_for(players)
+        return taken if cap is None or taken < cap else cap
+
+    def problem(self) -> str | None:
+        """Why this rake is not allowed, or None."""
+        if not _is_int(self.basis_points) or not 0 < self.basis_points <= MAX_RAKE_BASIS_POINTS:
+            return (f"basis_points: {self.basis_points!r} must be 1 to {MAX_RAKE_BASIS_POINTS} "
+                    "(hundredths of a percent: 500 is 5%)")
+        if not _is_int(self.cap) or not 0 <= self.cap <= MAX_CHIPS:
+            return f"cap: {self.cap!r} must be 0 (none) to {MAX_CHIPS} chips"
+        if not isinstance(self.caps, tuple) or len(self.caps) > MAX_RAKE_CAPS:
+            return f"caps: give at most {MAX_RAKE_CAPS} RakeCap (a tuple)"
+        seen: set[int] = set()
+        for i, entry in enumerate(self.caps):
+            if not isinstance(entry, RakeCap):
+                return f"caps[{i}]: {entry!r} is not a RakeCap"
+            if not _is_int(entry.players) or not MIN_SEATS <= entry.players <= MAX_SEATS:
+                return f"caps[{i}].players: {entry.players!r} must be {MIN_SEATS} to {MAX_SEATS}"
+            if entry.players in seen:
+                return f"caps[{i}].players: {entry.players} is given twice"
+            seen.add(entry.players)
+            if not _is_int(entry.cap) or not 0 <= entry.cap <= MAX_CHIPS:
+                return f"caps[{i}].cap: {entry.cap!r} must be 0 to {MAX_CHIPS} chips"
+        return None
 
 
 #: R39: the longest a table may wait for its players' seeds before each hand.
@@ -100,6 +175,8 @@ class TableConfig:
     test_mode: bool = False
     player_seeded_decks: bool = False  # R39
     seed_time_ms: int = 1_000  # R39: how long the dealer waits for the seeds
+    rake: Rake | None = None  # R36: none (tournament tables take none)
+    straddle: bool = False  # R37: the seat left of the big blind may post a live straddle
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -163,7 +240,7 @@ class TableConfig:
                 f"fixed_limit_cap: {self.fixed_limit_cap!r} must be at least 1 "
                 "(bets plus raises allowed in a round, R16)"
             )
-        for name in ("all_in_exposure", "test_mode", "player_seeded_decks"):
+        for name in ("all_in_exposure", "test_mode", "player_seeded_decks", "straddle"):
             if not isinstance(getattr(self, name), bool):
                 return f"{name}: {getattr(self, name)!r} must be true or false"
         for name in ("action_time_ms", "show_time_ms"):
@@ -173,6 +250,14 @@ class TableConfig:
         if not _is_int(self.seed_time_ms) or not 1 <= self.seed_time_ms <= MAX_SEED_TIME_MS:
             return (f"seed_time_ms: {self.seed_time_ms!r} must be 1 to {MAX_SEED_TIME_MS} "
                     "milliseconds (R39)")
+        if self.rake is not None:
+            if not isinstance(self.rake, Rake):
+                return f"rake: {self.rake!r} is not a Rake (or None: no rake)"
+            problem = self.rake.problem()
+            if problem is not None:
+                return f"rake.{problem} (R36)"
+        if self.straddle and fixed:
+            return "straddle: a straddle is for no limit and pot limit tables (R37)"
         return None
 
     def _sizes_problem(self) -> str | None:

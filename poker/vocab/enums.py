@@ -31,11 +31,12 @@ class Visibility(StrEnum):
 
 
 class BlindKind(StrEnum):
-    """A forced bet: small blind, big blind, or a late joiner's live post (R10)."""
+    """A forced bet: small blind, big blind, a late joiner's live post (R10), a straddle (R37)."""
 
     SMALL = "small"
     BIG = "big"
     LATE = "late"
+    STRADDLE = "straddle"  # R37: a live straddle of twice the big blind, left of the big blind
 
 
 class ShowReason(StrEnum):

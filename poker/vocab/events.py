@@ -157,8 +157,21 @@ class CardsMucked:
 
 
 @dataclass(frozen=True, slots=True)
+class RakeTaken:
+    """R36: the house's rake, out of the pots before any is awarded, main pot first;
+    `pots[i]` is what pot i (0 = main) gave, `amount` their sum."""
+
+    amount: int
+    pots: tuple[int, ...]
+    kind: ClassVar[str] = "rake_taken"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
 class PotAwarded:
-    """A pot (index 0 = main) goes to its winners; shares[i] is what winners[i] gets (R22-R24)."""
+    """A pot (index 0 = main) goes to its winners; shares[i] is what winners[i] gets (R22-R24).
+
+    `amount` is what the winners share: the pot less its part of any rake (R36)."""
 
     index: int
     amount: int
@@ -189,6 +202,7 @@ Event = (
     | BetReturned
     | CardsShown
     | CardsMucked
+    | RakeTaken
     | PotAwarded
     | HandEnded
 )
@@ -204,6 +218,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     BetReturned,
     CardsShown,
     CardsMucked,
+    RakeTaken,
     PotAwarded,
     HandEnded,
 )

@@ -64,6 +64,15 @@ class PlayerSatIn:
 
 
 @dataclass(frozen=True, slots=True)
+class StraddleSet:
+    """R37: a seat's standing choice to straddle when it is left of the big blind (or not)."""
+
+    seat: int
+    straddle: bool
+    audit_only: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
 class BlindMissed:
     """The small or big blind went by a seat that was sat out or away (R33)."""
 
@@ -226,5 +235,5 @@ DEALER_TYPES: frozenset[type] = frozenset(DEALER_EVENTS)
 #: Events of the table rather than of a hand (stored with an empty hand id).
 TABLE_EVENTS: frozenset[type] = frozenset({
     PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut, PlayerSatIn, BlindMissed, ButtonSet,
-    LevelSet, TableClosed, SeedsCommitted,
+    LevelSet, TableClosed, SeedsCommitted, StraddleSet,
 })

@@ -171,6 +171,7 @@ _CHECKS: dict[type, Callable[[Any], None]] = {
     pb.ActRequest: _act,
     pb.SitOutRequest: _table_only,
     pb.SitInRequest: _table_only,
+    pb.SetStraddleRequest: _table_only,
     pb.WatchTableRequest: _table_only,
     pb.GetHandHistoryRequest: _hand_history,
     pb.CommitSeedsRequest: _table_only,

@@ -62,6 +62,8 @@ def to_phh(hand: Hand) -> phh.PhhHand:
     for i, event in enumerate(events):
         if isinstance(event, BlindPosted) and event.blind is BlindKind.LATE:
             raise ValueError("PHH cannot express a late joiner's live post (R10)")
+        if isinstance(event, BlindPosted) and event.blind is BlindKind.STRADDLE:
+            blinds[2] = event.amount  # R37: PHH's third blind_or_straddle (p3)
         if isinstance(event, HoleCardsDealt):
             dealt.append(phh.PhhAction(None, "dh", event.cards, None, number[event.seat]))
         elif isinstance(event, ActionTaken):
@@ -86,6 +88,10 @@ def to_phh(hand: Hand) -> phh.PhhHand:
     }
     if hand.hand_id:
         extra["_hand_id"] = hand.hand_id
+    if config.rake is not None:
+        # R36: PHH has no rake field (PokerKit takes a rake function, not a value): a
+        # user-defined field; finishing_stacks are net of it.
+        extra["_rake"] = hand.rake
     stacks = hand.stacks
     return phh.PhhHand(
         variant=variant,

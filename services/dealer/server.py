@@ -174,6 +174,15 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         return pb.SitInResponse()
 
     @unary
+    def SetStraddle(self, request: pb.SetStraddleRequest,
+                    context: Any) -> pb.SetStraddleResponse:
+        table = self.dealer.table(request.table_id)
+        table.check_seat(request.seat)
+        self.auth.require_seat(_token(context), table.table_id, request.seat)
+        table.set_straddle(request.seat, request.straddle)
+        return pb.SetStraddleResponse()
+
+    @unary
     def GetHandHistory(self, request: pb.GetHandHistoryRequest,
                        context: Any) -> pb.GetHandHistoryResponse:
         table = self.dealer.table(request.table_id)

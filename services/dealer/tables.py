@@ -354,6 +354,9 @@ class Table:
     def sit_out(self, seat: int) -> None:
         self._run(c.SitOut(seat))
 
+    def set_straddle(self, seat: int, straddle: bool) -> None:
+        self._run(c.SetStraddle(seat, straddle))  # R37
+
     def sit_in(self, seat: int) -> None:
         if self._run(c.SitIn(seat)):
             self._schedule_hand()

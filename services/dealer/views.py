@@ -19,6 +19,7 @@ from poker.cards import card_text
 from poker.enum_wire import members, numbers
 from poker.v1 import dealer_pb2 as pb
 from poker.vocab import table_events as ev
+from poker.vocab.config import MAX_RAKE_CAPS
 from poker.vocab.enums import SitOutReason
 from services.dealer.auth import Caller
 from services.dealer.engine import (
@@ -43,6 +44,9 @@ from services.dealer.engine import (
     MinRaiseRule,
     PotAwarded,
     Preset,
+    Rake,
+    RakeCap,
+    RakeTaken,
     ShowReason,
     Street,
     Structure,
@@ -135,6 +139,8 @@ def config_from_proto(config: pb.TableConfig) -> tuple[TableConfig, TableOptions
         test_mode=config.test_mode,
         player_seeded_decks=config.player_seeded_decks,
         seed_time_ms=config.seed_time_ms or 1_000,
+        rake=rake_from_proto(config.rake) if config.HasField("rake") else None,
+        straddle=config.straddle,
     )
     pause = (config.pause_between_hands_ms if config.HasField("pause_between_hands_ms")
              else DEFAULT_PAUSE_MS)
@@ -161,7 +167,23 @@ def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfi
         deck_seed=options.deck_seed or 0,
         player_seeded_decks=config.player_seeded_decks,
         seed_time_ms=config.seed_time_ms,
+        rake=rake_to_proto(config.rake) if config.rake is not None else None,
+        straddle=config.straddle,
     )
+
+
+def rake_from_proto(rake: pb.Rake) -> Rake:
+    """R36: the table's rake (checked with the rest of the TableConfig)."""
+    if len(rake.caps) > MAX_RAKE_CAPS:
+        raise InvalidArgument(f"config.rake.caps: {len(rake.caps)} entries; at most "
+                              f"{MAX_RAKE_CAPS}")
+    return Rake(rake.basis_points, rake.cap,
+                tuple(RakeCap(c.players, c.cap) for c in rake.caps))
+
+
+def rake_to_proto(rake: Rake) -> pb.Rake:
+    return pb.Rake(basis_points=rake.basis_points, cap=rake.cap,
+                   caps=[pb.RakeCap(players=c.players, cap=c.cap) for c in rake.caps])
 
 
 def level_to_proto(level: Level) -> pb.Level:
@@ -219,7 +241,8 @@ def _hand_started(e: Any, hand_id: str) -> Any:
     return pb.HandStarted(
         hand_number=hand_number(hand_id), button=e.button, level=level_to_proto(e.level),
         players=[pb.HandPlayer(seat=p.seat, player_id=p.player_id, stack=p.stack,
-                               posts_late=p.posts_late) for p in e.players],
+                               posts_late=p.posts_late, straddles=p.straddles)
+                 for p in e.players],
         commitment=e.commitment, test_mode=e.config.test_mode)
 
 
@@ -268,6 +291,10 @@ def _pot_awarded(e: Any, hand_id: str) -> Any:
     return pb.PotAwarded(index=e.index, amount=e.amount,
                          eligible=e.eligible, winners=e.winners,
                          shares=e.shares)
+
+
+def _rake_taken(e: Any, hand_id: str) -> Any:
+    return pb.RakeTaken(amount=e.amount, pots=e.pots)
 
 
 def _hand_ended(e: Any, hand_id: str) -> Any:
@@ -327,6 +354,10 @@ def _player_sat_in(e: Any, table: Table | None) -> Any:
     return pb.PlayerSatIn(seat=e.seat)
 
 
+def _straddle_set(e: Any, table: Table | None) -> Any:
+    return pb.StraddleSet(seat=e.seat, straddle=e.straddle)
+
+
 def _blind_missed(e: Any, table: Table | None) -> Any:
     return pb.BlindMissed(seat=e.seat, blind=_BLINDS[e.blind])
 
@@ -359,6 +390,7 @@ _ENGINE_MESSAGES: dict[type, Callable[[Any, str], Any]] = {
     CardsShown: _cards_shown,
     CardsMucked: _cards_mucked,
     PotAwarded: _pot_awarded,
+    RakeTaken: _rake_taken,
     HandEnded: _hand_ended,
 }
 _DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
@@ -374,6 +406,7 @@ _DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
     ev.PlayerSatOut: _player_sat_out,
     ev.PlayerSatIn: _player_sat_in,
     ev.BlindMissed: _blind_missed,
+    ev.StraddleSet: _straddle_set,
     ev.ButtonSet: _button_set,
     ev.LevelSet: _level_set,
     ev.TableClosed: _table_closed,

@@ -11,7 +11,7 @@ dealer again by the buy-in's request_id), and the lobby retries between hands.
 from __future__ import annotations
 
 from poker.journal import Key, Pending, journaled
-from services.lobby import checks, ledger, players, tables
+from services.lobby import checks, ledger, players, rake, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import DealerRefused, DealerUnreachable, SeatStack
 from services.lobby.errors import FailedPrecondition, LobbyError
@@ -231,6 +231,8 @@ def _close_refused(ctx: Ctx, op: Operation, err: Exception) -> Operation:
 
 
 def _settle(ctx: Ctx, op: Operation, stacks: list[SeatStack]) -> Operation:
+    takes_rake = rake.raked(ctx.table(op.table_id).game)
+
     def run(tx: Tx) -> Operation:
         held = ledger.balance(tx, ledger.table_account(op.table_id))
         returned = sum(s.stack for s in stacks)
@@ -248,6 +250,8 @@ def _settle(ctx: Ctx, op: Operation, stacks: list[SeatStack]) -> Operation:
                 ops.update(tx, leaving.id, state=OpState.DONE, result=mine)
         tx.execute("DELETE FROM seats WHERE table_id = ?", (op.table_id,))
         tables.set_status(tx, op.table_id, TableStatus.CLOSED)
+        if takes_rake:  # R36: what the table still holds is the rake it took
+            rake.settle(tx, op.table_id, op.id)
         left = ledger.balance(tx, ledger.table_account(op.table_id))
         if left:
             log.error("table_chips_unaccounted", table_id=op.table_id, chips=left)

@@ -61,6 +61,7 @@ class AccountKind(StrEnum):
     PLAYER = "player"
     TABLE = "table"
     OPERATOR = "operator"
+    HOUSE = "house"  # R36: the house's rake (`house:rake`)
 
 
 #: The lowest and highest balance of each kind of account.
@@ -68,6 +69,7 @@ BOUNDS = {
     AccountKind.PLAYER: (0, MAX_CHIPS),
     AccountKind.TABLE: (0, MAX_CHIPS),
     AccountKind.OPERATOR: (-MAX_LEDGER_TOTAL, MAX_LEDGER_TOTAL),
+    AccountKind.HOUSE: (0, MAX_LEDGER_TOTAL),
 }
 
 
@@ -80,6 +82,7 @@ class TransferKind(StrEnum):
     REBUY = "rebuy"  # player -> table
     CASH_OUT = "cash_out"  # table -> player (leaving, closing)
     REFUND = "refund"  # table -> player (a buy-in or rebuy the dealer did not take)
+    RAKE = "rake"  # table -> house (R36: the chips the dealer raked, when the table settles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +112,11 @@ class Audit:
     def ok(self) -> bool:
         return self.total == 0 and not self.problems
 
+    @property
+    def rake(self) -> int:
+        """R36: the rake the house holds (every table's, as the tables settled)."""
+        return self.by_kind.get(AccountKind.HOUSE.value, 0)
+
 
 class LedgerCorrupt(Exception):
     """An invariant of the ledger does not hold: chips were lost or made."""
@@ -122,6 +130,10 @@ def player_account(player_id: str) -> str:
 def table_account(table_id: str) -> str:
     """The account of the chips on a table."""
     return f"table:{table_id}"
+
+
+#: R36: the house's rake account.
+HOUSE_RAKE = "house:rake"
 
 
 def open_account(tx: Tx, account_id: str, kind: AccountKind) -> None:

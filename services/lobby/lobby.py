@@ -18,7 +18,7 @@ from typing import Any
 from poker import metrics
 from poker.journal import Key, Pending, Pruner, Retention, journaled
 from poker.limits import MAX_ID_CHARS, MAX_REPEATED, quote
-from services.lobby import checks, leaving, ledger, players, schema, seating, tables
+from services.lobby import checks, leaving, ledger, players, rake, schema, seating, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable, Level
 from services.lobby.draw import ButtonDraw
@@ -27,6 +27,7 @@ from services.lobby.journal import RULES, request_key
 from services.lobby.ledger import Audit, Transfer, TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.players import Player
+from services.lobby.rake import RakeLine
 from services.lobby.rules import TableRules
 from services.lobby.steps import Ctx, drive_leased, error_name, error_of, log, refusal, unreachable
 from services.lobby.storage import Storage, Tx
@@ -99,6 +100,10 @@ class Lobby:
         """Joins and rebuys begun and not yet finished or undone (a metrics gauge)."""
         return sum(op.kind in (OpKind.JOIN, OpKind.REBUY)
                    for op in self.ctx.tx(lambda tx: ops.pending(tx)))
+
+    def rake_report(self, page_size: int, page_token: str) -> tuple[list[RakeLine], str]:
+        """R36: the house's rake by table and day (services/lobby/rake.py)."""
+        return self.ctx.tx(lambda tx: rake.report(tx, page_size, page_token))
 
     # Tables ----------------------------------------------------------------------------
 

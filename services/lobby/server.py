@@ -167,7 +167,15 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
             player_balances=_uint64(audit.by_kind.get("player", 0)),
             table_chips=_uint64(audit.by_kind.get("table", 0)),
             operator_balance=_int64(audit.by_kind.get("operator", 0)),
-            problems=audit.problems[:MAX_PROBLEMS])
+            problems=audit.problems[:MAX_PROBLEMS], house_rake=_uint64(audit.rake))
+
+    @rpc
+    def RakeReport(self, request: Any, context: Any, caller: Caller) -> pb.RakeReportResponse:
+        self.operator_only(caller, "reading the rake report")
+        lines, token = self.lobby.rake_report(request.page_size, request.page_token)
+        return pb.RakeReportResponse(
+            lines=[pb.RakeLine(table_id=x.table_id, day=x.day, amount=x.amount) for x in lines],
+            next_page_token=token)
 
     # ------------------------------------------------------------------ tables
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from services.dealer.engine import (
     Action,
@@ -42,6 +43,7 @@ from services.dealer.engine import (
     Level,
     PlayerIn,
     Preset,
+    Rake,
     Structure,
     TableConfig,
 )
@@ -71,8 +73,12 @@ def engine_hand(spec: Spec, deck: list[int]) -> Hand:
         ante_form=AnteForm.BIG_BLIND if spec.big_blind_ante else AnteForm.EACH_PLAYER,
         fixed_limit_cap=spec.fixed_limit_cap,
         test_mode=True,
+        rake=Rake(spec.rake_basis_points, spec.rake_cap) if spec.rake_basis_points else None,
+        straddle=spec.straddle,
     )
-    players = [PlayerIn(i, f"p{i + 1}", stack) for i, stack in enumerate(spec.stacks)]
+    # R37: p3, left of the big blind, is the straddler when the spec has one.
+    players = [PlayerIn(i, f"p{i + 1}", stack, straddles=spec.straddle and i == 2)
+               for i, stack in enumerate(spec.stacks)]
     return Hand.start(config, players, n - 1, deck, ranker=DEFAULT_RANKER)
 
 
@@ -139,11 +145,20 @@ def pokerkit_split(hand: Hand) -> list[int]:
     return [final[seat] for seat in sorted(final)]
 
 
-def play_both(seed: int, stats: Counter[str], structure: str | None = None) -> Hand | None:
+#: Changes a random spec (a rake, a straddle) before the hand is played.
+Tweak = Callable[[Spec, random.Random], Spec]
+#: Compares the two hands at their end (the default: equal stacks, R22/R24 aside).
+Settle = Callable[[int, Spec, Hand, PokerKitHand, "Counter[str]"], None]
+
+
+def play_both(seed: int, stats: Counter[str], structure: str | None = None,
+              tweak: Tweak | None = None, settle: Settle | None = None) -> Hand | None:
     """Play one random hand through both (no or fixed limit, or `structure`); the engine's
     hand when compared to the end."""
     rng = random.Random(seed)
     spec = random_spec(rng, structure)
+    if tweak is not None:
+        spec = tweak(spec, rng)
     deck = list(range(52))
     rng.shuffle(deck)
     theirs = PokerKitHand(spec, deck)
@@ -185,13 +200,19 @@ def play_both(seed: int, stats: Counter[str], structure: str | None = None) -> H
     while mine.decision is Decision.SHOW_OR_MUCK and mine.actor is not None:
         mine.act(mine.actor, Action.show() if rng.random() < 0.5 else Action.muck())
     assert mine.is_over, f"seed {seed}: the engine still waits for seat {mine.actor}"
+    (settle or same_stacks)(seed, spec, mine, theirs, stats)
+    stats["hands compared to the end"] += 1
+    return mine
+
+
+def same_stacks(seed: int, spec: Spec, mine: Hand, theirs: PokerKitHand,
+                stats: Counter[str]) -> None:
+    """The end of a hand: equal stacks, or equal once the pots are split PokerKit's way."""
     got = [stack for _, stack in sorted(mine.stacks.items())]
     expected = theirs.stacks()
     if got != expected:
         assert pokerkit_split(mine) == expected, f"seed {seed}: {spec}\n{got}\n{expected}"
         stats["stacks equal after PokerKit's pot merging (R22/R24)"] += 1
-    stats["hands compared to the end"] += 1
-    return mine
 
 
 def test_engine_and_pokerkit_agree_on_bounds_and_stacks() -> None:

@@ -48,12 +48,20 @@ PokerKit conventions the engine must match (or knowingly differ from):
 - R20: when nobody else in the hand has chips and the actor owes nothing, PokerKit
   still asks the actor to check or fold; the driver checks for them, so such a
   spot is never a decision.
+- R36 rake: `Spec.rake_basis_points`/`rake_cap` hand PokerKit its own `rake` function
+  (percentage, cap, no flop no drop), which rakes and caps each pot on its own and
+  rounds to the nearest chip; the book rakes the hand's pots together, rounded down,
+  main pot first (tests/engine/test_R36_rake.py counts where the two part).
+- R37 straddle: `Spec.straddle` makes p3's straddle PokerKit's third blind
+  (`blinds_or_straddles`). PokerKit 0.7.7's smallest raise over it adds the big blind;
+  the book's reaches twice the straddle, and the driver applies that before the flop.
 - Folding when a check is free is allowed (PokerKit's cash-game mode, as the
   engine); the hand is played as one runout.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import warnings
@@ -70,6 +78,7 @@ from pokerkit import (
     State,
     TexasHoldemMixin,
     UnfixedLimitHoldem,
+    rake,
 )
 
 from poker.cards import DECK_SIZE, card_text, parse_card
@@ -133,6 +142,12 @@ class Spec:
     ante: int = 0
     big_blind_ante: bool = False
     fixed_limit_cap: int = 4
+    # R36: PokerKit's own rake function with this percentage (in basis points: 500 is
+    # 5%), cap (0: none) and no flop, no drop; 0: no rake.
+    rake_basis_points: int = 0
+    rake_cap: int = 0
+    # R37: p3 (left of the big blind) posts a straddle of twice the big blind.
+    straddle: bool = False
 
     def __post_init__(self) -> None:
         if self.structure not in STRUCTURES:
@@ -148,6 +163,8 @@ class Spec:
             )
         if self.fixed_limit_cap < 2:
             raise ValueError(f"fixed_limit_cap {self.fixed_limit_cap}: at least a bet and a raise")
+        if self.straddle and (len(self.stacks) < 3 or self.structure == "fixed_limit"):
+            raise ValueError("straddle: three players or more, no limit or pot limit (R37)")
 
     @property
     def players(self) -> int:
@@ -221,15 +238,24 @@ class PokerKitHand:
         # Trimming on: antes are contributions like any chip (R22); off for the
         # big-blind ante, which PokerKit then puts whole into the main pot.
         trimming = not spec.big_blind_ante
-        blinds = (spec.small_blind, spec.big_blind)
+        blinds: tuple[int, ...] = (spec.small_blind, spec.big_blind)
+        if spec.straddle:  # R37: PokerKit's blinds_or_straddles, p3 the straddle
+            blinds += (2 * spec.big_blind,)
+        extra: dict[str, object] = {}
+        if spec.rake_basis_points:
+            extra["rake"] = functools.partial(
+                rake, percentage=spec.rake_basis_points / 10_000,
+                cap=spec.rake_cap or math.inf, no_flop_no_drop=True)
         game: NoLimitTexasHoldem | FixedLimitTexasHoldem | PotLimitTexasHoldem
         if spec.structure == "no_limit":
             game = NoLimitTexasHoldem(
-                _AUTOMATIONS, trimming, raw_antes, blinds, spec.big_blind, mode=Mode.CASH_GAME
+                _AUTOMATIONS, trimming, raw_antes, blinds, spec.big_blind, mode=Mode.CASH_GAME,
+                **extra,  # type: ignore[arg-type]
             )
         elif spec.structure == "pot_limit":
             game = PotLimitTexasHoldem(
-                _AUTOMATIONS, trimming, raw_antes, blinds, spec.big_blind, mode=Mode.CASH_GAME
+                _AUTOMATIONS, trimming, raw_antes, blinds, spec.big_blind, mode=Mode.CASH_GAME,
+                **extra,  # type: ignore[arg-type]
             )
         else:
             game = FixedLimitTexasHoldem(
@@ -240,6 +266,7 @@ class PokerKitHand:
                 spec.big_blind,
                 2 * spec.big_blind,
                 mode=Mode.CASH_GAME,
+                **extra,  # type: ignore[arg-type]
             )
             # R16: the big blind is the pre-flop bet, so one raise fewer before the flop.
             cap = spec.fixed_limit_cap
@@ -304,6 +331,12 @@ class PokerKitHand:
             high = state.max_completion_betting_or_raising_to_amount
             assert low is not None and high is not None
             min_to, max_to = low, high
+            floor = max(state.bets) + self._full_raise
+            if self.spec.straddle and state.street_index == 0 and low < floor:
+                # R37: a raise reaches at least twice the straddle; PokerKit 0.7.7's
+                # smallest raise adds only the big blind to it.
+                all_to = stack + bet
+                min_to, max_to = (all_to, all_to) if all_to <= floor else (floor, max(high, floor))
         return Bounds(
             player=player,
             can_fold=True,
@@ -432,8 +465,11 @@ class PokerKitHand:
             self._round = self.state.street_index
             street = self.state.street
             assert street is not None
-            # The big blind (small or big bet in fixed limit) is the smallest full raise.
+            # The big blind (small or big bet in fixed limit) is the smallest full raise;
+            # with a straddle (R37), the straddle before the flop.
             self._full_raise = street.min_completion_betting_or_raising_amount
+            if self.spec.straddle and self._round == 0:
+                self._full_raise = 2 * self.spec.big_blind
             self._since_last_action = {}
 
     def _book_allows_raise(self, player: int) -> bool:

@@ -129,4 +129,7 @@ def test_poker_demo_plays_and_accounts_for_every_chip(tmp_path: Path) -> None:
     assert "12/12 hands" in out and re.search(r"--- Hand #\d+ · 6 players", out)
     assert "player  bot" in out and "fair deck ✓" in out
     assert "no chip was lost ✓" in out and "all processes stopped" in out
+    # R36: the demo's table is raked; balances + stacks + rake = deposits
+    assert re.search(r"rake \(R36, 5% capped at 30\): \d+ chips from \d+ hands", out), out
+    assert re.search(r"\+ rake \d+ = 120000; deposits 120000", out), out
     assert (tmp_path / "lobby.sqlite").exists() and (tmp_path / "dealer.log").exists()

@@ -10,7 +10,7 @@ The engine imports nothing but `poker.vocab`; its PHH writer is the dealer's
 """
 
 from poker.vocab.actions import Action, LegalActions
-from poker.vocab.config import Level, PlayerIn, TableConfig
+from poker.vocab.config import Level, PlayerIn, Rake, RakeCap, TableConfig
 from poker.vocab.enums import (
     ActionKind,
     AnteForm,
@@ -42,6 +42,7 @@ from poker.vocab.events import (
     HandStarted,
     HoleCardsDealt,
     PotAwarded,
+    RakeTaken,
     Viewer,
     redact,
     sees_hole_cards,
@@ -86,6 +87,9 @@ __all__ = [
     "Pot",
     "PotAwarded",
     "Preset",
+    "Rake",
+    "RakeCap",
+    "RakeTaken",
     "ShowReason",
     "Street",
     "Structure",

@@ -49,13 +49,16 @@ def open_preflop(state: HandState) -> None:
     """Betting before the flop: the big blind counts as the bet (R15, R16)."""
     big_blind = state.big_blind
     state.current = max(big_blind, state.top)
-    state.full_inc = big_blind
+    # R37: a straddle is the bet, and a raise adds at least as much again.
+    state.full_inc = big_blind if state.straddle == NOBODY else state.top
     state.raises = 1  # R16: the big blind is the bet for the fixed-limit cap
     state.street_min = big_blind
     state.full_to = min_full_to(state)
     state.aggressor = NOBODY
-    # R13: first to act is left of the big blind (heads-up: the button, R7).
-    state.actor = next_actor(state, state.bb_pos + 1)
+    # R13: first to act is left of the big blind (heads-up: the button, R7), or of
+    # the straddle (R37).
+    last_blind = state.bb_pos if state.straddle == NOBODY else state.straddle
+    state.actor = next_actor(state, last_blind + 1)
     state.decision = Decision.BET if state.actor != NOBODY else None
 
 

@@ -26,8 +26,10 @@ from typing import Any
 
 from poker.vocab.enums import AnteForm, BlindKind
 from poker.vocab.events import AntePosted, BlindPosted
+from services.dealer.engine import straddle
 from services.dealer.engine.state import HandState
 
+STRADDLE = BlindKind.STRADDLE
 
 def forced_bets(state: HandState) -> Iterator[AntePosted | BlindPosted]:
     """The antes, then the blinds and live posts, in dealing order; apply each before the next."""
@@ -55,9 +57,13 @@ def forced_bets(state: HandState) -> Iterator[AntePosted | BlindPosted]:
         amount = min(size, stack[p])
         if amount:  # R11: an ante may already have taken every chip
             yield BlindPosted(seats[p], blind, amount, amount == stack[p])
+    straddler = straddle.poster(state) if state.config.straddle else None
+    if straddler is not None:
+        yield BlindPosted(seats[straddler], BlindKind.STRADDLE, straddle.size(state), False)
     for p in range(state.n):
-        # R10: a late joiner anywhere but the blinds posts a live big blind once.
-        if state.posts_late[p] and p not in (sb, bb):
+        # R10: a late joiner anywhere but the blinds posts a live big blind once (a
+        # straddle, R37, is live and larger: it stands for it).
+        if state.posts_late[p] and p not in (sb, bb) and p != straddler:
             amount = min(level.big_blind, stack[p])
             if amount:
                 yield BlindPosted(seats[p], BlindKind.LATE, amount, amount == stack[p])
@@ -80,6 +86,8 @@ def apply_blind(state: HandState, event: BlindPosted) -> None:
     state.total[p] += amount
     if state.bet[p] > state.top:
         state.top = state.bet[p]
+    if event.blind is STRADDLE:
+        state.straddle = p
 
 
 APPLY: dict[type[Any], Callable[[HandState, Any], None]] = {

@@ -33,7 +33,7 @@ from poker.vocab.config import Level, PlayerIn, TableConfig
 from poker.vocab.enums import Decision, Street
 from poker.vocab.errors import ConfigError, IllegalAction, NotYourTurn
 from poker.vocab.events import DeckSet, Event, HandEnded, HandStarted, PotAwarded, Viewer, redact
-from services.dealer.engine import betting, blinds, dealing, showdown
+from services.dealer.engine import betting, blinds, dealing, rake, showdown
 from services.dealer.engine.pots import Pot, build_pots
 from services.dealer.engine.ranking import HandRanker
 from services.dealer.engine.state import NOBODY, HandState
@@ -43,6 +43,7 @@ APPLY: dict[type[Any], Callable[[HandState, Any], None]] = {
     **dealing.APPLY,
     **betting.APPLY,
     **showdown.APPLY,
+    **rake.APPLY,
 }
 
 
@@ -80,6 +81,8 @@ def next_event(state: HandState) -> Event | None:
     if state.over or state.actor != NOBODY:
         return None
     if state.in_showdown:
+        if state.config.rake is not None and (taken := rake.due(state)) is not None:
+            return taken  # R36: before any pot is awarded
         if state.sd_auto != NOBODY:
             return showdown.auto_show(state)
         if state.sd_award != NOBODY:
@@ -89,6 +92,8 @@ def next_event(state: HandState) -> Event | None:
     if returned is not None:
         return returned
     if state.live == 1:  # R23: everyone else folded
+        if state.config.rake is not None and (taken := rake.due(state)) is not None:
+            return taken  # R36: a hand that saw a flop is raked however it ends
         return showdown.fold_award(state) or _ended(state)
     if state.config.all_in_exposure and state.with_chips() <= 1:
         exposure = showdown.next_exposure(state)  # R28
@@ -300,6 +305,11 @@ class Hand:
         """The smallest total that is a full bet or raise this round (R17-R19), whether or
         not the player to act can afford it; an all-in below it does not reopen."""
         return self._state.full_to
+
+    @property
+    def rake(self) -> int:
+        """The chips the house took from this hand's pots (R36), 0 until (or unless) taken."""
+        return sum(self._state.rake)
 
     @property
     def board(self) -> tuple[int, ...]:

@@ -28,6 +28,7 @@ from poker.vocab.enums import ActionKind, Decision, ShowReason, Street
 from poker.vocab.errors import ConfigError, IllegalAction
 from poker.vocab.events import CardsMucked, CardsShown, PotAwarded
 from services.dealer.engine.pots import build_pots, split
+from services.dealer.engine.rake import less
 from services.dealer.engine.state import NOBODY, HandState
 
 NO_RANK = -(1 << 62)
@@ -139,6 +140,8 @@ def award(state: HandState) -> PotAwarded:
 def fold_award(state: HandState) -> PotAwarded | None:
     """R23: with everyone else folded, the next pot to the last player (None when all are paid)."""
     pots = build_pots(state.total, state.folded, state.dead)
+    if state.rake:
+        pots = less(pots, state.rake)  # R36
     k = len(pots) - 1 - len(state.awards)
     if k < 0:
         return None

@@ -86,6 +86,8 @@ class HandState:
         "sd_award",
         "awards",
         "over",
+        "rake",  # R36: what each pot gave to the rake, main pot first; () before it is taken
+        "straddle",  # R37: the straddler's position, NOBODY when nobody straddles
     )
 
     def __init__(self, started: HandStarted, ranker: HandRanker | None) -> None:
@@ -145,6 +147,8 @@ class HandState:
         self.sd_award = NOBODY
         self.awards: list[PotAwarded] = []
         self.over = False
+        self.rake: tuple[int, ...] = ()
+        self.straddle = NOBODY
 
     def copy(self) -> HandState:
         """The same state with its own lists (a fork to try a decision on): every slot,
@@ -200,6 +204,8 @@ class HandState:
         new.sd_award = self.sd_award
         new.awards = self.awards.copy()
         new.over = self.over
+        new.rake = self.rake
+        new.straddle = self.straddle
         return new
 
     def with_chips(self) -> int:

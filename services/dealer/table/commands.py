@@ -60,6 +60,14 @@ class SitIn:
 
 
 @dataclass(frozen=True, slots=True)
+class SetStraddle:
+    """R37: the seat straddles from the next hand whenever it is left of the big blind."""
+
+    seat: int
+    straddle: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Act:
     """A player's decision `action_number` of hand `hand_id`."""
 
@@ -129,6 +137,7 @@ class VoidHand:
     reason: str
 
 
-Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SitOut | SitIn | Act
+Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SitOut | SitIn | SetStraddle
+           | Act
            | ClockRang | Close | StartHand | CommitSeeds | RevealSeed | DealSeeded | Resume
            | VoidHand)

@@ -165,6 +165,15 @@ def _sit_in(state: TableState, cmd: c.SitIn, now: int) -> list[Any]:
     return [ev.PlayerSatIn(cmd.seat)]
 
 
+def _set_straddle(state: TableState, cmd: c.SetStraddle, now: int) -> list[Any]:
+    _check_open(state)
+    if cmd.straddle and not state.config.straddle:
+        raise FailedPrecondition("this table does not allow straddles (R37: TableConfig.straddle)")
+    if seated_at(state, cmd.seat).straddle == cmd.straddle:
+        return []
+    return [ev.StraddleSet(cmd.seat, cmd.straddle)]
+
+
 def _act(state: TableState, cmd: c.Act, now: int) -> list[Any]:
     """A decision that is not a retry (the shell answers those from its journal)."""
     hand_id, number = cmd.hand_id, cmd.action_number
@@ -249,8 +258,8 @@ def _deal(state: TableState, planned: seating.Plan, hand_id: str, commitment: st
           dealt: tuple[int, ...], before: list[Any], proof: ev.HandSalt,
           now: int) -> list[Any]:
     seats = state.seats
-    players = [PlayerIn(s, seats[s].player_id, seats[s].stack, s in planned.late_posters)
-               for s in planned.seats]
+    players = [PlayerIn(s, seats[s].player_id, seats[s].stack, s in planned.late_posters,
+                        seats[s].straddle) for s in planned.seats]
     hand = Hand.start(state.config, players, planned.button, dealt,
                       level=next_level(state, now), hand_id=hand_id,
                       commitment=commitment, ranker=state.ranker)
@@ -508,6 +517,7 @@ _DECIDE: dict[type, Callable[[TableState, Any, int], list[Any]]] = {
     c.VoidHand: _void_hand,
     c.SitOut: _sit_out,
     c.SitIn: _sit_in,
+    c.SetStraddle: _set_straddle,
     c.Act: _act,
     c.ClockRang: _clock_rang,
     c.Resume: _resume,

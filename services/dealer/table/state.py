@@ -36,6 +36,7 @@ class SeatState:
     sitting_out: bool = False
     wait_for_big_blind: bool = False
     joined_late: bool = False
+    straddle: bool = False  # R37: straddles whenever left of the big blind
 
 
 @dataclass(slots=True)
@@ -122,7 +123,7 @@ class TableState:
         return {
             "last_sequence": self.last_sequence,
             "seats": [[s.seat, s.player_id, s.stack, s.sitting_out, s.wait_for_big_blind,
-                       s.joined_late] for s in self.seats.values()],
+                       s.joined_late, s.straddle] for s in self.seats.values()],
             "seated_at": sorted(self.seated_at.items()),
             "hand_started_at": self.hand_started_at,
             "button": self.button,
@@ -144,9 +145,10 @@ class TableState:
         return cls(
             table_id, config, ranker,
             last_sequence=int(state["last_sequence"]),
-            seats={int(seat): SeatState(int(seat), player, int(stack), bool(out), bool(wait),
-                                        bool(late))
-                   for seat, player, stack, out, wait, late in state["seats"]},
+            # R37's straddle is the 7th entry; a snapshot taken before it has 6
+            seats={int(row[0]): SeatState(int(row[0]), row[1], int(row[2]), bool(row[3]),
+                                          bool(row[4]), bool(row[5]), bool(row[6:7] == [True]))
+                   for row in state["seats"]},
             seated_at={int(seat): int(at) for seat, at in state["seated_at"]},
             hand_started_at=int(state["hand_started_at"]),
             button=None if state["button"] is None else int(state["button"]),
@@ -262,6 +264,11 @@ def _on_sat_in(state: TableState, e: ev.PlayerSatIn, s: Stored) -> None:
         state.seats[e.seat].sitting_out = False
 
 
+def _on_straddle(state: TableState, e: ev.StraddleSet, s: Stored) -> None:
+    if e.seat in state.seats:
+        state.seats[e.seat].straddle = e.straddle
+
+
 def _on_button(state: TableState, e: ev.ButtonSet, s: Stored) -> None:
     state.button = e.seat
 
@@ -353,6 +360,7 @@ _FOLD: dict[type, Callable[[TableState, Any, Stored], None]] = {
     ev.ChipsAdded: _on_chips,
     ev.PlayerSatOut: _on_sat_out,
     ev.PlayerSatIn: _on_sat_in,
+    ev.StraddleSet: _on_straddle,
     ev.ButtonSet: _on_button,
     ev.LevelSet: _on_level,
     ev.HandSalt: _on_salt,
