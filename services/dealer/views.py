@@ -376,6 +376,8 @@ _DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
     ev.BlindMissed: _blind_missed,
     ev.ButtonSet: _button_set,
     ev.LevelSet: _level_set,
+    ev.DealLimitSet: lambda e, table: pb.DealLimitSet(until_hand=e.until_hand,
+                                                      limited=e.limited),
     ev.TableClosed: _table_closed,
 }  # HandSalt has none: the salts come with the cards they open
 

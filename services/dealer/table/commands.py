@@ -50,6 +50,13 @@ class SetLevel:
 
 
 @dataclass(frozen=True, slots=True)
+class SetDealLimit:
+    """T5, T7: deal no hand past number `until_hand` (None: no limit)."""
+
+    until_hand: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class SitOut:
     seat: int
 
@@ -129,6 +136,6 @@ class VoidHand:
     reason: str
 
 
-Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SitOut | SitIn | Act
+Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SetDealLimit | SitOut | SitIn | Act
            | ClockRang | Close | StartHand | CommitSeeds | RevealSeed | DealSeeded | Resume
            | VoidHand)
