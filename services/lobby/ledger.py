@@ -60,6 +60,8 @@ class AccountKind(StrEnum):
     PLAYER = "player"
     TABLE = "table"
     OPERATOR = "operator"
+    PRIZE_POOL = "prize_pool"  # T2: a tournament's buy-ins, until paid out or refunded
+    HOUSE = "house"  # T2: tournament fees
 
 
 #: The lowest and highest balance of each kind of account.
@@ -67,6 +69,8 @@ BOUNDS = {
     AccountKind.PLAYER: (0, MAX_CHIPS),
     AccountKind.TABLE: (0, MAX_CHIPS),
     AccountKind.OPERATOR: (-MAX_LEDGER_TOTAL, MAX_LEDGER_TOTAL),
+    AccountKind.PRIZE_POOL: (0, MAX_CHIPS),
+    AccountKind.HOUSE: (0, MAX_LEDGER_TOTAL),
 }
 
 
@@ -79,6 +83,10 @@ class TransferKind(StrEnum):
     REBUY = "rebuy"  # player -> table
     CASH_OUT = "cash_out"  # table -> player (leaving, closing)
     REFUND = "refund"  # table -> player (a buy-in or rebuy the dealer did not take)
+    ENTRY = "tournament_entry"  # player -> prize pool (T2: buy-in, rebuy, add-on)
+    FEE = "tournament_fee"  # player -> house (T2)
+    PRIZE = "prize"  # prize pool -> player (T2)
+    ENTRY_REFUND = "tournament_refund"  # prize pool or house -> player (T2: cancelled)
 
 
 @dataclass(frozen=True, slots=True)
