@@ -903,7 +903,9 @@ class Director:
                 "from_seat": m.from_seat, "to_table": m.to_table, "to_seat": m.to_seat,
                 "stack": m.stack, "why": m.why}
         self._save(t, ("moved", body), also=lambda tx: store.update_move(tx, m))
-        log.info("tournament_player_moved", tournament_id=t.tournament_id, **body)
+        log.info("tournament_player_moved", tournament_id=t.tournament_id,
+                 player_id=m.player_id, from_table=m.from_table, to_table=m.to_table,
+                 chips=m.stack, why=m.why)
 
     # ------------------------------------------------------------------ the end
 
