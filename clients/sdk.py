@@ -233,9 +233,9 @@ class LobbyClient:
             finish.player_id = finish.player_id or player_id
             if tn.over(seat.state):
                 finish.place, finish.shared, finish.prize = seat.place, seat.shared, seat.prize
-                finish.cancelled = seat.state == tn.pb.TOURNAMENT_STATE_CANCELLED
+                finish.cancelled = seat.state == tn.CANCELLED
                 return finish
-            if seat.status == tn.pb.ENTRY_STATUS_PLAYING and seat.seat_token:
+            if seat.status == tn.PLAYING and seat.seat_token:
                 address = (dealer_address(seat.dealer_address) if dealer_address
                            else seat.dealer_address)
                 options = dict(table_options)

@@ -4,7 +4,8 @@
 Tournament answers are the `poker.v1` messages themselves (`Tournament`,
 `GetTournamentSeatResponse`, `TournamentEvent`): read them by field name.
 `AsyncLobbyClient.register(tournament_id)` registers, and
-`AsyncLobbyClient.play_tournament(tournament_id, bot)` plays to the end: it asks the
+`AsyncLobbyClient.play_tournament(tournament_id, bot)` plays to the end (and
+`clients.farm.play_field` a whole field of bots): it asks the
 lobby where the player sits, plays there until the seat is unseated (moved, T5, T6),
 busted or the table closes, asks again and plays on at the new table, and returns the
 place and prize once the tournament is over.
@@ -12,15 +13,19 @@ place and prize once the tournament is over.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from clients.calls import Call, new_request_id
 from poker.v1 import tournament_pb2 as pb
 
-__all__ = ["TournamentFinish", "play_field", "register", "get_tournament", "tournament_seat"]
+__all__ = ["CANCELLED", "PLAYING", "TournamentFinish", "get_tournament", "register",
+           "tournament_seat"]
+
+#: A player at a table (GetTournamentSeatResponse.status).
+PLAYING = pb.ENTRY_STATUS_PLAYING
+#: A cancelled tournament (its state).
+CANCELLED = pb.TOURNAMENT_STATE_CANCELLED
 
 
 @dataclass
@@ -37,7 +42,8 @@ class TournamentFinish:
 
 
 def _tournament(reply: Any) -> pb.Tournament:
-    return reply.tournament
+    found: pb.Tournament = reply.tournament
+    return found
 
 
 def create(name: str, structure: pb.TournamentStructure, tournament_id: str,
@@ -90,32 +96,3 @@ def tournament_seat(tournament_id: str, player_id: str
 
 def over(state: int) -> bool:
     return state in (pb.TOURNAMENT_STATE_FINISHED, pb.TOURNAMENT_STATE_CANCELLED)
-
-
-async def play_field(lobby: str, tokens: Sequence[tuple[str, str]], tournament_id: str,
-                     make_bot: Callable[[str], Any], *, dealer_address: Callable[[str], str]
-                     | None = None, **table_options: Any) -> list[TournamentFinish]:
-    """A whole field of bots: one `play_tournament` each ((player id, token) pairs), all at
-    once, table clients of one dealer sharing one channel. Returns every finish."""
-    from clients.aio import AsyncLobbyClient
-    from clients.transport import open_aio_channel
-
-    channels: dict[str, Any] = {}
-
-    def channel(address: str) -> Any:
-        if address not in channels:
-            channels[address] = open_aio_channel(address, table_options.get("tls"))
-        return channels[address]
-
-    clients = [AsyncLobbyClient(lobby, token) for _, token in tokens]
-    try:
-        return list(await asyncio.gather(*(
-            client.play_tournament(tournament_id, make_bot(player_id), player_id=player_id,
-                                   channel_for=channel, dealer_address=dealer_address,
-                                   **table_options)
-            for client, (player_id, _) in zip(clients, tokens, strict=True))))
-    finally:
-        for client in clients:
-            await client.close()
-        for ch in channels.values():
-            await ch.close()

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 
 from clients import tournament as tn
 from clients.bots import CallingStation, RandomBot
+from clients.farm import play_field
 from clients.sdk import LobbyClient
 from clients.stack import LocalSuite
 from poker.v1 import tournament_pb2 as pb
@@ -81,14 +82,14 @@ def play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
     tid = "demo-tournament"
     op._do(tn.create("poker tournament", structure(args.players, args.table_size,
                                                     args.level_seconds), tid, None))
-    for player, token in tokens:
+    for _, token in tokens:
         with LobbyClient(suite.lobby, token=token) as me:
             me.register(tid)
     result: dict[str, Any] = {}
 
     def field() -> None:
         try:
-            result["finishes"] = asyncio.run(tn.play_field(
+            result["finishes"] = asyncio.run(play_field(
                 suite.lobby, tokens, tid,
                 lambda p: CallingStation() if int(p[3:]) % 3 == 0 else RandomBot()))
         except BaseException as err:  # shown below

@@ -33,7 +33,7 @@ def _structure(**kw: Any) -> Structure:
 
 def _room(storage: Storage, dealer: HandDealer, players: int, seed: int = 7,
           **kw: Any) -> tuple[Lobby, Director]:
-    lobby = Lobby(storage, dealer, DEALERS)  # type: ignore[arg-type]
+    lobby = Lobby(storage, dealer, DEALERS)
     director = Director(lobby.ctx, DEALERS, rng=random.Random(seed))
     for i in range(players):
         lobby.create_player(f"p{i}", f"P{i}")

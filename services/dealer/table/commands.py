@@ -136,6 +136,6 @@ class VoidHand:
     reason: str
 
 
-Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SetDealLimit | SitOut | SitIn | Act
-           | ClockRang | Close | StartHand | CommitSeeds | RevealSeed | DealSeeded | Resume
+Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SetDealLimit | SitOut | SitIn
+           | Act | ClockRang | Close | StartHand | CommitSeeds | RevealSeed | DealSeeded | Resume
            | VoidHand)

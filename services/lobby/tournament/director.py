@@ -24,6 +24,7 @@ table's SeatPlayer is sent with the move's request_id, so a repeat seats once.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
 import threading
@@ -67,8 +68,8 @@ from services.lobby.tournament.store import (
     UNSEATED,
     Entry,
     MoveRecord,
-    TTable,
     Tournament,
+    TTable,
 )
 from services.lobby.tournament.structure import Structure, check_name
 
@@ -254,23 +255,28 @@ class Director:
                  by: str | None = None) -> Tournament:
         """Registers (and pays the buy-in and fee); during late registration the player
         is seated at the next pass."""
-        return _REGISTER(self, tournament_id, player_id, request_id, by)
+        t: Tournament = _REGISTER(self, tournament_id, player_id, request_id, by)
+        return t
 
     def unregister(self, tournament_id: str, player_id: str, request_id: str,
                    by: str | None = None) -> Tournament:
-        return _UNREGISTER(self, tournament_id, player_id, request_id, by)
+        t: Tournament = _UNREGISTER(self, tournament_id, player_id, request_id, by)
+        return t
 
     def rebuy(self, tournament_id: str, player_id: str, request_id: str,
               by: str | None = None) -> Tournament:
-        return _REBUY(self, tournament_id, player_id, request_id, by)
+        t: Tournament = _REBUY(self, tournament_id, player_id, request_id, by)
+        return t
 
     def add_on(self, tournament_id: str, player_id: str, request_id: str,
                by: str | None = None) -> Tournament:
-        return _ADD_ON(self, tournament_id, player_id, request_id, by)
+        t: Tournament = _ADD_ON(self, tournament_id, player_id, request_id, by)
+        return t
 
     def re_enter(self, tournament_id: str, player_id: str, request_id: str,
                  by: str | None = None) -> Tournament:
-        return _RE_ENTER(self, tournament_id, player_id, request_id, by)
+        t: Tournament = _RE_ENTER(self, tournament_id, player_id, request_id, by)
+        return t
 
     def _pay(self, tx: Tx, t: Tournament, e: Entry, amount: int, fee: int, what: str) -> None:
         """Money from the player's balance: `amount` to the pool, `fee` to the house."""
@@ -710,10 +716,8 @@ class Director:
                                     .table_id}) for p in places])
         for tid, seat in gone:
             table = t.tables[tid]
-            try:
+            with contextlib.suppress(DealerRefused):  # already gone (a pass before a crash)
                 self.ctx.dealer.unseat_player(table.dealer, tid, seat)
-            except DealerRefused:
-                pass  # already gone (a pass before a crash)
 
     def _count_chips(self, t: Tournament, views: dict[str, DealerTable]) -> None:
         """Every chip issued is at a table or bought and on its way (all tables held)."""
@@ -924,12 +928,10 @@ class Director:
                      if e.place]
         shares = t.structure.shares(self._field(t))
         prizes = pay(t.pool, shares, finishers)
-        for table in t.open_tables():
-            try:
-                self.ctx.dealer.close_table(table.dealer, table.table_id, False)
-            except DealerRefused:
-                pass
-            table.open = False
+        for open_table in t.open_tables():
+            with contextlib.suppress(DealerRefused):
+                self.ctx.dealer.close_table(open_table.dealer, open_table.table_id, False)
+            open_table.open = False
 
         def payouts(tx: Tx) -> None:
             for player, amount in sorted(prizes.items()):

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import grpc
 
+from poker import status
 from poker.v1 import table_config_pb2 as cpb
 from poker.v1 import tournament_pb2 as pb
 from poker.v1 import tournament_pb2_grpc
@@ -55,8 +56,7 @@ def _rpc(method: Callable[..., R]) -> Callable[..., R]:
         except grpc.RpcError:
             raise
         except Exception as err:  # noqa: BLE001 - poker.status maps every kind
-            from services.lobby.server import _abort
-            _abort(context, err, method.__name__)
+            status.abort(context, err, method.__name__)
 
     return wrapper
 
@@ -146,8 +146,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             tid, after = request.tournament_id, request.after_sequence
             self.director.get(tid)
         except Exception as err:  # noqa: BLE001
-            from services.lobby.server import _abort
-            _abort(context, err, "WatchTournament")
+            status.abort(context, err, "WatchTournament")
         while context.is_active():
             found = self.director.events(tid, after, MAX_EVENTS)
             if found:
