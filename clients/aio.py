@@ -226,13 +226,27 @@ class AsyncLobbyClient:
     async def play_tournament(self, tournament_id: str, bot: Bot, *, player_id: str = "",
                               poll: float = 0.05, channel_for: Callable[[str], Any] | None
                               = None, dealer_address: Callable[[str], str] | None = None,
+                              patience: float = 120.0,
                               **table_options: Any) -> tn.TournamentFinish:
         """Plays a registered player's tournament to its end: at each table the lobby
         seats them (moved between hands: unseated there, seated here, T5, T6), until
-        they are out and the tournament is over; returns their place and prize."""
+        they are out and the tournament is over; returns their place and prize. A lobby
+        that does not answer (restarting) is asked again for up to `patience` seconds."""
         finish = tn.TournamentFinish(player_id, 0, 0, 0)
+        down_since: float | None = None
         while True:
-            seat = await self.tournament_seat(tournament_id, player_id)
+            try:
+                seat = await self.tournament_seat(tournament_id, player_id)
+                down_since = None
+            except ServiceError as err:
+                if err.code not in (grpc.StatusCode.UNAVAILABLE,
+                                    grpc.StatusCode.DEADLINE_EXCEEDED):
+                    raise
+                down_since = down_since or time.monotonic()
+                if time.monotonic() - down_since > patience:
+                    raise
+                await asyncio.sleep(0.5)
+                continue
             finish.player_id = finish.player_id or player_id
             if tn.over(seat.state):
                 finish.place, finish.shared, finish.prize = seat.place, seat.shared, seat.prize

@@ -873,6 +873,7 @@ class Director:
             seat = view.seats.get(m.from_seat)
             if seat is not None and seat.player_id == m.player_id:
                 m.stack = dealer.unseat_player(source.dealer, source.table_id, m.from_seat).stack
+                self.ctx.fault("tournament_move_unseated")  # test hook: die at no table
             else:  # unseated before a crash: the stack is in the table's events
                 found = find_stack(dealer.events(source.dealer, source.table_id,
                                                  m.from_sequence, view.sequence),
@@ -889,6 +890,7 @@ class Director:
             try:
                 dealer.seat_player(target.dealer, target.table_id, m.to_seat, m.player_id,
                                    m.stack, wait, m.request_id)
+                self.ctx.fault("tournament_move_seated")  # test hook: seated, not recorded
                 break
             except DealerRefused as err:
                 if err.status not in ("ALREADY_EXISTS", "FAILED_PRECONDITION"):
