@@ -173,7 +173,8 @@ def report(op: LobbyClient, t: pb.Tournament, elapsed: float, out: TextIO) -> bo
          t.state == pb.TOURNAMENT_STATE_FINISHED),
     ]
     print(f"\n{len(t.players)} players, {t.hands} hands, {t.moves} moves, largest table gap "
-          f"{t.largest_table_gap}, in {elapsed:.1f} s", file=out)
+          f"{t.largest_table_gap} ({t.largest_table_gap_balanced} with every table between "
+          f"hands), in {elapsed:.1f} s", file=out)
     for text, good in checks:
         print(f"  {'ok ' if good else 'FAIL'} {text}", file=out)
     for problem in t.chip_errors:

@@ -182,7 +182,7 @@ class TournamentTable(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., number: _Optional[int] = ..., dealer_address: _Optional[str] = ..., players: _Optional[int] = ..., final: _Optional[bool] = ..., hands_played: _Optional[int] = ...) -> None: ...
 
 class Tournament(_message.Message):
-    __slots__ = ("tournament_id", "name", "structure", "state", "level_index", "level", "level_seconds_left", "players_left", "entries", "average_stack", "prize_pool", "fees", "players", "tables", "payouts", "hand_for_hand", "started_unix_ms", "finished_unix_ms", "hands", "moves", "chips_in_play", "chip_checks", "chip_errors", "largest_table_gap")
+    __slots__ = ("tournament_id", "name", "structure", "state", "level_index", "level", "level_seconds_left", "players_left", "entries", "average_stack", "prize_pool", "fees", "players", "tables", "payouts", "hand_for_hand", "started_unix_ms", "finished_unix_ms", "hands", "moves", "chips_in_play", "chip_checks", "chip_errors", "largest_table_gap", "largest_table_gap_balanced")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     STRUCTURE_FIELD_NUMBER: _ClassVar[int]
@@ -207,6 +207,7 @@ class Tournament(_message.Message):
     CHIP_CHECKS_FIELD_NUMBER: _ClassVar[int]
     CHIP_ERRORS_FIELD_NUMBER: _ClassVar[int]
     LARGEST_TABLE_GAP_FIELD_NUMBER: _ClassVar[int]
+    LARGEST_TABLE_GAP_BALANCED_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     name: str
     structure: TournamentStructure
@@ -231,7 +232,8 @@ class Tournament(_message.Message):
     chip_checks: int
     chip_errors: _containers.RepeatedScalarFieldContainer[str]
     largest_table_gap: int
-    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., structure: _Optional[_Union[TournamentStructure, _Mapping]] = ..., state: _Optional[_Union[TournamentState, str]] = ..., level_index: _Optional[int] = ..., level: _Optional[_Union[TournamentLevel, _Mapping]] = ..., level_seconds_left: _Optional[float] = ..., players_left: _Optional[int] = ..., entries: _Optional[int] = ..., average_stack: _Optional[int] = ..., prize_pool: _Optional[int] = ..., fees: _Optional[int] = ..., players: _Optional[_Iterable[_Union[TournamentPlayer, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[TournamentTable, _Mapping]]] = ..., payouts: _Optional[_Iterable[int]] = ..., hand_for_hand: _Optional[bool] = ..., started_unix_ms: _Optional[int] = ..., finished_unix_ms: _Optional[int] = ..., hands: _Optional[int] = ..., moves: _Optional[int] = ..., chips_in_play: _Optional[int] = ..., chip_checks: _Optional[int] = ..., chip_errors: _Optional[_Iterable[str]] = ..., largest_table_gap: _Optional[int] = ...) -> None: ...
+    largest_table_gap_balanced: int
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., structure: _Optional[_Union[TournamentStructure, _Mapping]] = ..., state: _Optional[_Union[TournamentState, str]] = ..., level_index: _Optional[int] = ..., level: _Optional[_Union[TournamentLevel, _Mapping]] = ..., level_seconds_left: _Optional[float] = ..., players_left: _Optional[int] = ..., entries: _Optional[int] = ..., average_stack: _Optional[int] = ..., prize_pool: _Optional[int] = ..., fees: _Optional[int] = ..., players: _Optional[_Iterable[_Union[TournamentPlayer, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[TournamentTable, _Mapping]]] = ..., payouts: _Optional[_Iterable[int]] = ..., hand_for_hand: _Optional[bool] = ..., started_unix_ms: _Optional[int] = ..., finished_unix_ms: _Optional[int] = ..., hands: _Optional[int] = ..., moves: _Optional[int] = ..., chips_in_play: _Optional[int] = ..., chip_checks: _Optional[int] = ..., chip_errors: _Optional[_Iterable[str]] = ..., largest_table_gap: _Optional[int] = ..., largest_table_gap_balanced: _Optional[int] = ...) -> None: ...
 
 class CreateTournamentRequest(_message.Message):
     __slots__ = ("tournament_id", "name", "structure", "request_id")

@@ -758,12 +758,15 @@ class Director:
             seats = self._seats(t, views)
         elif broken is not None:
             return views  # it breaks once its hand is over
-        counts = [x.count for x in seats]
-        if counts:
-            t.max_gap = max(t.max_gap, max(counts) - min(counts))
         for m in bal.balance_moves(seats):
             if m.from_table in held:
                 self._move(t, m, views[m.from_table], "balance")
+        counts = [x.count for x in self._seats(t, views)]
+        if counts:  # after this pass's moves: T5 holds once every table is between hands
+            gap = max(counts) - min(counts)
+            t.max_gap = max(t.max_gap, gap)
+            if len(held) == len(views):
+                t.max_gap_held = max(t.max_gap_held, gap)
         for e in sorted(t.entries.values(), key=lambda e: e.player_id):
             if e.status == REGISTERED and t.state == RUNNING:
                 self._seat_late(t, e, self._seats(t, views))

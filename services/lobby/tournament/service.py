@@ -238,7 +238,7 @@ def tournament_pb(t: store.Tournament) -> pb.Tournament:
         hand_for_hand=t.hand_for_hand, started_unix_ms=t.started_ms,
         finished_unix_ms=t.finished_ms, hands=t.hands, moves=t.moves, chips_in_play=t.chips,
         chip_checks=t.chip_checks, chip_errors=t.chip_errors[:MAX_CHIP_ERRORS],
-        largest_table_gap=t.max_gap)
+        largest_table_gap=t.max_gap, largest_table_gap_balanced=t.max_gap_held)
 
 
 _KINDS = {name.removeprefix("TOURNAMENT_EVENT_KIND_").lower(): value

@@ -125,7 +125,8 @@ class Tournament:
     hand_for_hand: bool = False
     final_table: str = ""
     moves: int = 0
-    max_gap: int = 0
+    max_gap: int = 0  # the largest gap between table sizes after a pass's moves
+    max_gap_held: int = 0  # ... after a pass with every table between hands (T5: 1)
     hands: int = 0
     chip_checks: int = 0
     chip_errors: list[str] = field(default_factory=list)
