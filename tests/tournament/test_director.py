@@ -329,3 +329,33 @@ def test_fault_a_move_killed_midway_is_completed_after_restart(
     t = restarted.get("tn1")
     assert t.entries[player].table_id == short and t.entries[player].stack == 1000
     _check_invariants(lobby, restarted, hand_dealer)
+
+
+def test_migration_a_lobby_database_of_before_tournaments_opens(tmp_path: Any) -> None:
+    """A lobby database made before tournaments (no tournament tables) opens: the tables
+    are made, its players and money untouched, and a tournament runs on it."""
+    from services.lobby import schema
+    from services.lobby.storage import SqliteStorage
+    from services.lobby.tournament.store import STATEMENTS
+
+    path = str(tmp_path / "old.sqlite")
+    old = SqliteStorage(path)
+    old.ddl([s for s in schema.STATEMENTS if s not in STATEMENTS])
+    old.transact(ledger.ensure_operator)
+    before = Lobby(old, HandDealer(), DEALERS)
+    old.transact(lambda tx: tx.execute("DROP TABLE tournaments"))
+    old.transact(lambda tx: tx.execute("DROP TABLE tournament_events"))
+    old.transact(lambda tx: tx.execute("DROP TABLE tournament_moves"))
+    before.create_player("ann", "Ann")
+    before.deposit("ann", 500, "d-1")
+    old.close()
+    storage = SqliteStorage(path)
+    try:
+        lobby = Lobby(storage, HandDealer(), DEALERS)
+        assert lobby.player("ann").balance == 500
+        director = Director(lobby.ctx, DEALERS)
+        director.create("after", _structure(), "c-1", "tn1")
+        director.register("tn1", "ann", "r-1")
+        assert lobby.player("ann").balance == 390 and lobby.audit().ok
+    finally:
+        storage.close()
