@@ -73,6 +73,7 @@ class TableConfig:
     deck_seed: int = 0
     player_seeded_decks: bool = False  # R39: the SDK sends its seeds by itself
     seed_time_ms: int = 0
+    absent_dealt_in: bool = False  # T4: a tournament table deals sat-out players in
 
     def to_proto(self) -> dealer_pb2.TableConfig:
         """The `poker.v1.TableConfig` message."""

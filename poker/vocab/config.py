@@ -100,6 +100,7 @@ class TableConfig:
     test_mode: bool = False
     player_seeded_decks: bool = False  # R39
     seed_time_ms: int = 1_000  # R39: how long the dealer waits for the seeds
+    absent_dealt_in: bool = False  # T4: sat-out players are dealt in (tournament tables)
 
     def __post_init__(self) -> None:
         problem = self._problem()

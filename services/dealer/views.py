@@ -135,6 +135,7 @@ def config_from_proto(config: pb.TableConfig) -> tuple[TableConfig, TableOptions
         test_mode=config.test_mode,
         player_seeded_decks=config.player_seeded_decks,
         seed_time_ms=config.seed_time_ms or 1_000,
+        absent_dealt_in=config.absent_dealt_in,
     )
     pause = (config.pause_between_hands_ms if config.HasField("pause_between_hands_ms")
              else DEFAULT_PAUSE_MS)
@@ -161,6 +162,7 @@ def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfi
         deck_seed=options.deck_seed or 0,
         player_seeded_decks=config.player_seeded_decks,
         seed_time_ms=config.seed_time_ms,
+        absent_dealt_in=config.absent_dealt_in,
     )
 
 

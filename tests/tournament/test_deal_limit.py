@@ -37,3 +37,26 @@ def test_T7_deal_limit_survives_a_snapshot() -> None:
     _step(state, c.SetDealLimit(4))
     again = TableState.from_snapshot("t", state.config, None, state.snapshot())
     assert again.deal_until == 4
+
+
+def test_T4_absent_players_are_dealt_in_and_blinded_off() -> None:
+    state = _seated(3, absent_dealt_in=True)
+    _step(state, c.SitOut(1))
+    assert state.seats[1].sitting_out
+    _step(state, c.SetButton(0))
+    _step(state, c.StartHand(DECK))
+    assert state.hand is not None and 1 in {p.seat for p in state.hand.players}
+    while state.hand is not None and state.turn is not None and state.turn.seat != 1:
+        turn = state.turn
+        _step(state, c.Act(turn.seat, state.hand.hand_id, turn.action_number, "call", 0))
+    assert state.turn is not None and state.turn.seat == 1
+    events = _step(state, c.ClockRang(state.hand.hand_id, state.turn.action_number))
+    assert any(type(e) is ev.TurnTimedOut for e in events)  # checked or folded on time
+
+
+def test_T4_without_the_option_an_absent_player_sits_out() -> None:
+    state = _seated(3)
+    _step(state, c.SitOut(1))
+    _step(state, c.SetButton(0))
+    _step(state, c.StartHand(DECK))
+    assert state.hand is not None and 1 not in {p.seat for p in state.hand.players}

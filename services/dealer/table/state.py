@@ -204,7 +204,8 @@ def plan(state: TableState, button: int | None = None) -> seating.Plan | None:
     """The next hand's seats and button (R5, R10), or None when fewer than two can play."""
     candidates = [
         seating.Candidate(s.seat, s.wait_for_big_blind, s.joined_late)
-        for s in state.seats.values() if s.stack > 0 and not s.sitting_out
+        for s in state.seats.values()
+        if s.stack > 0 and (not s.sitting_out or state.config.absent_dealt_in)  # T4
     ]
     if len(candidates) < 2 or (state.deal_until is not None
                                and state.hands_played >= state.deal_until):
