@@ -81,6 +81,9 @@ MAX_PAGE = MAX_REPEATED
 #: A released table that deals no hand for this long is held (its players wait for the
 #: big blind, R10): the director goes on without it.
 STALL_S = 1.0
+#: How long a lobby process directs a tournament without renewing (another one takes
+#: over after it: a restarted lobby waits this long).
+LEASE_S = 3.0
 #: WatchTournament sends at most this many events in one message.
 MAX_EVENTS = 500
 
@@ -108,6 +111,9 @@ class Director:
         self._thread: threading.Thread | None = None
         self._ticked: dict[str, float] = {}
         self._released: dict[str, float] = {}  # table -> when it was last released
+        self.holder = f"director-{secrets.token_hex(6)}"
+        #: A SQLite file has one lobby process: a restarted one takes over at once.
+        self._sole = ctx.storage.dialect == "sqlite"
         ctx.tx(lambda tx: ledger.open_account(tx, HOUSE, AccountKind.HOUSE))
 
     def _lock(self, tid: str) -> threading.RLock:
@@ -119,19 +125,22 @@ class Director:
 
     def _save(self, t: Tournament, *events: tuple[str, dict[str, Any]],
               also: Callable[[Tx], None] | None = None) -> None:
+        seq = t.seq
+
         def run(tx: Tx) -> None:
+            t.seq = seq  # again from the start when the storage retries
             for kind, body in events:
                 store.add_event(tx, t, kind, **body)
             if also is not None:
                 also(tx)
             store.save(tx, t)
 
-        seq = t.seq
         try:
             self.ctx.tx(run)
         except BaseException:
             t.seq = seq
             raise
+        store.saved(t)
 
     # ------------------------------------------------------------------ operator
 
@@ -223,8 +232,13 @@ class Director:
         return self.get(tournament_id)
 
     def _cancelled(self, t: Tournament, also: Callable[[Tx], None] | None = None) -> None:
-        def refunds(tx: Tx) -> None:
-            for e in t.entries.values():
+        owed = [(e, e.paid, e.fees) for e in t.entries.values()]
+        pool, fees = t.pool, t.fees
+
+        def refunds(tx: Tx) -> None:  # the same on a retry of the transaction
+            t.pool, t.fees = pool, fees
+            for e, paid, fee in owed:
+                e.paid, e.fees = paid, fee
                 self._refund(tx, t, e)
             if also is not None:
                 also(tx)
@@ -297,9 +311,8 @@ class Director:
     def _money_call(self, tournament_id: str, player_id: str, entry: Pending,
                     act: Callable[[Tx, Tournament], tuple[str, dict[str, Any]]]) -> Tournament:
         with self._lock(tournament_id):
-            t = self._load(tournament_id)
-
             def run(tx: Tx) -> None:
+                t = store.get(tx, tournament_id)  # read again on every attempt
                 entry.claim(tx)
                 players.get(tx, player_id)
                 kind, body = act(tx, t)
@@ -307,12 +320,7 @@ class Director:
                 store.save(tx, t)
                 entry.record({"tournament_id": tournament_id}, tx)
 
-            seq = t.seq
-            try:
-                self.ctx.tx(run)
-            except BaseException:
-                t.seq = seq
-                raise
+            self.ctx.tx(run)
         return self.get(tournament_id)
 
     def _late_open(self, t: Tournament) -> bool:
@@ -588,6 +596,9 @@ class Director:
     def tick(self) -> None:
         """One pass over every tournament not over."""
         for tid in self.ctx.tx(store.active_ids):
+            if not self.ctx.tx(lambda tx, i=tid: store.take_lease(  # type: ignore[misc]
+                    tx, i, self.holder, LEASE_S, force=self._sole)):
+                continue  # another lobby process directs it
             with self._lock(tid):
                 try:
                     self._drive(self._load(tid))
@@ -938,6 +949,8 @@ class Director:
                 self.ctx.dealer.close_table(open_table.dealer, open_table.table_id, False)
             open_table.open = False
 
+        pool = t.pool
+
         def payouts(tx: Tx) -> None:
             for player, amount in sorted(prizes.items()):
                 t.entries[player].prize = amount
@@ -945,7 +958,7 @@ class Director:
                     ledger.transfer(tx, key=f"tn:{t.tournament_id}:{player}:prize",
                                     kind=TransferKind.PRIZE, source=pool_account(t.tournament_id),
                                     destination=ledger.player_account(player), amount=amount)
-            t.pool -= sum(prizes.values())
+            t.pool = pool - sum(prizes.values())
 
         results = [{"player_id": e.player_id, "place": e.place, "shared": e.shared,
                     "prize": prizes.get(e.player_id, 0)}

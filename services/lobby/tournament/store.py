@@ -17,7 +17,7 @@ from typing import Any
 
 from poker.limits import quote
 from services.lobby.errors import NotFound
-from services.lobby.storage import Tx
+from services.lobby.storage import StorageConflict, Tx
 from services.lobby.tournament.structure import Structure
 
 STATEMENTS: tuple[str, ...] = (
@@ -26,6 +26,9 @@ STATEMENTS: tuple[str, ...] = (
         name TEXT NOT NULL,
         state TEXT NOT NULL,
         doc TEXT NOT NULL,
+        version BIGINT NOT NULL DEFAULT 0,
+        director TEXT NOT NULL DEFAULT '',
+        lease_until DOUBLE PRECISION NOT NULL DEFAULT 0,
         created_at DOUBLE PRECISION NOT NULL
     )""",
     """CREATE TABLE IF NOT EXISTS tournament_events (
@@ -131,6 +134,7 @@ class Tournament:
     chip_checks: int = 0
     chip_errors: list[str] = field(default_factory=list)
     seq: int = 0  # the last event's number
+    version: int = 0  # the row's version when read (save refuses a stale copy)
 
     def players_left(self) -> list[Entry]:
         return [e for e in self.entries.values() if e.status == PLAYING]
@@ -156,21 +160,46 @@ def exists(tx: Tx, tournament_id: str) -> bool:
     return tx.one("SELECT id FROM tournaments WHERE id = ?", (tournament_id,)) is not None
 
 
+def saved(t: Tournament) -> None:
+    """After the transaction that saved `t` committed: its copy is of the new version."""
+    t.version += 1
+
+
 def insert(tx: Tx, t: Tournament) -> None:
     tx.execute("INSERT INTO tournaments (id, name, state, doc, created_at) VALUES (?, ?, ?, ?, ?)",
                (t.tournament_id, t.name, t.state, t.to_json(), time.time()))
 
 
 def get(tx: Tx, tournament_id: str) -> Tournament:
-    row = tx.one("SELECT doc FROM tournaments WHERE id = ?", (tournament_id,))
+    row = tx.one("SELECT doc, version FROM tournaments WHERE id = ?", (tournament_id,))
     if row is None:
         raise NotFound(f"there is no tournament {quote(tournament_id)}")
-    return Tournament.from_json(row["doc"])
+    t = Tournament.from_json(row["doc"])
+    t.version = int(row["version"])
+    return t
+
+
+class StaleTournament(StorageConflict):
+    """Another lobby process saved the tournament since this copy was read."""
 
 
 def save(tx: Tx, t: Tournament) -> None:
-    tx.execute("UPDATE tournaments SET doc = ?, state = ? WHERE id = ?",
-               (t.to_json(), t.state, t.tournament_id))
+    """Writes the document if nobody wrote it since it was read (several lobby processes
+    on one PostgreSQL: a money call on one, the director on another)."""
+    if tx.execute("UPDATE tournaments SET doc = ?, state = ?, version = version + 1"
+                  " WHERE id = ? AND version = ?",
+                  (t.to_json(), t.state, t.tournament_id, t.version)) != 1:
+        raise StaleTournament(f"tournament {t.tournament_id} changed meanwhile; ask again")
+
+
+def take_lease(tx: Tx, tournament_id: str, holder: str, seconds: float,
+               force: bool = False) -> bool:
+    """One lobby process directs a tournament at a time: the holder renews its lease, any
+    process takes one that ran out (`force`: at once, the one lobby of a SQLite file)."""
+    now = time.time()
+    return tx.execute("UPDATE tournaments SET director = ?, lease_until = ? WHERE id = ?"
+                      " AND (director = ? OR lease_until < ? OR ?)",
+                      (holder, now + seconds, tournament_id, holder, now, force)) == 1
 
 
 def active_ids(tx: Tx) -> list[str]:
