@@ -103,6 +103,7 @@ class Director:
     def __init__(self, ctx: Ctx, dealers: Sequence[str],
                  rng: random.Random | None = None) -> None:
         self.ctx, self.dealers = ctx, list(dealers)
+        self.dealer = HeldViews(ctx.dealer)
         self.rng = rng or random.SystemRandom()
         self.journal = ctx.journal
         self._locks: dict[str, threading.RLock] = {}
@@ -114,6 +115,7 @@ class Director:
         self.holder = f"director-{secrets.token_hex(6)}"
         #: A SQLite file has one lobby process: a restarted one takes over at once.
         self._sole = ctx.storage.dialect == "sqlite"
+        self._leases: dict[str, float] = {}  # tournament -> until when (monotonic) it is ours
         ctx.tx(lambda tx: ledger.open_account(tx, HOUSE, AccountKind.HOUSE))
 
     def _lock(self, tid: str) -> threading.RLock:
@@ -222,7 +224,7 @@ class Director:
                 raise FailedPrecondition(f"tournament {quote(tournament_id)} is {t.state}")
             for table in t.open_tables():
                 try:
-                    self.ctx.dealer.close_table(table.dealer, table.table_id, True)
+                    self.dealer.close_table(table.dealer, table.table_id, True)
                 except DealerRefused as err:
                     if err.status != "NOT_FOUND" and "closed" not in err.message:
                         raise FailedPrecondition(f"table {table.table_id}: {err.message}") \
@@ -482,7 +484,7 @@ class Director:
         if table is None or not e.seat_request:
             return e, None, ""
         try:
-            token = self.ctx.dealer.seat_player(table.dealer, table.table_id, e.seat,
+            token = self.dealer.seat_player(table.dealer, table.table_id, e.seat,
                                                 e.player_id, e.seat_stack, e.seat_wait,
                                                 e.seat_request)
         except (DealerRefused, DealerUnreachable) as err:
@@ -543,15 +545,15 @@ class Director:
 
     def _open_table(self, t: Tournament, table: TTable) -> None:
         try:
-            self.ctx.dealer.create_table(table.dealer, table.table_id, self.game(t))
+            self.dealer.create_table(table.dealer, table.table_id, self.game(t))
         except DealerRefused as err:
             if err.status != "ALREADY_EXISTS":
                 raise
-        self.ctx.dealer.set_deal_limit(table.dealer, table.table_id, table.released)
+        self.dealer.set_deal_limit(table.dealer, table.table_id, table.released)
 
     def _seat(self, t: Tournament, e: Entry) -> None:
         table = t.tables[e.table_id]
-        self.ctx.dealer.seat_player(table.dealer, table.table_id, e.seat, e.player_id,
+        self.dealer.seat_player(table.dealer, table.table_id, e.seat, e.player_id,
                                     e.seat_stack, e.seat_wait, e.seat_request)
 
     def _open(self, t: Tournament) -> None:
@@ -596,8 +598,7 @@ class Director:
     def tick(self) -> None:
         """One pass over every tournament not over."""
         for tid in self.ctx.tx(store.active_ids):
-            if not self.ctx.tx(lambda tx, i=tid: store.take_lease(  # type: ignore[misc]
-                    tx, i, self.holder, LEASE_S, force=self._sole)):
+            if not self._leased(tid):
                 continue  # another lobby process directs it
             with self._lock(tid):
                 try:
@@ -607,6 +608,18 @@ class Director:
                     if now - self._ticked.get(tid, 0.0) > 5.0:
                         self._ticked[tid] = now
                         log.info("tournament_waiting", tournament_id=tid, reason=str(err))
+
+    def _leased(self, tid: str) -> bool:
+        """This process directs the tournament: its lease, renewed when half run out."""
+        now = time.monotonic()
+        if self._leases.get(tid, 0.0) - now > LEASE_S / 2:
+            return True
+        if self.ctx.tx(lambda tx: store.take_lease(tx, tid, self.holder, LEASE_S,
+                                                   force=self._sole)):
+            self._leases[tid] = now + LEASE_S
+            return True
+        self._leases.pop(tid, None)
+        return False
 
     def _drive(self, t: Tournament) -> None:
         s = t.structure
@@ -630,9 +643,12 @@ class Director:
 
     def _run(self, t: Tournament) -> None:
         s = t.structure
-        views = {table.table_id: self.ctx.dealer.table(table.dealer, table.table_id)
+        views = {table.table_id: self.dealer.table(table.dealer, table.table_id)
                  for table in t.open_tables()}
         held = {tid: v for tid, v in views.items() if self._held(t.tables[tid], v)}
+        for tid, view in held.items():
+            if view.hands_played >= t.tables[tid].released:
+                self.dealer.keep(tid, view)  # it deals no hand until the director says
         everyone = len(held) == len(views)
         clock = s.clock((_now_ms() - t.started_ms) / 1000)
         sync = t.hand_for_hand or clock.index != t.level or bal.final_table_due(
@@ -705,7 +721,7 @@ class Director:
             e.stack = seat.stack
             if e.pending_chips:
                 key = f"{t.tournament_id}:{e.player_id}:chips:{e.chips_keys}"
-                e.stack = self.ctx.dealer.add_chips(table.dealer, table.table_id, e.seat,
+                e.stack = self.dealer.add_chips(table.dealer, table.table_id, e.seat,
                                                     e.pending_chips, key)
                 e.chips_keys += 1
                 e.pending_chips = 0
@@ -728,7 +744,7 @@ class Director:
         for tid, seat in gone:
             table = t.tables[tid]
             with contextlib.suppress(DealerRefused):  # already gone (a pass before a crash)
-                self.ctx.dealer.unseat_player(table.dealer, tid, seat)
+                self.dealer.unseat_player(table.dealer, tid, seat)
 
     def _count_chips(self, t: Tournament, views: dict[str, DealerTable]) -> None:
         """Every chip issued is at a table or bought and on its way (all tables held)."""
@@ -819,7 +835,7 @@ class Director:
 
     def _close(self, t: Tournament, table: TTable) -> None:
         try:
-            self.ctx.dealer.close_table(table.dealer, table.table_id, False)
+            self.dealer.close_table(table.dealer, table.table_id, False)
         except DealerRefused as err:
             if err.status != "NOT_FOUND" and "closed" not in err.message:
                 raise
@@ -843,7 +859,7 @@ class Director:
             self._move(t, m, views[e.table_id], "final table", wait=False)
         for tid in list(views):
             self._close(t, t.tables[tid])
-        return {final.table_id: self.ctx.dealer.table(final.dealer, final.table_id)}
+        return {final.table_id: self.dealer.table(final.dealer, final.table_id)}
 
     def _release(self, t: Tournament, views: dict[str, DealerTable],
                  held: dict[str, DealerTable]) -> None:
@@ -855,11 +871,11 @@ class Director:
             if view is None:
                 continue
             if table.level != level:
-                self.ctx.dealer.set_level(table.dealer, tid, level,
+                self.dealer.set_level(table.dealer, tid, level,
                                           f"{tid}:level:{level}")
                 table.level = level
             table.released = view.hands_played + 1
-            self.ctx.dealer.set_deal_limit(table.dealer, tid, table.released)
+            self.dealer.set_deal_limit(table.dealer, tid, table.released)
             self._released[tid] = time.monotonic()
         self._save(t)
 
@@ -880,7 +896,7 @@ class Director:
             self._drive_move(t, record)
 
     def _drive_move(self, t: Tournament, m: MoveRecord) -> None:
-        dealer = self.ctx.dealer
+        dealer = self.dealer
         source = t.tables[m.from_table]
         if m.state == PLANNED:
             view = dealer.table(source.dealer, source.table_id)
@@ -946,7 +962,7 @@ class Director:
         prizes = pay(t.pool, shares, finishers)
         for open_table in t.open_tables():
             with contextlib.suppress(DealerRefused):
-                self.ctx.dealer.close_table(open_table.dealer, open_table.table_id, False)
+                self.dealer.close_table(open_table.dealer, open_table.table_id, False)
             open_table.open = False
 
         pool = t.pool
@@ -968,6 +984,40 @@ class Director:
                                     "chip_errors": t.chip_errors}), also=payouts)
         log.info("tournament_finished", tournament_id=t.tournament_id,
                  winner=winner.player_id if winner else None, hands=t.hands, moves=t.moves)
+
+
+class HeldViews:
+    """The dealer, with the views of tables held between hands kept: a held table does not
+    change until the director acts on it, so it is not asked for again each pass. Every
+    call that acts on a table forgets its view."""
+
+    def __init__(self, dealer: Any) -> None:
+        self._dealer, self._kept = dealer, dict[str, DealerTable]()
+
+    def keep(self, table_id: str, view: DealerTable) -> None:
+        self._kept[table_id] = view
+
+    def table(self, address: str, table_id: str) -> DealerTable:
+        kept = self._kept.get(table_id)
+        if kept is not None:
+            return kept
+        found: DealerTable = self._dealer.table(address, table_id)
+        return found
+
+    def events(self, address: str, table_id: str, after: int, until: int) -> Any:
+        return self._dealer.events(address, table_id, after, until)
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._dealer, name)
+
+        def acting(address: str, table_id: str, *args: Any, **kw: Any) -> Any:
+            self._kept.pop(table_id, None)
+            try:
+                return method(address, table_id, *args, **kw)
+            finally:
+                self._kept.pop(table_id, None)
+
+        return acting
 
 
 #: Options of a tournament table that other parts of the dealer define (T3: R5's `dead`
