@@ -13,7 +13,6 @@ from services.dealer.table.state import TableState
 from services.lobby.tournament import balance as bal
 from tests.dealer.test_table_state import DECK, _seated, _step
 
-
 DEALT: list[set[int]] = []  # the seats dealt in, hand by hand
 
 
