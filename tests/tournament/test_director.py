@@ -361,3 +361,52 @@ def test_migration_a_lobby_database_of_before_tournaments_opens(tmp_path: Any) -
         assert lobby.player("ann").balance == 390 and lobby.audit().ok
     finally:
         storage.close()
+
+
+def test_T7_hand_for_hand_busts_at_two_tables_in_one_round_ranked_together(
+        storage: Storage, hand_dealer: HandDealer) -> None:
+    """12 players at tables of 3 (three places paid): at 4 players left, two tables of 2,
+    play goes hand for hand; one player busts at each table in the same round: they are
+    ranked together by their stacks at the start of the hand (T7, T8)."""
+    lobby, director = _mtt(storage, hand_dealer, 12, 3)
+    rng = random.Random(5)
+
+    def one_bust_a_table(tid: str, seats: dict[int, list[Any]]) -> dict[str, int]:
+        t = director.get("tn1")
+        if len(t.players_left()) <= 4:
+            return {}
+        players = [(p, k) for p, k in seats.values() if k > 0]
+        if len(players) < 2 or rng.random() < 0.5:
+            return {}
+        (a, ka), (b, kb) = rng.sample(players, 2)
+        return {a: ka + kb, b: 0}
+
+    for _ in range(200):
+        _hand(director, hand_dealer, one_bust_a_table)
+        if len(director.get("tn1").players_left()) <= 4:
+            break
+    assert len(director.get("tn1").players_left()) == 4  # one bust a table a hand at most
+    director.tick()
+    t = director.get("tn1")
+    assert t.hand_for_hand and len([x for x in t.open_tables()]) == 2
+    # Stacks at the start of the round, then one bust a table in the same round.
+    stacks = {e.player_id: e.stack for e in t.players_left()}
+    by_table: dict[str, list[str]] = {}
+    for e in t.players_left():
+        by_table.setdefault(e.table_id, []).append(e.player_id)
+    losers = {tid: min(ps, key=lambda p: (stacks[p], p)) for tid, ps in by_table.items()}
+    for tid, ps in by_table.items():
+        winner = next(p for p in ps if p != losers[tid])
+        assert hand_dealer.can_deal(tid)
+        hand_dealer.play(tid, {losers[tid]: 0, winner: stacks[winner] + stacks[losers[tid]]})
+        if tid == next(iter(by_table)):
+            director.tick()  # one table done: hand for hand, nothing happens yet
+            assert all(e.status == store.PLAYING for e in director.get("tn1").players_left()
+                       ) and len(director.get("tn1").players_left()) == 4
+            assert not hand_dealer.can_deal(tid)  # it waits for the other table
+    director.tick()
+    t = director.get("tn1")
+    a, b = sorted(losers.values(), key=lambda p: -stacks[p])
+    expected = (3, 4) if stacks[a] != stacks[b] else (3, 3)
+    assert (t.entries[a].place, t.entries[b].place) == expected
+    assert any(e.kind == "hand_for_hand" and e.body["on"] for e in director.events("tn1", 0, 999))
