@@ -268,7 +268,8 @@ class AsyncLobbyClient:
                     pass  # moved or closed under the stream: ask the lobby again
                 finally:
                     await table.close()
-            await asyncio.sleep(poll)
+            # Out (waiting for the end and the prize): ask seldom; else soon (being moved).
+            await asyncio.sleep(poll if seat.status != tn.FINISHED else max(poll, 1.0))
 
 
 class AsyncTableClient:

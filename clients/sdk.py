@@ -265,7 +265,8 @@ class LobbyClient:
                     pass  # moved or closed under the stream: ask the lobby again
                 finally:
                     table.close()
-            time.sleep(poll)
+            # Out (waiting for the end and the prize): ask seldom; else soon (being moved).
+            time.sleep(poll if seat.status != tn.FINISHED else max(poll, 1.0))
 
 
 class TableClient:

@@ -19,11 +19,13 @@ from typing import Any
 from clients.calls import Call, new_request_id
 from poker.v1 import tournament_pb2 as pb
 
-__all__ = ["CANCELLED", "PLAYING", "TournamentFinish", "get_tournament", "register",
+__all__ = ["CANCELLED", "FINISHED", "PLAYING", "TournamentFinish", "get_tournament", "register",
            "tournament_seat"]
 
 #: A player at a table (GetTournamentSeatResponse.status).
 PLAYING = pb.ENTRY_STATUS_PLAYING
+#: A player out, with a place (GetTournamentSeatResponse.status).
+FINISHED = pb.ENTRY_STATUS_FINISHED
 #: A cancelled tournament (its state).
 CANCELLED = pb.TOURNAMENT_STATE_CANCELLED
 

@@ -116,6 +116,7 @@ class Director:
         #: A SQLite file has one lobby process: a restarted one takes over at once.
         self._sole = ctx.storage.dialect == "sqlite"
         self._leases: dict[str, float] = {}  # tournament -> until when (monotonic) it is ours
+        self._docs: dict[str, Tournament] = {}  # the tick's copies, of the version saved
         ctx.tx(lambda tx: ledger.open_account(tx, HOUSE, AccountKind.HOUSE))
 
     def _lock(self, tid: str) -> threading.RLock:
@@ -602,12 +603,25 @@ class Director:
                 continue  # another lobby process directs it
             with self._lock(tid):
                 try:
-                    self._drive(self._load(tid))
-                except (DealerUnreachable, DealerRefused) as err:
+                    self._drive(self._current(tid))
+                except BaseException as err:
+                    self._docs.pop(tid, None)  # changed in memory, maybe not saved: read again
+                    if not isinstance(err, DealerUnreachable | DealerRefused):
+                        raise
                     now = time.monotonic()
                     if now - self._ticked.get(tid, 0.0) > 5.0:
                         self._ticked[tid] = now
                         log.info("tournament_waiting", tournament_id=tid, reason=str(err))
+
+    def _current(self, tid: str) -> Tournament:
+        """The tournament as this director last saved it, unless the row changed since (a
+        money call, another lobby process): then read again."""
+        kept = self._docs.get(tid)
+        row = self.ctx.tx(lambda tx: tx.one("SELECT version FROM tournaments WHERE id = ?",
+                                            (tid,)))
+        if kept is None or row is None or int(row["version"]) != kept.version:
+            kept = self._docs[tid] = self._load(tid)
+        return kept
 
     def _leased(self, tid: str) -> bool:
         """This process directs the tournament: its lease, renewed when half run out."""
