@@ -410,3 +410,31 @@ def test_T7_hand_for_hand_busts_at_two_tables_in_one_round_ranked_together(
     expected = (3, 4) if stacks[a] != stacks[b] else (3, 3)
     assert (t.entries[a].place, t.entries[b].place) == expected
     assert any(e.kind == "hand_for_hand" and e.body["on"] for e in director.events("tn1", 0, 999))
+
+
+def test_T3_one_clock_levels_and_a_break_hold_every_table(storage: Storage,
+                                                          hand_dealer: HandDealer) -> None:
+    """The level rises for every table at its next hand (the dealer told the index); a
+    break holds every table until it is over."""
+    import time
+
+    levels = (LevelSpec(10, 20, 0, 0.01), LevelSpec(0, 0, 0, 0.01, True),
+              LevelSpec(20, 40, 5, 60.0))
+    lobby, director = _room(storage, hand_dealer, 12, table_size=6, max_players=12,
+                            levels=levels)
+    _register(director, range(12))
+    director.tick()
+    _hand(director, hand_dealer)
+    assert all(t.level == 0 for t in hand_dealer.tables.values())
+    time.sleep(0.7)  # into the break
+    _hand(director, hand_dealer)
+    director.tick()
+    assert director.get("tn1").level == 1
+    assert not any(hand_dealer.can_deal(tid) for tid in hand_dealer.tables)  # on a break
+    time.sleep(0.7)  # the break is over: level 2 (the dealer's second level)
+    director.tick()
+    assert all(hand_dealer.can_deal(tid) for tid in hand_dealer.tables)
+    assert all(t.level == 1 for t in hand_dealer.tables.values())
+    kinds = [e.kind for e in director.events("tn1", 0, 999)]
+    assert kinds.count("break") == 1 and kinds.count("level_up") == 1
+    assert director.get("tn1").chip_checks >= 2
