@@ -269,7 +269,7 @@ class AsyncLobbyClient:
                 finally:
                     await table.close()
             # Out (waiting for the end and the prize): ask seldom; else soon (being moved).
-            await asyncio.sleep(poll if seat.status != tn.FINISHED else max(poll, 1.0))
+            await asyncio.sleep(poll if seat.status != tn.FINISHED else max(poll, 2.0))
 
 
 class AsyncTableClient:

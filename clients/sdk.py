@@ -266,7 +266,7 @@ class LobbyClient:
                 finally:
                     table.close()
             # Out (waiting for the end and the prize): ask seldom; else soon (being moved).
-            time.sleep(poll if seat.status != tn.FINISHED else max(poll, 1.0))
+            time.sleep(poll if seat.status != tn.FINISHED else max(poll, 2.0))
 
 
 class TableClient:

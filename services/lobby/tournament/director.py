@@ -81,6 +81,9 @@ MAX_PAGE = MAX_REPEATED
 #: A released table that deals no hand for this long is held (its players wait for the
 #: big blind, R10): the director goes on without it.
 STALL_S = 1.0
+#: How often the director looks at the tables still in a hand (one GetTable each): a
+#: hand of bots lasts a few hundred milliseconds.
+POLL_S = 0.03
 #: How long a lobby process directs a tournament without renewing (another one takes
 #: over after it: a restarted lobby waits this long).
 LEASE_S = 3.0
@@ -476,8 +479,9 @@ class Director:
 
     def seat_of(self, tournament_id: str, player_id: str) -> tuple[Entry, TTable | None, str]:
         """A player's entry, table and seat token (asked of the dealer again with the
-        seat's request_id: the same token, nothing changed)."""
-        t = self._load(tournament_id)
+        seat's request_id: the same token, nothing changed). Read from the director's copy
+        when it is current (asked by every player between tables and at the end)."""
+        t = self._current(tournament_id)
         e = t.entries.get(player_id)
         if e is None:
             raise NotFound(f"{player_id} is not registered in {quote(tournament_id)}")
@@ -580,7 +584,7 @@ class Director:
 
     # ------------------------------------------------------------------ the loop
 
-    def start_loop(self, interval: float = 0.01) -> None:
+    def start_loop(self, interval: float = POLL_S) -> None:
         def loop() -> None:
             while not self._stop.wait(interval):
                 try:

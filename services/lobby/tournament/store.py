@@ -143,8 +143,13 @@ class Tournament:
         return [t for t in self.tables.values() if t.open]
 
     def to_json(self) -> str:
-        data = dataclasses.asdict(self)
-        data["structure"] = self.structure.to_json()
+        # By hand, not dataclasses.asdict: it deep-copies every value, and a field of
+        # hundreds of players is saved after every hand.
+        data = {name: getattr(self, name) for name in _TOURNAMENT_FIELDS}
+        data["structure"] = _structure_json(self.structure)
+        data["entries"] = {k: _plain(e, _ENTRY_FIELDS) for k, e in self.entries.items()}
+        data["tables"] = {k: _plain(x, _TABLE_FIELDS) for k, x in self.tables.items()}
+        data["chip_errors"] = list(self.chip_errors)
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -154,6 +159,24 @@ class Tournament:
         data["entries"] = {k: Entry(**v) for k, v in data["entries"].items()}
         data["tables"] = {k: TTable(**v) for k, v in data["tables"].items()}
         return cls(**data)
+
+
+_ENTRY_FIELDS = tuple(f.name for f in dataclasses.fields(Entry))
+_TABLE_FIELDS = tuple(f.name for f in dataclasses.fields(TTable))
+_TOURNAMENT_FIELDS = tuple(f.name for f in dataclasses.fields(Tournament))
+_STRUCTURES: dict[int, tuple[Structure, dict[str, Any]]] = {}
+
+
+def _plain(obj: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    return {name: getattr(obj, name) for name in names}
+
+
+def _structure_json(s: Structure) -> dict[str, Any]:
+    """A structure's JSON, made once per structure (it never changes)."""
+    kept = _STRUCTURES.get(id(s))
+    if kept is None or kept[0] is not s:
+        kept = _STRUCTURES[id(s)] = (s, s.to_json())
+    return kept[1]
 
 
 def exists(tx: Tx, tournament_id: str) -> bool:
