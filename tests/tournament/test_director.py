@@ -438,3 +438,19 @@ def test_T3_one_clock_levels_and_a_break_hold_every_table(storage: Storage,
     kinds = [e.kind for e in director.events("tn1", 0, 999)]
     assert kinds.count("break") == 1 and kinds.count("level_up") == 1
     assert director.get("tn1").chip_checks >= 2
+
+
+def test_T1_a_scheduled_tournament_short_of_its_minimum_is_cancelled_and_refunded(
+        storage: Storage, hand_dealer: HandDealer) -> None:
+    import time
+
+    lobby, director = _room(storage, hand_dealer, 3, max_players=0, min_players=3,
+                            start_unix_ms=int(time.time() * 1000) + 300)
+    _register(director, range(2))
+    director.tick()
+    assert director.get("tn1").state == store.REGISTERING  # not yet its time
+    time.sleep(0.4)
+    director.tick()
+    assert director.get("tn1").state == store.CANCELLED
+    assert _balances(lobby, 3) == [1000] * 3 and lobby.audit().ok
+    assert not hand_dealer.tables
