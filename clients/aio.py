@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 import grpc
 
 from clients import calls as c
+from clients import tournament as tn
 from clients.accounts import (
     ButtonDraw,
     LeaveResult,
@@ -55,7 +56,7 @@ from clients.transport import (
     call_async,
     open_aio_channel,
 )
-from poker.v1 import dealer_pb2_grpc, lobby_pb2_grpc
+from poker.v1 import dealer_pb2_grpc, lobby_pb2_grpc, tournament_pb2_grpc
 
 __all__ = ["AsyncLobbyClient", "AsyncTableClient"]
 
@@ -85,6 +86,9 @@ class AsyncLobbyClient:
         self.channel = open_aio_channel(address, tls, options)
         #: The generated LobbyServiceStub, for anything the SDK does not wrap.
         self.stub = lobby_pb2_grpc.LobbyServiceStub(self.channel)  # type: ignore[no-untyped-call]
+        #: The generated TournamentServiceStub (clients/tournament.py).
+        self.tournaments = tournament_pb2_grpc.TournamentServiceStub(  # type: ignore[no-untyped-call]
+            self.channel)
         self._metadata = bearer(token)
 
     async def close(self) -> None:
@@ -97,7 +101,8 @@ class AsyncLobbyClient:
         await self.close()
 
     async def _do(self, spec: c.Call[T]) -> T:
-        reply = await call_async(getattr(self.stub, spec.method), spec.request,
+        stub = self.tournaments if hasattr(self.tournaments, spec.method) else self.stub
+        reply = await call_async(getattr(stub, spec.method), spec.request,
                                  metadata=self._metadata, timeout=self.timeout,
                                  retry=self.retry if spec.retry else None, name=spec.method)
         return spec.read(reply)
@@ -204,6 +209,73 @@ class AsyncLobbyClient:
         """R36: the house's rake by table and day, one page, and the next page's token
         (empty on the last). Operator only."""
         return await self._do(c.rake_report(page_size, page_token))
+    # ------------------------------------------------------------------ tournaments
+
+    async def register(self, tournament_id: str, *, player_id: str = "",
+                       request_id: str | None = None) -> Any:
+        """Registers for a tournament, paying buy-in and fee (T1, T2); the Tournament."""
+        return await self._do(tn.register(tournament_id, player_id, request_id))
+
+    async def tournament_call(self, method: str, tournament_id: str, *, player_id: str = "",
+                              request_id: str | None = None) -> Any:
+        """UnregisterTournament, TournamentRebuy, TournamentAddOn or ReEnterTournament."""
+        return await self._do(tn.player_call(method, tournament_id, player_id, request_id))
+
+    async def tournament(self, tournament_id: str) -> Any:
+        """A tournament now (poker.v1.Tournament)."""
+        return await self._do(tn.get_tournament(tournament_id))
+
+    async def tournament_seat(self, tournament_id: str, player_id: str = "") -> Any:
+        """Where the player plays now, with the seat token (GetTournamentSeatResponse)."""
+        return await self._do(tn.tournament_seat(tournament_id, player_id))
+
+    async def play_tournament(self, tournament_id: str, bot: Bot, *, player_id: str = "",
+                              poll: float = 0.05, channel_for: Callable[[str], Any] | None
+                              = None, dealer_address: Callable[[str], str] | None = None,
+                              patience: float = 120.0,
+                              **table_options: Any) -> tn.TournamentFinish:
+        """Plays a registered player's tournament to its end: at each table the lobby
+        seats them (moved between hands: unseated there, seated here, T5, T6), until
+        they are out and the tournament is over; returns their place and prize. A lobby
+        that does not answer (restarting) is asked again for up to `patience` seconds."""
+        finish = tn.TournamentFinish(player_id, 0, 0, 0)
+        down_since: float | None = None
+        while True:
+            try:
+                seat = await self.tournament_seat(tournament_id, player_id)
+                down_since = None
+            except ServiceError as err:
+                if err.code not in (grpc.StatusCode.UNAVAILABLE,
+                                    grpc.StatusCode.DEADLINE_EXCEEDED):
+                    raise
+                down_since = down_since or time.monotonic()
+                if time.monotonic() - down_since > patience:
+                    raise
+                await asyncio.sleep(0.5)
+                continue
+            finish.player_id = finish.player_id or player_id
+            if tn.over(seat.state):
+                finish.place, finish.shared, finish.prize = seat.place, seat.shared, seat.prize
+                finish.cancelled = seat.state == tn.CANCELLED
+                return finish
+            if seat.status == tn.PLAYING and seat.seat_token:
+                address = (dealer_address(seat.dealer_address) if dealer_address
+                           else seat.dealer_address)
+                options = dict(table_options)
+                if channel_for is not None:
+                    options["channel"] = channel_for(address)
+                table = AsyncTableClient(address, seat.table_id, seat.seat_token,
+                                         seat=seat.seat, **options)
+                if not finish.tables or finish.tables[-1] != seat.table_id:
+                    finish.tables.append(seat.table_id)
+                try:
+                    await table.play(bot)
+                except ServiceError:
+                    pass  # moved or closed under the stream: ask the lobby again
+                finally:
+                    await table.close()
+            # Out (waiting for the end and the prize): ask seldom; else soon (being moved).
+            await asyncio.sleep(poll if seat.status != tn.FINISHED else max(poll, 2.0))
 
 
 class AsyncTableClient:

@@ -32,7 +32,7 @@ from clients.models import (
 
 __all__ = [
     "ActionTaken", "AntePosted", "BetReturned", "BlindMissed", "BlindPosted", "BoardDealt",
-    "ButtonSet",
+    "ButtonSet", "DealLimitSet",
     "CardsMucked", "CardsShown", "ChipsAdded", "DeckRevealed", "DeckSet", "Event", "HandEnded",
     "HandPlayer", "HandStarted", "HandVoided", "Hidden", "HoleCardsDealt", "LevelSet",
     "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "RakeTaken",
@@ -350,6 +350,15 @@ class LevelSet(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DealLimitSet(Event):
+    """T5, T7: the table's director holds hands past `until_hand` while `limited`."""
+
+    kind: ClassVar[str] = "deal_limit_set"
+    until_hand: int
+    limited: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TableClosed(Event):
     kind: ClassVar[str] = "table_closed"
     stacks: tuple[SeatStack, ...] = ()
@@ -366,6 +375,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
         BetReturned, CardsShown, CardsMucked, PotAwarded, HandEnded, DeckRevealed, TurnStarted,
         TurnTimedOut, HandVoided, PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut,
         PlayerSatIn, BlindMissed, ButtonSet, LevelSet, TableClosed, SeedsCommitted, DeckCommitted,
-        DeckSeeded, RakeTaken, StraddleSet)
+        DeckSeeded, RakeTaken, StraddleSet, DealLimitSet)
 }
 assert all(_snake(cls.__name__) == kind for kind, cls in EVENT_TYPES.items())

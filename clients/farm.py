@@ -19,13 +19,13 @@ events for that seat, and each seat has its own tracker, fair-deck check and
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
-from clients.aio import AsyncTableClient
+from clients.aio import AsyncLobbyClient, AsyncTableClient
 from clients.calls import seat_action
 from clients.convert import event_from_proto
 from clients.errors import error_from_rpc
@@ -34,11 +34,12 @@ from clients.fairdeck import Policy
 from clients.models import TableView
 from clients.session import Bot, BotSession, Follower, PlayResult, Stop
 from clients.streaming import EOF, TICK, AsyncBotAdapter, AsyncPlayStream, as_rpc_error
+from clients.tournament import TournamentFinish
 from clients.transport import TLS, Reconnector, open_aio_channel
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
 
-__all__ = ["BotFarm", "FarmSeat"]
+__all__ = ["BotFarm", "FarmSeat", "play_field"]
 
 #: A seat of the farm: (table id, seat number).
 Key = tuple[str, int]
@@ -275,3 +276,29 @@ class _Ended(grpc.RpcError):  # type: ignore[misc]
 
     def details(self) -> str:
         return "the dealer ended the PlayMany stream"
+
+
+async def play_field(lobby: str, tokens: Sequence[tuple[str, str]], tournament_id: str,
+                     make_bot: Callable[[str], Any], *, dealer_address: Callable[[str], str]
+                     | None = None, **table_options: Any) -> list[TournamentFinish]:
+    """A whole field of bots: one `play_tournament` each ((player id, token) pairs), all at
+    once, table clients of one dealer sharing one channel. Returns every finish."""
+    channels: dict[str, Any] = {}
+
+    def channel(address: str) -> Any:
+        if address not in channels:
+            channels[address] = open_aio_channel(address, table_options.get("tls"))
+        return channels[address]
+
+    clients = [AsyncLobbyClient(lobby, token) for _, token in tokens]
+    try:
+        return list(await asyncio.gather(*(
+            client.play_tournament(tournament_id, make_bot(player_id), player_id=player_id,
+                                   channel_for=channel, dealer_address=dealer_address,
+                                   **table_options)
+            for client, (player_id, _) in zip(clients, tokens, strict=True))))
+    finally:
+        for client in clients:
+            await client.close()
+        for ch in channels.values():
+            await ch.close()

@@ -76,6 +76,7 @@ class TableConfig:
     seed_time_ms: int = 0
     rake: Rake | None = None  # R36: e.g. Rake(500, cap=300) takes 5%, at most 300 a hand
     straddle: bool = False  # R37: the seat left of the big blind may straddle
+    absent_dealt_in: bool = False  # T4: a tournament table deals sat-out players in
 
     def to_proto(self) -> dealer_pb2.TableConfig:
         """The `poker.v1.TableConfig` message."""

@@ -22,6 +22,8 @@ COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("serve", "lobby"), "services.lobby.server", "run the lobby service"),
     (("replay",), "services.dealer.replay", "replay PHH hand histories through the rule engine"),
     (("demo",), "clients.demo", "start the suite locally: six bots play, every chip accounted"),
+    (("tournament",), "clients.tournament_demo",
+     "start the suite locally: a field of bots plays a tournament to the end (T1-T9)"),
     (("evaluator-demo",), "clients.evaluator_demo",
      "start an evaluator alone and show what it does"),
     (("play",), "clients.play", "play against bots in the terminal"),

@@ -121,3 +121,19 @@ class CloseTableResponse(_message.Message):
     STACKS_FIELD_NUMBER: _ClassVar[int]
     stacks: _containers.RepeatedCompositeFieldContainer[_table_view_pb2.SeatStack]
     def __init__(self, stacks: _Optional[_Iterable[_Union[_table_view_pb2.SeatStack, _Mapping]]] = ...) -> None: ...
+
+class SetDealLimitRequest(_message.Message):
+    __slots__ = ("table_id", "until_hand")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_HAND_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    until_hand: int
+    def __init__(self, table_id: _Optional[str] = ..., until_hand: _Optional[int] = ...) -> None: ...
+
+class SetDealLimitResponse(_message.Message):
+    __slots__ = ("hands_played", "hand_running")
+    HANDS_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    HAND_RUNNING_FIELD_NUMBER: _ClassVar[int]
+    hands_played: int
+    hand_running: bool
+    def __init__(self, hands_played: _Optional[int] = ..., hand_running: _Optional[bool] = ...) -> None: ...

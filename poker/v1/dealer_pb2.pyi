@@ -19,6 +19,8 @@ from poker.v1.dealer_operator_api_pb2 import SetLevelRequest as SetLevelRequest
 from poker.v1.dealer_operator_api_pb2 import SetLevelResponse as SetLevelResponse
 from poker.v1.dealer_operator_api_pb2 import CloseTableRequest as CloseTableRequest
 from poker.v1.dealer_operator_api_pb2 import CloseTableResponse as CloseTableResponse
+from poker.v1.dealer_operator_api_pb2 import SetDealLimitRequest as SetDealLimitRequest
+from poker.v1.dealer_operator_api_pb2 import SetDealLimitResponse as SetDealLimitResponse
 from poker.v1.dealer_player_api_pb2 import CommitSeedsRequest as CommitSeedsRequest
 from poker.v1.dealer_player_api_pb2 import CommitSeedsResponse as CommitSeedsResponse
 from poker.v1.dealer_player_api_pb2 import RevealSeedRequest as RevealSeedRequest
@@ -89,6 +91,7 @@ from poker.v1.table_events_pb2 import BlindMissed as BlindMissed
 from poker.v1.table_events_pb2 import ButtonSet as ButtonSet
 from poker.v1.table_events_pb2 import SeatCard as SeatCard
 from poker.v1.table_events_pb2 import LevelSet as LevelSet
+from poker.v1.table_events_pb2 import DealLimitSet as DealLimitSet
 from poker.v1.table_events_pb2 import TableClosed as TableClosed
 from poker.v1.table_events_pb2 import BlindKind as BlindKind
 from poker.v1.table_events_pb2 import ShowReason as ShowReason

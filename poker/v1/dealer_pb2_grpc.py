@@ -110,6 +110,11 @@ class DealerServiceStub:
                 request_serializer=poker_dot_v1_dot_dealer__operator__api__pb2.SetLevelRequest.SerializeToString,
                 response_deserializer=poker_dot_v1_dot_dealer__operator__api__pb2.SetLevelResponse.FromString,
                 _registered_method=True)
+        self.SetDealLimit = channel.unary_unary(
+                '/poker.v1.DealerService/SetDealLimit',
+                request_serializer=poker_dot_v1_dot_dealer__operator__api__pb2.SetDealLimitRequest.SerializeToString,
+                response_deserializer=poker_dot_v1_dot_dealer__operator__api__pb2.SetDealLimitResponse.FromString,
+                _registered_method=True)
         self.CloseTable = channel.unary_unary(
                 '/poker.v1.DealerService/CloseTable',
                 request_serializer=poker_dot_v1_dot_dealer__operator__api__pb2.CloseTableRequest.SerializeToString,
@@ -257,6 +262,14 @@ class DealerServiceServicer:
 
     def SetLevel(self, request, context):
         """Sets the level of blinds and ante from the next hand on (R9). Internal.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetDealLimit(self, request, context):
+        """T5, T7: hold a table between hands: no hand past a number is dealt (a tournament's
+        director moves players and plays hand for hand with it). Service credential.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -413,6 +426,11 @@ def add_DealerServiceServicer_to_server(servicer, server):
                     servicer.SetLevel,
                     request_deserializer=poker_dot_v1_dot_dealer__operator__api__pb2.SetLevelRequest.FromString,
                     response_serializer=poker_dot_v1_dot_dealer__operator__api__pb2.SetLevelResponse.SerializeToString,
+            ),
+            'SetDealLimit': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetDealLimit,
+                    request_deserializer=poker_dot_v1_dot_dealer__operator__api__pb2.SetDealLimitRequest.FromString,
+                    response_serializer=poker_dot_v1_dot_dealer__operator__api__pb2.SetDealLimitResponse.SerializeToString,
             ),
             'CloseTable': grpc.unary_unary_rpc_method_handler(
                     servicer.CloseTable,
@@ -682,6 +700,33 @@ class DealerService:
             '/poker.v1.DealerService/SetLevel',
             poker_dot_v1_dot_dealer__operator__api__pb2.SetLevelRequest.SerializeToString,
             poker_dot_v1_dot_dealer__operator__api__pb2.SetLevelResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetDealLimit(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/poker.v1.DealerService/SetDealLimit',
+            poker_dot_v1_dot_dealer__operator__api__pb2.SetDealLimitRequest.SerializeToString,
+            poker_dot_v1_dot_dealer__operator__api__pb2.SetDealLimitResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -18,6 +18,10 @@ class TransferKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TRANSFER_KIND_CASH_OUT: _ClassVar[TransferKind]
     TRANSFER_KIND_REFUND: _ClassVar[TransferKind]
     TRANSFER_KIND_RAKE: _ClassVar[TransferKind]
+    TRANSFER_KIND_TOURNAMENT_ENTRY: _ClassVar[TransferKind]
+    TRANSFER_KIND_TOURNAMENT_FEE: _ClassVar[TransferKind]
+    TRANSFER_KIND_PRIZE: _ClassVar[TransferKind]
+    TRANSFER_KIND_TOURNAMENT_REFUND: _ClassVar[TransferKind]
 
 class LateJoin(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -54,6 +58,10 @@ TRANSFER_KIND_REBUY: TransferKind
 TRANSFER_KIND_CASH_OUT: TransferKind
 TRANSFER_KIND_REFUND: TransferKind
 TRANSFER_KIND_RAKE: TransferKind
+TRANSFER_KIND_TOURNAMENT_ENTRY: TransferKind
+TRANSFER_KIND_TOURNAMENT_FEE: TransferKind
+TRANSFER_KIND_PRIZE: TransferKind
+TRANSFER_KIND_TOURNAMENT_REFUND: TransferKind
 LATE_JOIN_UNSPECIFIED: LateJoin
 LATE_JOIN_PLAYER_CHOICE: LateJoin
 LATE_JOIN_POST_BIG_BLIND: LateJoin

@@ -74,7 +74,7 @@ class Rake(_message.Message):
     def __init__(self, basis_points: _Optional[int] = ..., cap: _Optional[int] = ..., caps: _Optional[_Iterable[_Union[RakeCap, _Mapping]]] = ...) -> None: ...
 
 class TableConfig(_message.Message):
-    __slots__ = ("seats", "structure", "preset", "levels", "hands_per_level", "minutes_per_level", "ante_form", "turn_river_min_bet", "min_raise_rule", "fixed_limit_cap", "all_in_exposure", "action_time_ms", "show_time_ms", "pause_between_hands_ms", "test_mode", "deck_seed", "player_seeded_decks", "seed_time_ms", "rake", "straddle")
+    __slots__ = ("seats", "structure", "preset", "levels", "hands_per_level", "minutes_per_level", "ante_form", "turn_river_min_bet", "min_raise_rule", "fixed_limit_cap", "all_in_exposure", "action_time_ms", "show_time_ms", "pause_between_hands_ms", "test_mode", "deck_seed", "player_seeded_decks", "seed_time_ms", "rake", "straddle", "absent_dealt_in")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     STRUCTURE_FIELD_NUMBER: _ClassVar[int]
     PRESET_FIELD_NUMBER: _ClassVar[int]
@@ -95,6 +95,7 @@ class TableConfig(_message.Message):
     SEED_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     RAKE_FIELD_NUMBER: _ClassVar[int]
     STRADDLE_FIELD_NUMBER: _ClassVar[int]
+    ABSENT_DEALT_IN_FIELD_NUMBER: _ClassVar[int]
     seats: int
     structure: Structure
     preset: Preset
@@ -115,4 +116,5 @@ class TableConfig(_message.Message):
     seed_time_ms: int
     rake: Rake
     straddle: bool
-    def __init__(self, seats: _Optional[int] = ..., structure: _Optional[_Union[Structure, str]] = ..., preset: _Optional[_Union[Preset, str]] = ..., levels: _Optional[_Iterable[_Union[Level, _Mapping]]] = ..., hands_per_level: _Optional[int] = ..., minutes_per_level: _Optional[float] = ..., ante_form: _Optional[_Union[AnteForm, str]] = ..., turn_river_min_bet: _Optional[int] = ..., min_raise_rule: _Optional[_Union[MinRaiseRule, str]] = ..., fixed_limit_cap: _Optional[int] = ..., all_in_exposure: _Optional[bool] = ..., action_time_ms: _Optional[int] = ..., show_time_ms: _Optional[int] = ..., pause_between_hands_ms: _Optional[int] = ..., test_mode: _Optional[bool] = ..., deck_seed: _Optional[int] = ..., player_seeded_decks: _Optional[bool] = ..., seed_time_ms: _Optional[int] = ..., rake: _Optional[_Union[Rake, _Mapping]] = ..., straddle: _Optional[bool] = ...) -> None: ...
+    absent_dealt_in: bool
+    def __init__(self, seats: _Optional[int] = ..., structure: _Optional[_Union[Structure, str]] = ..., preset: _Optional[_Union[Preset, str]] = ..., levels: _Optional[_Iterable[_Union[Level, _Mapping]]] = ..., hands_per_level: _Optional[int] = ..., minutes_per_level: _Optional[float] = ..., ante_form: _Optional[_Union[AnteForm, str]] = ..., turn_river_min_bet: _Optional[int] = ..., min_raise_rule: _Optional[_Union[MinRaiseRule, str]] = ..., fixed_limit_cap: _Optional[int] = ..., all_in_exposure: _Optional[bool] = ..., action_time_ms: _Optional[int] = ..., show_time_ms: _Optional[int] = ..., pause_between_hands_ms: _Optional[int] = ..., test_mode: _Optional[bool] = ..., deck_seed: _Optional[int] = ..., player_seeded_decks: _Optional[bool] = ..., seed_time_ms: _Optional[int] = ..., rake: _Optional[_Union[Rake, _Mapping]] = ..., straddle: _Optional[bool] = ..., absent_dealt_in: _Optional[bool] = ...) -> None: ...

@@ -177,6 +177,7 @@ class TableConfig:
     seed_time_ms: int = 1_000  # R39: how long the dealer waits for the seeds
     rake: Rake | None = None  # R36: none (tournament tables take none)
     straddle: bool = False  # R37: the seat left of the big blind may post a live straddle
+    absent_dealt_in: bool = False  # T4: sat-out players are dealt in (tournament tables)
 
     def __post_init__(self) -> None:
         problem = self._problem()

@@ -99,6 +99,17 @@ class LevelSet:
 
 
 @dataclass(frozen=True, slots=True)
+class DealLimitSet:
+    """T5, T7: the table deals no hand past number `until_hand` while `limited` (a
+    tournament's director holds a table between hands to move players or play hand for
+    hand); the hand running finishes."""
+
+    until_hand: int
+    limited: bool
+    audit_only: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
 class HandSalt:
     """The secret half of a hand's commitment (R3), kept for recovery and the audit.
 
@@ -235,5 +246,5 @@ DEALER_TYPES: frozenset[type] = frozenset(DEALER_EVENTS)
 #: Events of the table rather than of a hand (stored with an empty hand id).
 TABLE_EVENTS: frozenset[type] = frozenset({
     PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut, PlayerSatIn, BlindMissed, ButtonSet,
-    LevelSet, TableClosed, SeedsCommitted, StraddleSet,
+    LevelSet, TableClosed, SeedsCommitted, StraddleSet, DealLimitSet,
 })

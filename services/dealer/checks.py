@@ -166,6 +166,7 @@ _CHECKS: dict[type, Callable[[Any], None]] = {
     pb.UnseatPlayerRequest: _table_only,
     pb.SetButtonRequest: _table_only,
     pb.SetLevelRequest: _set_level,
+    pb.SetDealLimitRequest: _table_only,
     pb.CloseTableRequest: _table_only,
     pb.GetTableRequest: _table_only,
     pb.ActRequest: _act,

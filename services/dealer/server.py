@@ -123,6 +123,14 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         return pb.SetButtonResponse()
 
     @unary
+    def SetDealLimit(self, request: pb.SetDealLimitRequest,
+                     context: Any) -> pb.SetDealLimitResponse:
+        table = self._service_table(request, context)
+        table.set_deal_limit(request.until_hand if request.HasField("until_hand") else None)
+        return pb.SetDealLimitResponse(hands_played=table.hands_played,
+                                       hand_running=table.hand is not None)
+
+    @unary
     def SetLevel(self, request: pb.SetLevelRequest, context: Any) -> pb.SetLevelResponse:
         self.auth.require_service(_token(context))
         level = self.dealer.set_level(request.table_id, request.level_index, request.request_id)

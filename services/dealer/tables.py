@@ -338,6 +338,12 @@ class Table:
         self._run(c.SetLevel(index), also=record)
         return self.config.levels[index]
 
+    def set_deal_limit(self, until_hand: int | None) -> None:
+        """T5, T7: deal no hand past number `until_hand` (None: no limit); the hand running
+        finishes. Raising the limit deals the next hand as it would have been."""
+        self._run(c.SetDealLimit(until_hand))
+        self._schedule_hand()
+
     def close(self, void_hand: bool) -> list[tuple[int, str, int]]:
         events = decide(self.state, c.Close(void_hand), now_ms())
         hand_id = "" if self.hand is None else self.hand.hand_id

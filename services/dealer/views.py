@@ -141,6 +141,7 @@ def config_from_proto(config: pb.TableConfig) -> tuple[TableConfig, TableOptions
         seed_time_ms=config.seed_time_ms or 1_000,
         rake=rake_from_proto(config.rake) if config.HasField("rake") else None,
         straddle=config.straddle,
+        absent_dealt_in=config.absent_dealt_in,
     )
     pause = (config.pause_between_hands_ms if config.HasField("pause_between_hands_ms")
              else DEFAULT_PAUSE_MS)
@@ -169,6 +170,7 @@ def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfi
         seed_time_ms=config.seed_time_ms,
         rake=rake_to_proto(config.rake) if config.rake is not None else None,
         straddle=config.straddle,
+        absent_dealt_in=config.absent_dealt_in,
     )
 
 
@@ -409,6 +411,8 @@ _DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
     ev.StraddleSet: _straddle_set,
     ev.ButtonSet: _button_set,
     ev.LevelSet: _level_set,
+    ev.DealLimitSet: lambda e, table: pb.DealLimitSet(until_hand=e.until_hand,
+                                                      limited=e.limited),
     ev.TableClosed: _table_closed,
 }  # HandSalt has none: the salts come with the cards they open
 

@@ -131,7 +131,13 @@ class GrpcDealer:
         seats = {s.seat: DealerSeat(s.seat, s.player_id, s.stack, s.in_hand and running)
                  for s in view.seats}
         return DealerTable(table_id, view.sequence, seats, view.hands_played, running,
-                           view.closed)
+                           view.closed, view.button if view.HasField("button") else None)
+
+    def set_deal_limit(self, address: str, table_id: str, until_hand: int | None) -> int:
+        request = pb.SetDealLimitRequest(table_id=table_id)
+        if until_hand is not None:
+            request.until_hand = until_hand
+        return int(self._call(address, "SetDealLimit", request).hands_played)
 
     def events(self, address: str, table_id: str, after: int, until: int) -> list[DealerEvent]:
         if after >= until:

@@ -58,6 +58,7 @@ class DealerTable:
     hands_played: int = 0
     hand_running: bool = False
     closed: bool = False
+    button: int | None = None  # the last hand's (or the running hand's) button
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,11 @@ class Dealer(Protocol):
         ...
 
     def close_table(self, address: str, table_id: str, void_hand: bool) -> list[SeatStack]: ...
+
+    def set_deal_limit(self, address: str, table_id: str, until_hand: int | None) -> int:
+        """T5, T7: the table deals no hand past `until_hand` (None: no limit); returns
+        the table's hands played."""
+        ...
 
     def table(self, address: str, table_id: str) -> DealerTable: ...
 

@@ -61,7 +61,8 @@ class AccountKind(StrEnum):
     PLAYER = "player"
     TABLE = "table"
     OPERATOR = "operator"
-    HOUSE = "house"  # R36: the house's rake (`house:rake`)
+    PRIZE_POOL = "prize_pool"  # T2: a tournament's buy-ins, until paid out or refunded
+    HOUSE = "house"  # the house's earnings: R36's rake (`house:rake`), T2's fees (`house:fees`)
 
 
 #: The lowest and highest balance of each kind of account.
@@ -69,6 +70,7 @@ BOUNDS = {
     AccountKind.PLAYER: (0, MAX_CHIPS),
     AccountKind.TABLE: (0, MAX_CHIPS),
     AccountKind.OPERATOR: (-MAX_LEDGER_TOTAL, MAX_LEDGER_TOTAL),
+    AccountKind.PRIZE_POOL: (0, MAX_CHIPS),
     AccountKind.HOUSE: (0, MAX_LEDGER_TOTAL),
 }
 
@@ -83,6 +85,10 @@ class TransferKind(StrEnum):
     CASH_OUT = "cash_out"  # table -> player (leaving, closing)
     REFUND = "refund"  # table -> player (a buy-in or rebuy the dealer did not take)
     RAKE = "rake"  # table -> house (R36: the chips the dealer raked, when the table settles)
+    ENTRY = "tournament_entry"  # player -> prize pool (T2: buy-in, rebuy, add-on)
+    FEE = "tournament_fee"  # player -> house (T2)
+    PRIZE = "prize"  # prize pool -> player (T2)
+    ENTRY_REFUND = "tournament_refund"  # prize pool or house -> player (T2: cancelled)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,15 +113,12 @@ class Audit:
     total: int
     by_kind: dict[str, int]
     problems: list[str] = field(default_factory=list)
+    #: R36: the rake the house holds (every table's, as the tables settled).
+    rake: int = 0
 
     @property
     def ok(self) -> bool:
         return self.total == 0 and not self.problems
-
-    @property
-    def rake(self) -> int:
-        """R36: the rake the house holds (every table's, as the tables settled)."""
-        return self.by_kind.get(AccountKind.HOUSE.value, 0)
 
 
 class LedgerCorrupt(Exception):
@@ -134,6 +137,8 @@ def table_account(table_id: str) -> str:
 
 #: R36: the house's rake account.
 HOUSE_RAKE = "house:rake"
+#: T2: the house's account of tournament fees.
+HOUSE_FEES = "house:fees"
 
 
 def open_account(tx: Tx, account_id: str, kind: AccountKind) -> None:
@@ -296,8 +301,11 @@ def audit(tx: Tx) -> Audit:
             net[r["id"]] = net.get(r["id"], 0) + sign * _whole(r["s"])
     by_kind: dict[str, int] = {}
     problems: list[str] = []
+    rake = 0
     for r in tx.all("SELECT id, kind, balance FROM accounts ORDER BY id"):
         value, kind = r["balance"], r["kind"]
+        if r["id"] == HOUSE_RAKE:
+            rake = _whole(value)
         if isinstance(value, float) or not isinstance(value, int):
             problems.append(f"account {r['id']} has balance {value!r}, not a whole number")
         held = _whole(value)
@@ -310,7 +318,7 @@ def audit(tx: Tx) -> Audit:
         if held != net.get(r["id"], 0):
             problems.append(f"account {r['id']} has balance {held} but its transfers add up "
                             f"to {net.get(r['id'], 0)}")
-    return Audit(sum(by_kind.values()), by_kind, problems)
+    return Audit(sum(by_kind.values()), by_kind, problems, rake)
 
 
 def _whole(value: object) -> int:

@@ -31,6 +31,7 @@ import time
 from poker.limits import MAX_CHIPS, MAX_LEDGER_TOTAL
 from services.lobby import journal
 from services.lobby.storage import Storage, Tx
+from services.lobby.tournament import store as tournament_store
 
 _BALANCE = f"BETWEEN {-MAX_LEDGER_TOTAL} AND {MAX_LEDGER_TOTAL}"
 _CHIPS = f"BETWEEN 0 AND {MAX_CHIPS}"
@@ -118,6 +119,7 @@ STATEMENTS: tuple[str, ...] = (
     "CREATE INDEX IF NOT EXISTS operations_seat ON operations(table_id, player_id)",
     journal.TABLE,
     journal.INDEX,
+    *tournament_store.STATEMENTS,  # T1-T9: tournaments (services/lobby/tournament/store.py)
 )
 
 #: Columns added since the first version: (table, column, definition).

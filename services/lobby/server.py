@@ -23,7 +23,7 @@ from poker.cards import card_text
 from poker.limits import MAX_NAME_CHARS, MAX_TOKEN_CHARS
 from poker.log import add_log_format_argument
 from poker.serving import Service, serve_forever
-from poker.v1 import dealer_pb2, lobby_pb2_grpc
+from poker.v1 import dealer_pb2, lobby_pb2_grpc, tournament_pb2_grpc
 from poker.v1 import lobby_pb2 as pb
 from services.lobby import checks, errors
 from services.lobby.dealer_client import GrpcDealer, game_config, game_json
@@ -35,6 +35,9 @@ from services.lobby.players import Player
 from services.lobby.rules import DEFAULT_REBUY_WAIT_S, LateJoin, TableRules
 from services.lobby.storage import open_storage
 from services.lobby.tables import Table
+from services.lobby.tournament.director import Director
+from services.lobby.tournament.service import SERVICE_NAME as TOURNAMENT_SERVICE
+from services.lobby.tournament.service import TournamentServicer
 
 log = structlog.get_logger(__name__)  # lazy: configured at start-up, after this import
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["LobbyService"].full_name
@@ -329,7 +332,8 @@ def player_pb(player: Player) -> pb.Player:
 
 
 _KINDS = {k: pb.TransferKind.Value(f"TRANSFER_KIND_{k.upper()}")
-          for k in ("deposit", "withdrawal", "buy_in", "rebuy", "cash_out", "refund")}
+          for k in ("deposit", "withdrawal", "buy_in", "rebuy", "cash_out", "refund",
+                    "tournament_entry", "tournament_fee", "prize", "tournament_refund")}
 
 
 def transfer_pb(t: Transfer) -> pb.Transfer:
@@ -390,6 +394,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_log_format_argument(parser)
 
 
+def tournament_service(lobby: Lobby, servicer: LobbyServicer
+                       ) -> tuple[Director, Callable[[Any], None]]:
+    """The tournament director over the lobby (its loop started) and how to add its
+    TournamentService to a server."""
+    director = Director(lobby.ctx, lobby.dealers)
+    director.start_loop()
+    tournaments = TournamentServicer(director, servicer)
+
+    def add(server: Any) -> None:
+        wire.add(server, TOURNAMENT_SERVICE,
+                 tournament_pb2_grpc.add_TournamentServiceServicer_to_server, tournaments)
+
+    return director, add
+
+
 def dealer_addresses(args: argparse.Namespace) -> list[str]:
     if args.dealer:
         return list(args.dealer)
@@ -428,14 +447,18 @@ def run(args: argparse.Namespace) -> int:
     servicer = LobbyServicer(lobby, args.operator_token)
     metrics.gauge_buy_ins_pending(lobby.buy_ins_pending)
     metrics.gauge_audit(lobby.audit)
+    director, tournaments = tournament_service(lobby, servicer)  # T1-T9
 
     def stop() -> None:
+        director.stop()
         lobby.stop()
         dealer.close()
         storage.close()
 
-    service = Service([SERVICE_NAME],
-                      lambda server: wire.add(server, SERVICE_NAME,
-                                              lobby_pb2_grpc.add_LobbyServiceServicer_to_server,
-                                              servicer), on_stop=stop)
+    def add(server: Any) -> None:
+        wire.add(server, SERVICE_NAME, lobby_pb2_grpc.add_LobbyServiceServicer_to_server,
+                 servicer)
+        tournaments(server)
+
+    service = Service([SERVICE_NAME, TOURNAMENT_SERVICE], add, on_stop=stop)
     return serve_forever([service], args.host, args.port, "lobby", tls=server_tls)

@@ -50,6 +50,13 @@ class SetLevel:
 
 
 @dataclass(frozen=True, slots=True)
+class SetDealLimit:
+    """T5, T7: deal no hand past number `until_hand` (None: no limit)."""
+
+    until_hand: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class SitOut:
     seat: int
 
@@ -137,7 +144,7 @@ class VoidHand:
     reason: str
 
 
-Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SitOut | SitIn | SetStraddle
-           | Act
+Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SetDealLimit | SitOut | SitIn
+           | SetStraddle | Act
            | ClockRang | Close | StartHand | CommitSeeds | RevealSeed | DealSeeded | Resume
            | VoidHand)

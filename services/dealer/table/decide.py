@@ -128,6 +128,11 @@ def _set_level(state: TableState, cmd: c.SetLevel, now: int) -> list[Any]:
     return [ev.LevelSet(cmd.index)]
 
 
+def _set_deal_limit(state: TableState, cmd: c.SetDealLimit, now: int) -> list[Any]:
+    _check_open(state)
+    return [ev.DealLimitSet(cmd.until_hand or 0, cmd.until_hand is not None)]
+
+
 def _close(state: TableState, cmd: c.Close, now: int) -> list[Any]:
     _check_open(state)
     events: list[Any] = []
@@ -513,6 +518,7 @@ _DECIDE: dict[type, Callable[[TableState, Any, int], list[Any]]] = {
     c.Unseat: _unseat,
     c.SetButton: _set_button,
     c.SetLevel: _set_level,
+    c.SetDealLimit: _set_deal_limit,
     c.Close: _close,
     c.VoidHand: _void_hand,
     c.SitOut: _sit_out,

@@ -90,6 +90,7 @@ class TableState:
     action_number: int = 0
     level_base: tuple[int, int, int] = (0, 0, 0)  # (level index, hands_played, time_ms)
     closed: bool = False
+    deal_until: int | None = None  # T5, T7: no hand past this number (DealLimitSet)
     chip_keys: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     chains: dict[int, tuple[bytes, int]] = field(default_factory=dict)  # R39: (last, since)
     hand: Hand | None = None
@@ -132,6 +133,7 @@ class TableState:
             "action_number": self.action_number,
             "level_base": list(self.level_base),
             "closed": self.closed,
+            "deal_until": self.deal_until,
             "chip_keys": [[key, *done] for key, done in self.chip_keys.items()],
             "chains": [[seat, value.hex(), since] for seat, (value, since)
                        in sorted(self.chains.items())],  # R39
@@ -157,6 +159,7 @@ class TableState:
             action_number=int(state["action_number"]),
             level_base=(int(index), int(hands_at), int(time_at)),
             closed=bool(state["closed"]),
+            deal_until=None if state.get("deal_until") is None else int(state["deal_until"]),
             chip_keys={key: (int(seat), int(amount), int(stack))
                        for key, seat, amount, stack in state["chip_keys"]},
             chains={int(seat): (bytes.fromhex(value), int(since))
@@ -203,9 +206,11 @@ def plan(state: TableState, button: int | None = None) -> seating.Plan | None:
     """The next hand's seats and button (R5, R10), or None when fewer than two can play."""
     candidates = [
         seating.Candidate(s.seat, s.wait_for_big_blind, s.joined_late)
-        for s in state.seats.values() if s.stack > 0 and not s.sitting_out
+        for s in state.seats.values()
+        if s.stack > 0 and (not s.sitting_out or state.config.absent_dealt_in)  # T4
     ]
-    if len(candidates) < 2:
+    if len(candidates) < 2 or (state.deal_until is not None
+                               and state.hands_played >= state.deal_until):
         return None
     first = state.hands_played == 0
     previous = button if button is not None else state.button
@@ -275,6 +280,10 @@ def _on_button(state: TableState, e: ev.ButtonSet, s: Stored) -> None:
 
 def _on_level(state: TableState, e: ev.LevelSet, s: Stored) -> None:
     state.level_base = (e.level_index, state.hands_played, s.time_ms)
+
+
+def _on_deal_limit(state: TableState, e: ev.DealLimitSet, s: Stored) -> None:
+    state.deal_until = e.until_hand if e.limited else None
 
 
 def _on_salt(state: TableState, e: ev.HandSalt, s: Stored) -> None:
@@ -363,6 +372,7 @@ _FOLD: dict[type, Callable[[TableState, Any, Stored], None]] = {
     ev.StraddleSet: _on_straddle,
     ev.ButtonSet: _on_button,
     ev.LevelSet: _on_level,
+    ev.DealLimitSet: _on_deal_limit,
     ev.HandSalt: _on_salt,
     ev.SeedsCommitted: _on_seeds_committed,
     ev.DeckCommitted: _on_deck_committed,

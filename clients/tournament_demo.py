@@ -1,0 +1,182 @@
+"""`poker tournament`: the suite on this machine, a field of bots playing a tournament to
+its end (RULES.md T1-T9), every chip and every coin accounted for.
+
+Starts an evaluator, dealers and a lobby (as `poker demo` does), creates players and
+funds them, announces a sit-and-go of `--players` (default 60) with a fast structure,
+registers them all and lets them play (`play_field`: each bot follows its player from
+table to table) while a progress line shows the level, the players left and the
+tables. At the end it prints the final table's story, the places and the payouts, and
+checks that prizes paid + fees == buy-ins, that the ledger's audit is clean and that
+every chip was accounted for at every level (exit 1 if not).
+
+    poker tournament --players 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import threading
+import time
+from typing import Any, TextIO
+
+from clients import tournament as tn
+from clients.bots import CallingStation, RandomBot
+from clients.farm import play_field
+from clients.sdk import LobbyClient
+from clients.stack import LocalSuite
+from poker.v1 import tournament_pb2 as pb
+
+BUY_IN, FEE, STACK = 100, 10, 1000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, default=60, help="the field (default 60)")
+    parser.add_argument("--table-size", type=int, default=9, help="seats a table (default 9)")
+    parser.add_argument("--dealers", type=int, default=2, help="dealer processes (default 2)")
+    parser.add_argument("--level-seconds", type=float, default=8.0,
+                        help="length of each level in seconds (default 8: a fast structure)")
+    parser.add_argument("--keep", metavar="FOLDER", default=None,
+                        help="keep databases and logs in FOLDER (default: a temporary folder)")
+    parser.add_argument("--log-format", choices=("json", "console"), default=None)
+
+
+def structure(players: int, table_size: int, level_seconds: float) -> pb.TournamentStructure:
+    """A fast turbo: blinds from 10/20 up by half each level, antes from the fourth."""
+    levels, small = [], 10
+    for i in range(40):
+        levels.append(pb.TournamentLevel(small_blind=small, big_blind=2 * small,
+                                         ante=small // 5 if i >= 3 else 0,
+                                         minutes=level_seconds / 60))
+        small = small * 3 // 2
+    return pb.TournamentStructure(buy_in=BUY_IN, fee=FEE, starting_stack=STACK, levels=levels,
+                                  table_size=table_size, max_players=players,
+                                  action_time_ms=5_000)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = sys.stdout
+    if not 2 <= args.players <= 1000:
+        print("poker tournament: --players must be 2..1000", file=out)
+        return 2
+    print(f"poker tournament: starting an evaluator, {args.dealers} dealer(s) and a lobby; "
+          f"{args.players} bots", file=out, flush=True)
+    try:
+        with LocalSuite(evaluators=1, dealers=args.dealers, folder=args.keep) as suite:
+            return play(suite, args, out)
+    except KeyboardInterrupt:
+        print("\ninterrupted: every process started was stopped", file=out)
+        return 130
+
+
+def play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
+    started = time.monotonic()
+    op = LobbyClient(suite.lobby, token=suite.operator_token)
+    tokens = []
+    for i in range(args.players):
+        player = f"bot{i:03d}"
+        _, token = op.create_player(player, f"Bot {i}")
+        op.deposit(player, BUY_IN + FEE)
+        tokens.append((player, token))
+    tid = "demo-tournament"
+    op._do(tn.create("poker tournament", structure(args.players, args.table_size,
+                                                    args.level_seconds), tid, None))
+    for _, token in tokens:
+        with LobbyClient(suite.lobby, token=token) as me:
+            me.register(tid)
+    result: dict[str, Any] = {}
+
+    def field() -> None:
+        try:
+            result["finishes"] = asyncio.run(play_field(
+                suite.lobby, tokens, tid,
+                lambda p: CallingStation() if int(p[3:]) % 3 == 0 else RandomBot()))
+        except BaseException as err:  # shown below
+            result["error"] = err
+
+    thread = threading.Thread(target=field, name="field", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.5)
+        t = op._do(tn.get_tournament(tid))
+        level = t.level
+        print(f"\r  level {t.level_index + 1:>2} ({level.small_blind}/{level.big_blind}"
+              f"{f' ante {level.ante}' if level.ante else ''})  {t.players_left:>4} players "
+              f"left  {len(t.tables):>2} tables  {t.hands:>5} hands  {t.moves:>3} moves"
+              f"{'  hand for hand' if t.hand_for_hand else ''}   ", end="", file=out, flush=True)
+    print(file=out)
+    if "error" in result:
+        print(f"the field failed: {result['error']!r}", file=out)
+        return 1
+    elapsed = time.monotonic() - started
+    t = op._do(tn.get_tournament(tid))
+    events = _events(op, tid)
+    story(events, out)
+    ok = report(op, t, elapsed, out)
+    return 0 if ok else 1
+
+
+def _events(op: LobbyClient, tid: str) -> list[pb.TournamentEvent]:
+    found: list[pb.TournamentEvent] = []
+    for reply in op.tournaments.WatchTournament(pb.WatchTournamentRequest(tournament_id=tid),
+                                                metadata=op._metadata, timeout=30):
+        found.extend(reply.events)
+    return found
+
+
+def story(events: list[pb.TournamentEvent], out: TextIO) -> None:
+    """The final table's story: who sat where, who busted in which place."""
+    kinds = pb.TournamentEventKind
+    start = next((i for i, e in enumerate(events) if e.kind == kinds.Value(
+        "TOURNAMENT_EVENT_KIND_FINAL_TABLE")), None)
+    if start is None:  # a one-table field: the first table is the final table
+        start = next(i for i, e in enumerate(events)
+                     if e.kind == kinds.Value("TOURNAMENT_EVENT_KIND_STARTED"))
+    print("\nThe final table:", file=out)
+    seats = [e for e in events[start:] if e.kind == kinds.Value("TOURNAMENT_EVENT_KIND_MOVED")
+             and e.reason == "final table"]
+    if seats:
+        print("  seats drawn: " + ", ".join(f"{e.player_id} seat {e.to_seat} "
+                                             f"({e.chips} chips)" for e in
+                                             sorted(seats, key=lambda e: e.to_seat)), file=out)
+    for e in events[start:]:
+        kind = kinds.Name(e.kind).removeprefix("TOURNAMENT_EVENT_KIND_")
+        if kind == "BUSTED":
+            shared = f" (shared by {e.shared})" if e.shared > 1 else ""
+            print(f"  {e.player_id} is out in place {e.place}{shared}", file=out)
+        elif kind == "LEVEL_UP":
+            print(f"  level {e.level_index + 1}: blinds {e.level.small_blind}/"
+                  f"{e.level.big_blind}{f' ante {e.level.ante}' if e.level.ante else ''}",
+                  file=out)
+        elif kind == "FINISHED":
+            winner = min(e.results, key=lambda r: r.place)
+            print(f"  {winner.player_id} wins, holding every chip", file=out)
+
+
+def report(op: LobbyClient, t: pb.Tournament, elapsed: float, out: TextIO) -> bool:
+    paid = [p for p in t.players if p.prize]
+    print("\nPlaces and payouts:", file=out)
+    for p in sorted(t.players, key=lambda p: p.place)[:max(len(paid), 3)]:
+        print(f"  {p.place:>3}. {p.player_id:<10} {p.prize:>6}", file=out)
+    entries = sum(p.entries for p in t.players)
+    rebuys = sum(p.rebuys for p in t.players)
+    taken = (entries + rebuys) * (BUY_IN + FEE)
+    prizes = sum(p.prize for p in t.players)
+    audit = op.audit()
+    checks = [
+        (f"prizes paid {prizes} + fees {t.fees} = buy-ins {taken}", prizes + t.fees == taken),
+        (f"every chip accounted for at every level ({t.chip_checks} counts of "
+         f"{t.chips_in_play} chips)", t.chip_checks > 0 and not t.chip_errors),
+        (f"ledger audit: total {audit.total}", audit.ok),
+        ("finished with one player holding every chip",
+         t.state == pb.TOURNAMENT_STATE_FINISHED),
+    ]
+    print(f"\n{len(t.players)} players, {t.hands} hands, {t.moves} moves, largest table gap "
+          f"{t.largest_table_gap} ({t.largest_table_gap_balanced} with every table between "
+          f"hands), in {elapsed:.1f} s", file=out)
+    for text, good in checks:
+        print(f"  {'ok ' if good else 'FAIL'} {text}", file=out)
+    for problem in t.chip_errors:
+        print(f"       {problem}", file=out)
+    return all(good for _, good in checks)
