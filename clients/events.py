@@ -66,6 +66,7 @@ class HandPlayer:
     player_id: str
     stack: int
     posts_late: bool = False
+    posts_dead_small_blind: bool = False  # R33
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,9 @@ class HandStarted(Event):
     players: tuple[HandPlayer, ...]
     commitment: str
     test_mode: bool = False
+    small_blind_seat: int | None = None  # R5: None when no small blind is posted
+    big_blind_seat: int = 0
+    button_dead: bool = False  # R5: nobody dealt in sits at the button
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

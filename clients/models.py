@@ -28,6 +28,7 @@ from poker.vocab.enums import (
     ActionKind,
     AnteForm,
     BlindKind,
+    ButtonRule,
     Decision,
     MinRaiseRule,
     Preset,
@@ -38,7 +39,7 @@ from poker.vocab.enums import (
 )
 
 __all__ = [
-    "Action", "ActionKind", "AnteForm", "BlindKind", "Decision", "HandView", "LegalActions",
+    "Action", "ActionKind", "AnteForm", "BlindKind", "ButtonRule", "Decision", "HandView", "LegalActions",
     "Level", "MinRaiseRule", "Option", "Pot", "Preset", "SeatStack", "SeatView", "ShowReason",
     "SitOutReason", "Street", "Structure", "TableConfig", "TableView",
 ]
@@ -73,6 +74,8 @@ class TableConfig:
     deck_seed: int = 0
     player_seeded_decks: bool = False  # R39: the SDK sends its seeds by itself
     seed_time_ms: int = 0
+    button_rule: ButtonRule | None = None  # R5; None: the server's default, dead
+    min_players_to_start: int = 0  # the first hand waits for this many; 0: 2
 
     def to_proto(self) -> dealer_pb2.TableConfig:
         """The `poker.v1.TableConfig` message."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from poker.limits import MAX_CHIPS
-from poker.vocab.enums import AnteForm, MinRaiseRule, Preset, Structure
+from poker.vocab.enums import AnteForm, ButtonRule, MinRaiseRule, Preset, Structure
 from poker.vocab.errors import ConfigError
 
 MIN_SEATS = 2
@@ -68,12 +68,14 @@ class Level:
 
 @dataclass(frozen=True, slots=True)
 class PlayerIn:
-    """A player dealt into a hand: seat, id, the chips that play (R29), a late post (R10)."""
+    """A player dealt into a hand: seat, id, the chips that play (R29), a late post (R10,
+    R33: a live big blind), a missed small blind posted dead (R33)."""
 
     seat: int
     player_id: str
     stack: int
     posts_late: bool = False
+    posts_dead_small_blind: bool = False
 
 
 #: R39: the longest a table may wait for its players' seeds before each hand.
@@ -100,6 +102,8 @@ class TableConfig:
     test_mode: bool = False
     player_seeded_decks: bool = False  # R39
     seed_time_ms: int = 1_000  # R39: how long the dealer waits for the seeds
+    button_rule: ButtonRule = ButtonRule.DEAD  # R5
+    min_players_to_start: int = 2  # the first hand waits for this many players
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -113,6 +117,7 @@ class TableConfig:
             ("structure", Structure),
             ("preset", Preset),
             ("ante_form", AnteForm),
+            ("button_rule", ButtonRule),
         ):
             if not isinstance(getattr(self, name), enum):
                 choices = ", ".join(e.value for e in enum)
@@ -173,6 +178,10 @@ class TableConfig:
         if not _is_int(self.seed_time_ms) or not 1 <= self.seed_time_ms <= MAX_SEED_TIME_MS:
             return (f"seed_time_ms: {self.seed_time_ms!r} must be 1 to {MAX_SEED_TIME_MS} "
                     "milliseconds (R39)")
+        if not _is_int(self.min_players_to_start) or not (
+                MIN_SEATS <= self.min_players_to_start <= self.seats):
+            return (f"min_players_to_start: {self.min_players_to_start!r} must be "
+                    f"{MIN_SEATS} to the table's {self.seats} seats")
         return None
 
     def _sizes_problem(self) -> str | None:

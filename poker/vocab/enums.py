@@ -31,11 +31,13 @@ class Visibility(StrEnum):
 
 
 class BlindKind(StrEnum):
-    """A forced bet: small blind, big blind, or a late joiner's live post (R10)."""
+    """A forced bet: small blind, big blind, a late joiner's live post (R10), or a missed
+    small blind posted dead (R33: into the pot, counting toward no call)."""
 
     SMALL = "small"
     BIG = "big"
     LATE = "late"
+    DEAD = "dead"
 
 
 class ShowReason(StrEnum):
@@ -92,6 +94,13 @@ class AnteForm(StrEnum):
 
     EACH_PLAYER = "each_player"
     BIG_BLIND = "big_blind"
+
+
+class ButtonRule(StrEnum):
+    """How the button and the blinds move when seats empty (R5)."""
+
+    DEAD = "dead"
+    MOVING = "moving"
 
 
 class SitOutReason(StrEnum):

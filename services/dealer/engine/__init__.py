@@ -15,6 +15,7 @@ from poker.vocab.enums import (
     ActionKind,
     AnteForm,
     BlindKind,
+    ButtonRule,
     Decision,
     MinRaiseRule,
     Preset,
@@ -46,6 +47,7 @@ from poker.vocab.events import (
     redact,
     sees_hole_cards,
 )
+from services.dealer.engine.blinds import blind_seats
 from services.dealer.engine.hand import Hand, HandResult
 from services.dealer.engine.pots import Pot
 from services.dealer.engine.ranking import HandRanker
@@ -63,6 +65,7 @@ __all__ = [
     "BetReturned",
     "BlindKind",
     "BlindPosted",
+    "ButtonRule",
     "BoardDealt",
     "CardsMucked",
     "CardsShown",
@@ -92,6 +95,7 @@ __all__ = [
     "TableConfig",
     "Viewer",
     "Visibility",
+    "blind_seats",
     "redact",
     "sees_hole_cards",
 ]
