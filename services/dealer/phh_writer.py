@@ -8,7 +8,10 @@ dead money). What PHH has no field for is in user-defined fields: `_button_rule`
 (`dead` or `moving`), `_button_seat` and `_dead_button` (the button's seat, and whether
 nobody dealt in sits there), `_small_blind_seat` (-1: none this hand) and
 `_big_blind_seat`, written for every hand a table's seat plan started, and
-`_late_posts` (the p-numbers posting a live big blind outside the blinds).
+`_late_posts` (the p-numbers posting a live big blind outside the blinds). PokerKit
+reads a live post past the big blind's entry as a straddle, which acts last before the
+flop; here it acts in turn (R10): such a hand's actions replay in PokerKit's order only
+when nobody posts late.
 
 Players are numbered p1..pN from the left of the button, the button last (heads-up
 p1 is the big blind, p2 the button). Shows and mucks are written where PokerKit
