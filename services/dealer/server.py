@@ -139,7 +139,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     def _viewer(self, context: Any, table: Table) -> views.Viewer:
         caller = self.auth.caller(_token(context))
         if caller.role == "seat":
-            self.auth.require_seat(_token(context), table.table_id, None)
+            self.auth.require_seat(_token(context), table.table_id, None, reading=True)
         return views.viewer_for(caller, table)
 
     @unary
