@@ -232,9 +232,15 @@ def plan(state: TableState, button: int | None = None) -> seatplan.Plan | None:
 
 
 def last_hand(state: TableState) -> seatplan.Last | None:
-    """R5: the last hand's button and blind seats."""
-    if state.button is None or state.last_blinds is None:
+    """R5: the last hand's button and blind seats (a snapshot from before R5's rules has
+    no blinds' seats: R6's from the button over the seats taken)."""
+    if state.button is None:
         return None
+    if state.last_blinds is None:
+        if len(state.seats) < 2:
+            return None
+        made = seatplan.classic(sorted(state.seats), state.button)
+        return seatplan.Last(state.button, made.small_blind_seat(None), made.big_blind)
     return seatplan.Last(state.button, *state.last_blinds)
 
 
