@@ -310,6 +310,7 @@ class PlayerSatOut(Event):
 class PlayerSatIn(Event):
     kind: ClassVar[str] = "player_sat_in"
     seat: int
+    wait_for_big_blind: bool = False  # R33
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -371,10 +371,12 @@ class PlayerSatOut(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., reason: _Optional[_Union[SitOutReason, str]] = ...) -> None: ...
 
 class PlayerSatIn(_message.Message):
-    __slots__ = ("seat",)
+    __slots__ = ("seat", "wait_for_big_blind")
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    WAIT_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
     seat: int
-    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+    wait_for_big_blind: bool
+    def __init__(self, seat: _Optional[int] = ..., wait_for_big_blind: _Optional[bool] = ...) -> None: ...
 
 class BlindMissed(_message.Message):
     __slots__ = ("seat", "blind")

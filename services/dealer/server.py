@@ -169,7 +169,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         table = self.dealer.table(request.table_id)
         table.check_seat(request.seat)
         self.auth.require_seat(_token(context), table.table_id, request.seat)
-        table.sit_in(request.seat)
+        table.sit_in(request.seat, request.wait_for_big_blind)
         return pb.SitInResponse()
 
     @unary

@@ -351,8 +351,8 @@ class Table:
     def sit_out(self, seat: int) -> None:
         self._run(c.SitOut(seat))
 
-    def sit_in(self, seat: int) -> None:
-        if self._run(c.SitIn(seat)):
+    def sit_in(self, seat: int, wait_for_big_blind: bool = False) -> None:
+        if self._run(c.SitIn(seat, wait_for_big_blind)):
             self._schedule_hand()
 
     def act(self, seat: int, hand_id: str, action_number: int, kind: str, amount: int) -> int:

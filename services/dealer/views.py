@@ -337,7 +337,7 @@ def _player_sat_out(e: Any, table: Table | None) -> Any:
 
 
 def _player_sat_in(e: Any, table: Table | None) -> Any:
-    return pb.PlayerSatIn(seat=e.seat)
+    return pb.PlayerSatIn(seat=e.seat, wait_for_big_blind=e.wait_for_big_blind)
 
 
 def _blind_missed(e: Any, table: Table | None) -> Any:

@@ -256,8 +256,8 @@ def test_R33_waiting_for_the_big_blind_after_missing_it() -> None:
     _play(state)  # 0/1/2
     _step(state, c.SitOut(3))
     _play(state)  # 1/2/0: the big blind passes 3
-    _step(state, c.SitIn(3))
-    state.seats[3].wait_for_big_blind = True  # the player's choice (R33)
+    _step(state, c.SitIn(3, wait_for_big_blind=True))  # the player's choice (R33)
+    assert state.seats[3].missed_big_blind and state.seats[3].wait_for_big_blind
     hands = [_play(state) for _ in range(3)]
     dealt = [3 in h.seats for h in hands]
     assert dealt.index(True) == [h.big for h in hands].index(3)

@@ -164,7 +164,7 @@ def _sit_in(state: TableState, cmd: c.SitIn, now: int) -> list[Any]:
     _check_open(state)
     if not seated_at(state, cmd.seat).sitting_out:
         return []
-    return [ev.PlayerSatIn(cmd.seat)]
+    return [ev.PlayerSatIn(cmd.seat, cmd.wait_for_big_blind)]
 
 
 def _act(state: TableState, cmd: c.Act, now: int) -> list[Any]:

@@ -298,6 +298,8 @@ def _on_sat_out(state: TableState, e: ev.PlayerSatOut, s: Stored) -> None:
 def _on_sat_in(state: TableState, e: ev.PlayerSatIn, s: Stored) -> None:
     if e.seat in state.seats:
         state.seats[e.seat].sitting_out = False
+        if e.wait_for_big_blind:  # R33
+            state.seats[e.seat].wait_for_big_blind = True
 
 
 def _on_button(state: TableState, e: ev.ButtonSet, s: Stored) -> None:
