@@ -39,9 +39,9 @@ from poker.vocab.enums import (
 )
 
 __all__ = [
-    "Action", "ActionKind", "AnteForm", "BlindKind", "ButtonRule", "Decision", "HandView", "LegalActions",
-    "Level", "MinRaiseRule", "Option", "Pot", "Preset", "SeatStack", "SeatView", "ShowReason",
-    "SitOutReason", "Street", "Structure", "TableConfig", "TableView",
+    "Action", "ActionKind", "AnteForm", "BlindKind", "ButtonRule", "Decision", "HandView",
+    "LegalActions", "Level", "MinRaiseRule", "Option", "Pot", "Preset", "SeatStack", "SeatView",
+    "ShowReason", "SitOutReason", "Street", "Structure", "TableConfig", "TableView",
 ]
 
 

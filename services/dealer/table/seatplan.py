@@ -131,7 +131,7 @@ def plan(rule: ButtonRule, players: Sequence[Player], last: Last | None,
         if made.button != made.big_blind:
             return made
         return classic(made.seats, next_clockwise(made.seats, last.button))  # be safe
-    pool = made.seats if made is not None and len(made.seats) == 2 else ()
+    pool: tuple[int, ...] = made.seats if made is not None and len(made.seats) == 2 else ()
     if not pool:  # nobody else to play with: everyone sitting in plays, owing or not
         active = sorted(p.seat for p in players)
         if len(active) > 2:

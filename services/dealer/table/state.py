@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from poker.vocab import table_events as ev
-from poker.vocab.events import DeckSet
 from poker.vocab.enums import BlindKind
+from poker.vocab.events import DeckSet
 from services.dealer import deck
 from services.dealer.engine import (
     Hand,
