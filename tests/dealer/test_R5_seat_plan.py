@@ -4,13 +4,15 @@ scenarios of issue 13 and a property over random busts, joins and sit-outs."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from poker.vocab import table_events as ev
-from services.dealer import deck
+from poker.vocab.config import PlayerIn
+from services.dealer import codec, deck
 from services.dealer.engine import (
     BlindKind,
     BlindPosted,
@@ -339,3 +341,33 @@ def test_R5_R33_property_dead_rule_every_orbit_one_big_blind_none_twice_in_a_row
                 orbit = [h.big for h in window[k:k + n]]
                 assert sorted(orbit) == sorted(hands[i].seats), (orbit, hands[i].seats)
         i = j + 1
+
+
+# ------------------------------------------------------------- old data still reads
+
+def test_R5_old_events_and_snapshots_without_the_blinds_seats_still_read() -> None:
+    """A store written before R5's seat plans: HandStarted without the blinds' seats,
+    PlayerIn without the dead small blind, TableConfig without button_rule, a snapshot
+    without last_blinds nor the missed-blind flags. They read with the defaults: R6/R7
+    from the button, the dead rule from the next hand on."""
+    state = _table([0, 1, 2, 3], button=0)
+    _play(state)
+    players = tuple(PlayerIn(s, f"p{s}", 100) for s in (0, 1, 2))
+    old = json.loads(codec.dumps(HandStarted("t-1", TableConfig(), TableConfig().levels[0],
+                                             players, 0)))
+    for key in ("small_blind_seat", "big_blind_seat"):
+        old.pop(key)
+    old["config"].pop("button_rule")
+    old["config"].pop("min_players_to_start")
+    for player in old["players"]:
+        player.pop("posts_dead_small_blind")
+    read = codec.loads(json.dumps(old))
+    assert (read.small_blind_seat, read.big_blind_seat) == (None, None)
+    assert read.config.button_rule is ButtonRule.DEAD
+    assert blind_seats(read) == (1, 2)
+    snapshot = state.snapshot()
+    snapshot.pop("last_blinds")
+    snapshot["seats"] = [row[:6] for row in snapshot["seats"]]
+    restored = TableState.from_snapshot("t", state.config, DEFAULT_RANKER, snapshot)
+    assert restored.last_blinds is None and not restored.seats[0].missed_big_blind
+    assert _play(restored).plan == (1, 2, 3)  # R6 from the button 0: blinds were 1 and 2
