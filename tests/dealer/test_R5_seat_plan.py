@@ -371,3 +371,11 @@ def test_R5_old_events_and_snapshots_without_the_blinds_seats_still_read() -> No
     restored = TableState.from_snapshot("t", state.config, DEFAULT_RANKER, snapshot)
     assert restored.last_blinds is None and not restored.seats[0].missed_big_blind
     assert _play(restored).plan == (1, 2, 3)  # R6 from the button 0: blinds were 1 and 2
+
+
+def test_R33_nobody_misses_a_blind_in_the_first_hand() -> None:
+    state = _table([0, 1, 2, 3], button=0)
+    _step(state, c.SitOut(3))
+    hand = _play(state)
+    assert hand.missed == [] and 3 not in hand.seats
+    assert not state.seats[3].missed_big_blind

@@ -251,8 +251,9 @@ def _start_hand(state: TableState, cmd: c.StartHand, now: int) -> list[Any]:
 def missed_blinds(state: TableState, planned: seatplan.Plan) -> list[ev.BlindMissed]:
     """R33: a BlindMissed for each blind the next hand takes past a seat sat out (once)."""
     seats = state.seats
+    last = None if state.hands_played == 0 else last_hand(state)
     return [ev.BlindMissed(seat, blind)
-            for seat, blind in seatplan.missed(planned, last_hand(state), away(state))
+            for seat, blind in seatplan.missed(planned, last, away(state))
             if not (seats[seat].missed_big_blind if blind is BlindKind.BIG
                     else seats[seat].missed_small_blind)]
 
