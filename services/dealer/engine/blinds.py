@@ -62,10 +62,13 @@ def forced_bets(state: HandState) -> Iterator[AntePosted | BlindPosted]:
             blind, size = BlindKind.LATE, level.big_blind
         amount = min(size, stack[p])  # R11: an ante may already have taken every chip
         yield BlindPosted(seats[p], blind, amount, amount == stack[p])
+    posts_late = state.posts_late
+    if not any(posts_late):
+        return
     dead = {player.seat for player in state.started.players if player.posts_dead_small_blind}
     for p in range(state.n):
         # R10, R33: a late joiner anywhere but the blinds posts a live big blind once.
-        if state.posts_late[p] and p != sb and p != bb:
+        if posts_late[p] and p != sb and p != bb:
             amount = min(level.big_blind, stack[p])
             if amount:
                 yield BlindPosted(seats[p], BlindKind.LATE, amount, amount == stack[p])
