@@ -305,9 +305,9 @@ def _histories(draw: Any) -> list[tuple[str, int]]:
 @given(_histories())
 def test_R5_R33_property_dead_rule_every_orbit_one_big_blind_none_twice_in_a_row(
         steps: list[tuple[str, int]]) -> None:
-    """Under `dead`: nobody posts the big blind in two hands in a row, and a player dealt
-    in throughout a stretch of hands in which the big blind goes round once (an orbit of
-    the players dealt in throughout) posts it exactly once in it."""
+    """Under `dead`: nobody posts the big blind in two hands in a row, nobody dealt in two
+    hands running is passed by it, and in every orbit of the same players dealt in each of
+    them posts it exactly once."""
     state = _table([0, 2, 3, 5, 6], button=0, size=8)
     hands: list[Hand] = []
     joined = 0
@@ -327,6 +327,12 @@ def test_R5_R33_property_dead_rule_every_orbit_one_big_blind_none_twice_in_a_row
     bigs = [h.big for h in hands]
     for a, b in zip(bigs, bigs[1:], strict=False):
         assert a != b, bigs
+    # Nobody skips it: from one hand to the next the big blind passes no seat dealt in
+    # both (the moving rule fails this when a blind's seat empties).
+    for a, b in zip(hands, hands[1:], strict=False):
+        both = set(a.seats) & set(b.seats)
+        skipped = [s for s in both if s != b.big and seatplan.between(s, a.big, b.big)]
+        assert not skipped, (a, b)
     # In every window of consecutive hands with the same players dealt in, three
     # handed or more, each of them posts the big blind once per len(players) hands.
     i = 0
