@@ -109,3 +109,22 @@ def test_R33_engine_dead_small_blind_is_dead_money() -> None:
                      (3, BlindKind.LATE, 100), (3, BlindKind.DEAD, 50)]
     assert hand.bets[3] == 100 and hand.contributions[3] == 150  # the dead part calls nothing
     assert hand.actor == 3 and hand.legal_actions().can_check  # live: R10's option
+
+
+def test_R5_R33_phh_writes_dead_button_no_small_blind_and_dead_posts() -> None:
+    from services.dealer.phh_writer import to_phh
+    from tests.engine.test_engine_helpers import finish
+
+    players = [PlayerIn(0, "a", 1000), PlayerIn(3, "b", 1000), PlayerIn(4, "c", 1000),
+               PlayerIn(5, "d", 1000, posts_late=True, posts_dead_small_blind=True)]
+    hand = finish(Hand.start(TableConfig(seats=6), players, 1, range(52),
+                             ranker=DEFAULT_RANKER, blind_seats=(None, 3)))
+    record = to_phh(hand)
+    # p1..p4 from the left of the dead button (seat 1): seats 3, 4, 5, 0.
+    assert record.blinds_or_straddles == [100, 0, 100, 0]
+    assert record.antes == [0, 0, 50, 0]  # R33: the missed small blind, dead money
+    extra = record.extra
+    assert (extra["_button_rule"], extra["_button_seat"], extra["_dead_button"]) == (
+        "dead", 1, True)
+    assert (extra["_small_blind_seat"], extra["_big_blind_seat"]) == (-1, 3)
+    assert extra["_late_posts"] == [3]
