@@ -433,9 +433,11 @@ class AsyncTableClient:
         """Sits out from the next hand on (no cards, no blinds)."""
         await self._do(c.sit_out(self.table_id, await self._my_seat()))
 
-    async def sit_in(self) -> None:
-        """Is dealt in again from the next hand on."""
-        await self._do(c.sit_in(self.table_id, await self._my_seat()))
+    async def sit_in(self, wait_for_big_blind: bool = False) -> None:
+        """Is dealt in again from the next hand on; back after a blind passed the seat,
+        posts the big blind live (and a missed small blind dead) or, with
+        `wait_for_big_blind`, waits for it (R33)."""
+        await self._do(c.sit_in(self.table_id, await self._my_seat(), wait_for_big_blind))
 
     async def set_straddle(self, straddle: bool = True) -> None:
         """R37: straddles from the next hand on whenever left of the big blind (False: no

@@ -182,8 +182,9 @@ def sit_out(table_id: str, seat: int) -> Call[None]:
                 lambda r: None)
 
 
-def sit_in(table_id: str, seat: int) -> Call[None]:
-    return Call("SitIn", dealer_pb2.SitInRequest(table_id=table_id, seat=seat), lambda r: None)
+def sit_in(table_id: str, seat: int, wait_for_big_blind: bool = False) -> Call[None]:
+    return Call("SitIn", dealer_pb2.SitInRequest(
+        table_id=table_id, seat=seat, wait_for_big_blind=wait_for_big_blind), lambda r: None)
 
 
 def set_straddle(table_id: str, seat: int, straddle: bool) -> Call[None]:

@@ -68,6 +68,7 @@ class HandPlayer:
     stack: int
     posts_late: bool = False
     straddles: bool = False  # R37: posts a straddle this hand
+    posts_dead_small_blind: bool = False  # R33
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,9 @@ class HandStarted(Event):
     players: tuple[HandPlayer, ...]
     commitment: str
     test_mode: bool = False
+    small_blind_seat: int | None = None  # R5: None when no small blind is posted
+    big_blind_seat: int = 0
+    button_dead: bool = False  # R5: nobody dealt in sits at the button
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -317,6 +321,7 @@ class PlayerSatOut(Event):
 class PlayerSatIn(Event):
     kind: ClassVar[str] = "player_sat_in"
     seat: int
+    wait_for_big_blind: bool = False  # R33
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

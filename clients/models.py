@@ -28,6 +28,7 @@ from poker.vocab.enums import (
     ActionKind,
     AnteForm,
     BlindKind,
+    ButtonRule,
     Decision,
     MinRaiseRule,
     Preset,
@@ -38,10 +39,10 @@ from poker.vocab.enums import (
 )
 
 __all__ = [
-    "Action", "ActionKind", "AnteForm", "BlindKind", "Decision", "HandView", "LegalActions",
-    "Level", "MinRaiseRule", "Option", "Pot", "Preset", "Rake", "RakeCap", "SeatStack",
-    "SeatView", "ShowReason",
-    "SitOutReason", "Street", "Structure", "TableConfig", "TableView",
+    "Action", "ActionKind", "AnteForm", "BlindKind", "ButtonRule", "Decision", "HandView",
+    "LegalActions", "Level", "MinRaiseRule", "Option", "Pot", "Preset", "Rake", "RakeCap",
+    "SeatStack", "SeatView", "ShowReason", "SitOutReason", "Street", "Structure", "TableConfig",
+    "TableView",
 ]
 
 
@@ -77,6 +78,8 @@ class TableConfig:
     rake: Rake | None = None  # R36: e.g. Rake(500, cap=300) takes 5%, at most 300 a hand
     straddle: bool = False  # R37: the seat left of the big blind may straddle
     absent_dealt_in: bool = False  # T4: a tournament table deals sat-out players in
+    button_rule: ButtonRule | None = None  # R5; None: the server's default, dead
+    min_players_to_start: int = 0  # the first hand waits for this many; 0: 2
 
     def to_proto(self) -> dealer_pb2.TableConfig:
         """The `poker.v1.TableConfig` message."""

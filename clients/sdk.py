@@ -430,9 +430,11 @@ class TableClient:
         """Sits out from the next hand on (no cards, no blinds)."""
         self._do(c.sit_out(self.table_id, self._my_seat()))
 
-    def sit_in(self) -> None:
-        """Is dealt in again from the next hand on."""
-        self._do(c.sit_in(self.table_id, self._my_seat()))
+    def sit_in(self, wait_for_big_blind: bool = False) -> None:
+        """Is dealt in again from the next hand on; back after a blind passed the seat,
+        posts the big blind live (and a missed small blind dead) or, with
+        `wait_for_big_blind`, waits for it (R33)."""
+        self._do(c.sit_in(self.table_id, self._my_seat(), wait_for_big_blind))
 
     def set_straddle(self, straddle: bool = True) -> None:
         """R37: straddles from the next hand on whenever left of the big blind (False: no

@@ -58,6 +58,7 @@ from poker.v1.table_config_pb2 import Structure as Structure
 from poker.v1.table_config_pb2 import Preset as Preset
 from poker.v1.table_config_pb2 import MinRaiseRule as MinRaiseRule
 from poker.v1.table_config_pb2 import AnteForm as AnteForm
+from poker.v1.table_config_pb2 import ButtonRule as ButtonRule
 from poker.v1.table_events_pb2 import TableEvent as TableEvent
 from poker.v1.table_events_pb2 import HandPlayer as HandPlayer
 from poker.v1.table_events_pb2 import HandStarted as HandStarted
@@ -120,11 +121,15 @@ MIN_RAISE_RULE_STANDARD: _table_config_pb2.MinRaiseRule
 ANTE_FORM_UNSPECIFIED: _table_config_pb2.AnteForm
 ANTE_FORM_EACH_PLAYER: _table_config_pb2.AnteForm
 ANTE_FORM_BIG_BLIND: _table_config_pb2.AnteForm
+BUTTON_RULE_UNSPECIFIED: _table_config_pb2.ButtonRule
+BUTTON_RULE_DEAD: _table_config_pb2.ButtonRule
+BUTTON_RULE_MOVING: _table_config_pb2.ButtonRule
 BLIND_KIND_UNSPECIFIED: _table_events_pb2.BlindKind
 BLIND_KIND_SMALL: _table_events_pb2.BlindKind
 BLIND_KIND_BIG: _table_events_pb2.BlindKind
 BLIND_KIND_LATE: _table_events_pb2.BlindKind
 BLIND_KIND_STRADDLE: _table_events_pb2.BlindKind
+BLIND_KIND_DEAD: _table_events_pb2.BlindKind
 SHOW_REASON_UNSPECIFIED: _table_events_pb2.ShowReason
 SHOW_REASON_SHOWDOWN: _table_events_pb2.ShowReason
 SHOW_REASON_ALL_IN: _table_events_pb2.ShowReason

@@ -26,7 +26,7 @@ from poker.v1 import table_events_pb2 as poker_dot_v1_dot_table__events__pb2
 from poker.v1 import table_view_pb2 as poker_dot_v1_dot_table__view__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n poker/v1/dealer_player_api.proto\x12\x08poker.v1\x1a\x1bpoker/v1/table_events.proto\x1a\x19poker/v1/table_view.proto\"H\n\x12\x43ommitSeedsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x12\n\nchain_head\x18\x03 \x01(\x0c\"\'\n\x13\x43ommitSeedsResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"R\n\x11RevealSeedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x0c\"\x14\n\x12RevealSeedResponse\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"6\n\x10GetTableResponse\x12\"\n\x05table\x18\x01 \x01(\x0b\x32\x13.poker.v1.TableView\"\x88\x01\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x15\n\raction_number\x18\x04 \x01(\x04\x12\"\n\x04kind\x18\x05 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x04\"\x1f\n\x0b\x41\x63tResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"/\n\rSitOutRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\x10\n\x0eSitOutResponse\".\n\x0cSitInRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\x0f\n\rSitInResponse\"F\n\x12SetStraddleRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x10\n\x08straddle\x18\x03 \x01(\x08\"\x15\n\x13SetStraddleResponse\"=\n\x11WatchTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\":\n\x12WatchTableResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\"f\n\x0bPlayRequest\x12$\n\x05start\x18\x01 \x01(\x0b\x32\x13.poker.v1.PlayStartH\x00\x12&\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x14.poker.v1.PlayActionH\x00\x42\t\n\x07request\"5\n\tPlayStart\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\"h\n\nPlayAction\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\x12\x15\n\raction_number\x18\x02 \x01(\x04\x12\"\n\x04kind\x18\x03 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x04 \x01(\x04\"Z\n\x10PlayActionResult\x12\x15\n\raction_number\x18\x01 \x01(\x04\x12\x0c\n\x04\x63ode\x18\x02 \x01(\r\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x10\n\x08sequence\x18\x04 \x01(\x04\"g\n\x0cPlayResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x31\n\raction_result\x18\x02 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\"^\n\x0fPlayManyRequest\x12 \n\x04open\x18\x01 \x03(\x0b\x32\x12.poker.v1.PlaySeat\x12)\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32\x18.poker.v1.PlaySeatAction\"H\n\x08PlaySeat\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x03 \x01(\x04\"V\n\x0ePlaySeatAction\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12$\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x14.poker.v1.PlayAction\"e\n\x10PlayManyResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.SeatEvents\x12+\n\x07results\x18\x02 \x03(\x0b\x32\x1a.poker.v1.SeatActionResult\"R\n\nSeatEvents\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\"^\n\x10SeatActionResult\x12*\n\x06result\x18\x01 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\":\n\x15GetHandHistoryRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07hand_id\x18\x02 \x01(\t\"%\n\x16GetHandHistoryResponse\x12\x0b\n\x03phh\x18\x01 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n poker/v1/dealer_player_api.proto\x12\x08poker.v1\x1a\x1bpoker/v1/table_events.proto\x1a\x19poker/v1/table_view.proto\"H\n\x12\x43ommitSeedsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x12\n\nchain_head\x18\x03 \x01(\x0c\"\'\n\x13\x43ommitSeedsResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"R\n\x11RevealSeedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x0c\"\x14\n\x12RevealSeedResponse\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"6\n\x10GetTableResponse\x12\"\n\x05table\x18\x01 \x01(\x0b\x32\x13.poker.v1.TableView\"\x88\x01\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x15\n\raction_number\x18\x04 \x01(\x04\x12\"\n\x04kind\x18\x05 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x04\"\x1f\n\x0b\x41\x63tResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"/\n\rSitOutRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\x10\n\x0eSitOutResponse\"J\n\x0cSitInRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x1a\n\x12wait_for_big_blind\x18< \x01(\x08\"\x0f\n\rSitInResponse\"F\n\x12SetStraddleRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x10\n\x08straddle\x18\x03 \x01(\x08\"\x15\n\x13SetStraddleResponse\"=\n\x11WatchTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\":\n\x12WatchTableResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\"f\n\x0bPlayRequest\x12$\n\x05start\x18\x01 \x01(\x0b\x32\x13.poker.v1.PlayStartH\x00\x12&\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x14.poker.v1.PlayActionH\x00\x42\t\n\x07request\"5\n\tPlayStart\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\"h\n\nPlayAction\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\x12\x15\n\raction_number\x18\x02 \x01(\x04\x12\"\n\x04kind\x18\x03 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x04 \x01(\x04\"Z\n\x10PlayActionResult\x12\x15\n\raction_number\x18\x01 \x01(\x04\x12\x0c\n\x04\x63ode\x18\x02 \x01(\r\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x10\n\x08sequence\x18\x04 \x01(\x04\"g\n\x0cPlayResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x31\n\raction_result\x18\x02 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\"^\n\x0fPlayManyRequest\x12 \n\x04open\x18\x01 \x03(\x0b\x32\x12.poker.v1.PlaySeat\x12)\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32\x18.poker.v1.PlaySeatAction\"H\n\x08PlaySeat\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x03 \x01(\x04\"V\n\x0ePlaySeatAction\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12$\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x14.poker.v1.PlayAction\"e\n\x10PlayManyResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.SeatEvents\x12+\n\x07results\x18\x02 \x03(\x0b\x32\x1a.poker.v1.SeatActionResult\"R\n\nSeatEvents\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\"^\n\x10SeatActionResult\x12*\n\x06result\x18\x01 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\":\n\x15GetHandHistoryRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07hand_id\x18\x02 \x01(\t\"%\n\x16GetHandHistoryResponse\x12\x0b\n\x03phh\x18\x01 \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -54,41 +54,41 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SITOUTRESPONSE']._serialized_start=637
   _globals['_SITOUTRESPONSE']._serialized_end=653
   _globals['_SITINREQUEST']._serialized_start=655
-  _globals['_SITINREQUEST']._serialized_end=701
-  _globals['_SITINRESPONSE']._serialized_start=703
-  _globals['_SITINRESPONSE']._serialized_end=718
-  _globals['_SETSTRADDLEREQUEST']._serialized_start=720
-  _globals['_SETSTRADDLEREQUEST']._serialized_end=790
-  _globals['_SETSTRADDLERESPONSE']._serialized_start=792
-  _globals['_SETSTRADDLERESPONSE']._serialized_end=813
-  _globals['_WATCHTABLEREQUEST']._serialized_start=815
-  _globals['_WATCHTABLEREQUEST']._serialized_end=876
-  _globals['_WATCHTABLERESPONSE']._serialized_start=878
-  _globals['_WATCHTABLERESPONSE']._serialized_end=936
-  _globals['_PLAYREQUEST']._serialized_start=938
-  _globals['_PLAYREQUEST']._serialized_end=1040
-  _globals['_PLAYSTART']._serialized_start=1042
-  _globals['_PLAYSTART']._serialized_end=1095
-  _globals['_PLAYACTION']._serialized_start=1097
-  _globals['_PLAYACTION']._serialized_end=1201
-  _globals['_PLAYACTIONRESULT']._serialized_start=1203
-  _globals['_PLAYACTIONRESULT']._serialized_end=1293
-  _globals['_PLAYRESPONSE']._serialized_start=1295
-  _globals['_PLAYRESPONSE']._serialized_end=1398
-  _globals['_PLAYMANYREQUEST']._serialized_start=1400
-  _globals['_PLAYMANYREQUEST']._serialized_end=1494
-  _globals['_PLAYSEAT']._serialized_start=1496
-  _globals['_PLAYSEAT']._serialized_end=1568
-  _globals['_PLAYSEATACTION']._serialized_start=1570
-  _globals['_PLAYSEATACTION']._serialized_end=1656
-  _globals['_PLAYMANYRESPONSE']._serialized_start=1658
-  _globals['_PLAYMANYRESPONSE']._serialized_end=1759
-  _globals['_SEATEVENTS']._serialized_start=1761
-  _globals['_SEATEVENTS']._serialized_end=1843
-  _globals['_SEATACTIONRESULT']._serialized_start=1845
-  _globals['_SEATACTIONRESULT']._serialized_end=1939
-  _globals['_GETHANDHISTORYREQUEST']._serialized_start=1941
-  _globals['_GETHANDHISTORYREQUEST']._serialized_end=1999
-  _globals['_GETHANDHISTORYRESPONSE']._serialized_start=2001
-  _globals['_GETHANDHISTORYRESPONSE']._serialized_end=2038
+  _globals['_SITINREQUEST']._serialized_end=729
+  _globals['_SITINRESPONSE']._serialized_start=731
+  _globals['_SITINRESPONSE']._serialized_end=746
+  _globals['_SETSTRADDLEREQUEST']._serialized_start=748
+  _globals['_SETSTRADDLEREQUEST']._serialized_end=818
+  _globals['_SETSTRADDLERESPONSE']._serialized_start=820
+  _globals['_SETSTRADDLERESPONSE']._serialized_end=841
+  _globals['_WATCHTABLEREQUEST']._serialized_start=843
+  _globals['_WATCHTABLEREQUEST']._serialized_end=904
+  _globals['_WATCHTABLERESPONSE']._serialized_start=906
+  _globals['_WATCHTABLERESPONSE']._serialized_end=964
+  _globals['_PLAYREQUEST']._serialized_start=966
+  _globals['_PLAYREQUEST']._serialized_end=1068
+  _globals['_PLAYSTART']._serialized_start=1070
+  _globals['_PLAYSTART']._serialized_end=1123
+  _globals['_PLAYACTION']._serialized_start=1125
+  _globals['_PLAYACTION']._serialized_end=1229
+  _globals['_PLAYACTIONRESULT']._serialized_start=1231
+  _globals['_PLAYACTIONRESULT']._serialized_end=1321
+  _globals['_PLAYRESPONSE']._serialized_start=1323
+  _globals['_PLAYRESPONSE']._serialized_end=1426
+  _globals['_PLAYMANYREQUEST']._serialized_start=1428
+  _globals['_PLAYMANYREQUEST']._serialized_end=1522
+  _globals['_PLAYSEAT']._serialized_start=1524
+  _globals['_PLAYSEAT']._serialized_end=1596
+  _globals['_PLAYSEATACTION']._serialized_start=1598
+  _globals['_PLAYSEATACTION']._serialized_end=1684
+  _globals['_PLAYMANYRESPONSE']._serialized_start=1686
+  _globals['_PLAYMANYRESPONSE']._serialized_end=1787
+  _globals['_SEATEVENTS']._serialized_start=1789
+  _globals['_SEATEVENTS']._serialized_end=1871
+  _globals['_SEATACTIONRESULT']._serialized_start=1873
+  _globals['_SEATACTIONRESULT']._serialized_end=1967
+  _globals['_GETHANDHISTORYREQUEST']._serialized_start=1969
+  _globals['_GETHANDHISTORYREQUEST']._serialized_end=2027
+  _globals['_GETHANDHISTORYRESPONSE']._serialized_start=2029
+  _globals['_GETHANDHISTORYRESPONSE']._serialized_end=2066
 # @@protoc_insertion_point(module_scope)

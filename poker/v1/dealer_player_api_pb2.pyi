@@ -87,12 +87,14 @@ class SitOutResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class SitInRequest(_message.Message):
-    __slots__ = ("table_id", "seat")
+    __slots__ = ("table_id", "seat", "wait_for_big_blind")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    WAIT_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat: int
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    wait_for_big_blind: bool
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., wait_for_big_blind: _Optional[bool] = ...) -> None: ...
 
 class SitInResponse(_message.Message):
     __slots__ = ()

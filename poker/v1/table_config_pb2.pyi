@@ -31,6 +31,12 @@ class AnteForm(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ANTE_FORM_UNSPECIFIED: _ClassVar[AnteForm]
     ANTE_FORM_EACH_PLAYER: _ClassVar[AnteForm]
     ANTE_FORM_BIG_BLIND: _ClassVar[AnteForm]
+
+class ButtonRule(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BUTTON_RULE_UNSPECIFIED: _ClassVar[ButtonRule]
+    BUTTON_RULE_DEAD: _ClassVar[ButtonRule]
+    BUTTON_RULE_MOVING: _ClassVar[ButtonRule]
 STRUCTURE_UNSPECIFIED: Structure
 STRUCTURE_NO_LIMIT: Structure
 STRUCTURE_POT_LIMIT: Structure
@@ -44,6 +50,9 @@ MIN_RAISE_RULE_STANDARD: MinRaiseRule
 ANTE_FORM_UNSPECIFIED: AnteForm
 ANTE_FORM_EACH_PLAYER: AnteForm
 ANTE_FORM_BIG_BLIND: AnteForm
+BUTTON_RULE_UNSPECIFIED: ButtonRule
+BUTTON_RULE_DEAD: ButtonRule
+BUTTON_RULE_MOVING: ButtonRule
 
 class Level(_message.Message):
     __slots__ = ("small_blind", "big_blind", "ante")
@@ -74,7 +83,7 @@ class Rake(_message.Message):
     def __init__(self, basis_points: _Optional[int] = ..., cap: _Optional[int] = ..., caps: _Optional[_Iterable[_Union[RakeCap, _Mapping]]] = ...) -> None: ...
 
 class TableConfig(_message.Message):
-    __slots__ = ("seats", "structure", "preset", "levels", "hands_per_level", "minutes_per_level", "ante_form", "turn_river_min_bet", "min_raise_rule", "fixed_limit_cap", "all_in_exposure", "action_time_ms", "show_time_ms", "pause_between_hands_ms", "test_mode", "deck_seed", "player_seeded_decks", "seed_time_ms", "rake", "straddle", "absent_dealt_in")
+    __slots__ = ("seats", "structure", "preset", "levels", "hands_per_level", "minutes_per_level", "ante_form", "turn_river_min_bet", "min_raise_rule", "fixed_limit_cap", "all_in_exposure", "action_time_ms", "show_time_ms", "pause_between_hands_ms", "test_mode", "deck_seed", "player_seeded_decks", "seed_time_ms", "rake", "straddle", "absent_dealt_in", "button_rule", "min_players_to_start")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     STRUCTURE_FIELD_NUMBER: _ClassVar[int]
     PRESET_FIELD_NUMBER: _ClassVar[int]
@@ -96,6 +105,8 @@ class TableConfig(_message.Message):
     RAKE_FIELD_NUMBER: _ClassVar[int]
     STRADDLE_FIELD_NUMBER: _ClassVar[int]
     ABSENT_DEALT_IN_FIELD_NUMBER: _ClassVar[int]
+    BUTTON_RULE_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_TO_START_FIELD_NUMBER: _ClassVar[int]
     seats: int
     structure: Structure
     preset: Preset
@@ -117,4 +128,6 @@ class TableConfig(_message.Message):
     rake: Rake
     straddle: bool
     absent_dealt_in: bool
-    def __init__(self, seats: _Optional[int] = ..., structure: _Optional[_Union[Structure, str]] = ..., preset: _Optional[_Union[Preset, str]] = ..., levels: _Optional[_Iterable[_Union[Level, _Mapping]]] = ..., hands_per_level: _Optional[int] = ..., minutes_per_level: _Optional[float] = ..., ante_form: _Optional[_Union[AnteForm, str]] = ..., turn_river_min_bet: _Optional[int] = ..., min_raise_rule: _Optional[_Union[MinRaiseRule, str]] = ..., fixed_limit_cap: _Optional[int] = ..., all_in_exposure: _Optional[bool] = ..., action_time_ms: _Optional[int] = ..., show_time_ms: _Optional[int] = ..., pause_between_hands_ms: _Optional[int] = ..., test_mode: _Optional[bool] = ..., deck_seed: _Optional[int] = ..., player_seeded_decks: _Optional[bool] = ..., seed_time_ms: _Optional[int] = ..., rake: _Optional[_Union[Rake, _Mapping]] = ..., straddle: _Optional[bool] = ..., absent_dealt_in: _Optional[bool] = ...) -> None: ...
+    button_rule: ButtonRule
+    min_players_to_start: int
+    def __init__(self, seats: _Optional[int] = ..., structure: _Optional[_Union[Structure, str]] = ..., preset: _Optional[_Union[Preset, str]] = ..., levels: _Optional[_Iterable[_Union[Level, _Mapping]]] = ..., hands_per_level: _Optional[int] = ..., minutes_per_level: _Optional[float] = ..., ante_form: _Optional[_Union[AnteForm, str]] = ..., turn_river_min_bet: _Optional[int] = ..., min_raise_rule: _Optional[_Union[MinRaiseRule, str]] = ..., fixed_limit_cap: _Optional[int] = ..., all_in_exposure: _Optional[bool] = ..., action_time_ms: _Optional[int] = ..., show_time_ms: _Optional[int] = ..., pause_between_hands_ms: _Optional[int] = ..., test_mode: _Optional[bool] = ..., deck_seed: _Optional[int] = ..., player_seeded_decks: _Optional[bool] = ..., seed_time_ms: _Optional[int] = ..., rake: _Optional[_Union[Rake, _Mapping]] = ..., straddle: _Optional[bool] = ..., absent_dealt_in: _Optional[bool] = ..., button_rule: _Optional[_Union[ButtonRule, str]] = ..., min_players_to_start: _Optional[int] = ...) -> None: ...

@@ -16,6 +16,7 @@ class BlindKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BLIND_KIND_BIG: _ClassVar[BlindKind]
     BLIND_KIND_LATE: _ClassVar[BlindKind]
     BLIND_KIND_STRADDLE: _ClassVar[BlindKind]
+    BLIND_KIND_DEAD: _ClassVar[BlindKind]
 
 class ShowReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -33,6 +34,7 @@ BLIND_KIND_SMALL: BlindKind
 BLIND_KIND_BIG: BlindKind
 BLIND_KIND_LATE: BlindKind
 BLIND_KIND_STRADDLE: BlindKind
+BLIND_KIND_DEAD: BlindKind
 SHOW_REASON_UNSPECIFIED: ShowReason
 SHOW_REASON_SHOWDOWN: ShowReason
 SHOW_REASON_ALL_IN: ShowReason
@@ -113,34 +115,42 @@ class TableEvent(_message.Message):
     def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ..., seeds_committed: _Optional[_Union[SeedsCommitted, _Mapping]] = ..., deal_limit_set: _Optional[_Union[DealLimitSet, _Mapping]] = ..., deck_committed: _Optional[_Union[DeckCommitted, _Mapping]] = ..., deck_seeded: _Optional[_Union[DeckSeeded, _Mapping]] = ..., blind_missed: _Optional[_Union[BlindMissed, _Mapping]] = ..., rake_taken: _Optional[_Union[RakeTaken, _Mapping]] = ..., straddle_set: _Optional[_Union[StraddleSet, _Mapping]] = ...) -> None: ...
 
 class HandPlayer(_message.Message):
-    __slots__ = ("seat", "player_id", "stack", "posts_late", "straddles")
+    __slots__ = ("seat", "player_id", "stack", "posts_late", "straddles", "posts_dead_small_blind")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     STACK_FIELD_NUMBER: _ClassVar[int]
     POSTS_LATE_FIELD_NUMBER: _ClassVar[int]
     STRADDLES_FIELD_NUMBER: _ClassVar[int]
+    POSTS_DEAD_SMALL_BLIND_FIELD_NUMBER: _ClassVar[int]
     seat: int
     player_id: str
     stack: int
     posts_late: bool
     straddles: bool
-    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., posts_late: _Optional[bool] = ..., straddles: _Optional[bool] = ...) -> None: ...
+    posts_dead_small_blind: bool
+    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., posts_late: _Optional[bool] = ..., straddles: _Optional[bool] = ..., posts_dead_small_blind: _Optional[bool] = ...) -> None: ...
 
 class HandStarted(_message.Message):
-    __slots__ = ("hand_number", "button", "level", "players", "commitment", "test_mode")
+    __slots__ = ("hand_number", "button", "level", "players", "commitment", "test_mode", "small_blind_seat", "big_blind_seat", "button_dead")
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     BUTTON_FIELD_NUMBER: _ClassVar[int]
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     TEST_MODE_FIELD_NUMBER: _ClassVar[int]
+    SMALL_BLIND_SEAT_FIELD_NUMBER: _ClassVar[int]
+    BIG_BLIND_SEAT_FIELD_NUMBER: _ClassVar[int]
+    BUTTON_DEAD_FIELD_NUMBER: _ClassVar[int]
     hand_number: int
     button: int
     level: _table_config_pb2.Level
     players: _containers.RepeatedCompositeFieldContainer[HandPlayer]
     commitment: str
     test_mode: bool
-    def __init__(self, hand_number: _Optional[int] = ..., button: _Optional[int] = ..., level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ..., players: _Optional[_Iterable[_Union[HandPlayer, _Mapping]]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ...) -> None: ...
+    small_blind_seat: int
+    big_blind_seat: int
+    button_dead: bool
+    def __init__(self, hand_number: _Optional[int] = ..., button: _Optional[int] = ..., level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ..., players: _Optional[_Iterable[_Union[HandPlayer, _Mapping]]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., small_blind_seat: _Optional[int] = ..., big_blind_seat: _Optional[int] = ..., button_dead: _Optional[bool] = ...) -> None: ...
 
 class DeckSet(_message.Message):
     __slots__ = ("deck",)
@@ -379,10 +389,12 @@ class PlayerSatOut(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., reason: _Optional[_Union[SitOutReason, str]] = ...) -> None: ...
 
 class PlayerSatIn(_message.Message):
-    __slots__ = ("seat",)
+    __slots__ = ("seat", "wait_for_big_blind")
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    WAIT_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
     seat: int
-    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+    wait_for_big_blind: bool
+    def __init__(self, seat: _Optional[int] = ..., wait_for_big_blind: _Optional[bool] = ...) -> None: ...
 
 class StraddleSet(_message.Message):
     __slots__ = ("seat", "straddle")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from poker.limits import MAX_CHIPS
-from poker.vocab.enums import AnteForm, MinRaiseRule, Preset, Structure
+from poker.vocab.enums import AnteForm, ButtonRule, MinRaiseRule, Preset, Structure
 from poker.vocab.errors import ConfigError
 
 MIN_SEATS = 2
@@ -68,13 +68,15 @@ class Level:
 
 @dataclass(frozen=True, slots=True)
 class PlayerIn:
-    """A player dealt into a hand: seat, id, the chips that play (R29), a late post (R10)."""
+    """A player dealt into a hand: seat, id, the chips that play (R29), a late post (R10,
+    R33: a live big blind), a missed small blind posted dead (R33)."""
 
     seat: int
     player_id: str
     stack: int
     posts_late: bool = False
     straddles: bool = False  # R37: posts a live straddle this hand (the seat left of the big blind)
+    posts_dead_small_blind: bool = False
 
 
 #: R36: rake percentages are in basis points (hundredths of a percent): 500 is 5%.
@@ -178,6 +180,8 @@ class TableConfig:
     rake: Rake | None = None  # R36: none (tournament tables take none)
     straddle: bool = False  # R37: the seat left of the big blind may post a live straddle
     absent_dealt_in: bool = False  # T4: sat-out players are dealt in (tournament tables)
+    button_rule: ButtonRule = ButtonRule.DEAD  # R5
+    min_players_to_start: int = 2  # the first hand waits for this many players
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -191,6 +195,7 @@ class TableConfig:
             ("structure", Structure),
             ("preset", Preset),
             ("ante_form", AnteForm),
+            ("button_rule", ButtonRule),
         ):
             if not isinstance(getattr(self, name), enum):
                 choices = ", ".join(e.value for e in enum)
@@ -259,6 +264,10 @@ class TableConfig:
                 return f"rake.{problem} (R36)"
         if self.straddle and fixed:
             return "straddle: a straddle is for no limit and pot limit tables (R37)"
+        if not _is_int(self.min_players_to_start) or not (
+                MIN_SEATS <= self.min_players_to_start <= self.seats):
+            return (f"min_players_to_start: {self.min_players_to_start!r} must be "
+                    f"{MIN_SEATS} to the table's {self.seats} seats")
         return None
 
     def _sizes_problem(self) -> str | None:

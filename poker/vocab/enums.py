@@ -31,12 +31,14 @@ class Visibility(StrEnum):
 
 
 class BlindKind(StrEnum):
-    """A forced bet: small blind, big blind, a late joiner's live post (R10), a straddle (R37)."""
+    """A forced bet: small blind, big blind, a late joiner's live post (R10), a straddle (R37),
+    or a missed small blind posted dead (R33: into the pot, counting toward no call)."""
 
     SMALL = "small"
     BIG = "big"
     LATE = "late"
     STRADDLE = "straddle"  # R37: a live straddle of twice the big blind, left of the big blind
+    DEAD = "dead"
 
 
 class ShowReason(StrEnum):
@@ -93,6 +95,13 @@ class AnteForm(StrEnum):
 
     EACH_PLAYER = "each_player"
     BIG_BLIND = "big_blind"
+
+
+class ButtonRule(StrEnum):
+    """How the button and the blinds move when seats empty (R5)."""
+
+    DEAD = "dead"
+    MOVING = "moving"
 
 
 class SitOutReason(StrEnum):

@@ -42,7 +42,13 @@ Viewer = int | Audience
 
 @dataclass(frozen=True, slots=True)
 class HandStarted:
-    """A hand begins: its table options, level, players dealt in, button, deck commitment (R3)."""
+    """A hand begins: its table options, level, players dealt in, button, deck commitment
+    (R3), and the blinds' seats (R5, R6).
+
+    `big_blind_seat` None: the blinds sit where R6/R7 put them from the button (a hand
+    started without them, and every hand before R5's rules). Given, the button may be a
+    seat nobody dealt in holds (R5's dead button) and `small_blind_seat` None means no
+    small blind this hand (R5 `dead`)."""
 
     hand_id: str
     config: TableConfig
@@ -50,6 +56,8 @@ class HandStarted:
     players: tuple[PlayerIn, ...]
     button: int
     commitment: str = ""
+    small_blind_seat: int | None = None
+    big_blind_seat: int | None = None
     kind: ClassVar[str] = "hand_started"
     visibility: ClassVar[Visibility] = Visibility.PUBLIC
 

@@ -57,9 +57,11 @@ class PlayerSatOut:
 
 @dataclass(frozen=True, slots=True)
 class PlayerSatIn:
-    """A player is dealt in again from the next hand."""
+    """A player is dealt in again from the next hand; `wait_for_big_blind`: one who
+    missed a blind waits for the big blind rather than posting it (R33)."""
 
     seat: int
+    wait_for_big_blind: bool = False
     audit_only: ClassVar[bool] = False
 
 

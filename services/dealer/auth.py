@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from poker.limits import MAX_TOKEN_CHARS, quote
-from services.dealer.errors import PermissionDenied, Unauthenticated
+from services.dealer.errors import FailedPrecondition, PermissionDenied, Unauthenticated
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,7 @@ class Caller:
     role: str  # "service", "auditor", "seat", "spectator"
     table_id: str = ""
     seat: int = -1
+    read_only: bool = False  # a seat token of a closed table: views and histories only
 
     @property
     def is_auditor(self) -> bool:
@@ -78,6 +79,7 @@ class Authenticator:
         self._service = service_token or None
         self._auditor = auditor_token or None
         self._seats: dict[str, tuple[str, int]] = {}
+        self._read_only: set[str] = set()  # seat tokens of closed tables
 
     def seat_token_for(self, nonce: str) -> str:
         """The seat token derived from a nonce with the service token (see `derived_token`)."""
@@ -90,6 +92,13 @@ class Authenticator:
 
     def forget_seat(self, hashed: str) -> None:
         self._seats.pop(hashed, None)
+        self._read_only.discard(hashed)
+
+    def close_seat(self, hashed: str) -> None:
+        """The seat's table closed: its token still reads (GetTable, GetHandHistory of its
+        own hands, WatchTable) but acts no more (require_seat: FAILED_PRECONDITION)."""
+        if hashed in self._seats:
+            self._read_only.add(hashed)
 
     def caller(self, token: str | None) -> Caller:
         """The caller a token stands for; no token is a spectator."""
@@ -102,10 +111,11 @@ class Authenticator:
             return SERVICE
         if self._auditor and hmac.compare_digest(given, self._auditor.encode()):
             return AUDITOR
-        found = self._seats.get(token_hash(token))
+        hashed = token_hash(token)
+        found = self._seats.get(hashed)
         if found is None:
             raise Unauthenticated("unknown token: use the seat token SeatPlayer returned")
-        return Caller("seat", found[0], found[1])
+        return Caller("seat", found[0], found[1], hashed in self._read_only)
 
     def require_service(self, token: str | None) -> None:
         """For the lobby's calls: the service token and nothing else."""
@@ -116,8 +126,10 @@ class Authenticator:
         if self.caller(token) is not SERVICE:
             raise PermissionDenied("this call needs the service token (the lobby's)")
 
-    def require_seat(self, token: str | None, table_id: str, seat: int | None) -> Caller:
-        """For a player's calls: the token of this table's seat (`seat` None: any seat)."""
+    def require_seat(self, token: str | None, table_id: str, seat: int | None,
+                     reading: bool = False) -> Caller:
+        """For a player's calls: the token of this table's seat (`seat` None: any seat);
+        `reading`: a call that only reads, which a closed table's token may still make."""
         if token is None:
             raise Unauthenticated("missing credential: send 'authorization: Bearer <seat token>'")
         caller = self.caller(token)
@@ -130,4 +142,8 @@ class Authenticator:
             raise PermissionDenied(
                 f"your token is for seat {caller.seat}; you cannot act for seat {seat}"
             )
+        if caller.read_only and not reading:
+            raise FailedPrecondition(
+                f"table {quote(table_id)} is closed: its seat tokens read only (GetTable, "
+                "WatchTable, GetHandHistory of your own hands); nothing can be done at it")
         return caller

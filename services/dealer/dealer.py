@@ -276,7 +276,11 @@ class Dealer:
     def _tokens(self, table_id: str, seat: int, hashed: str | None) -> None:
         old = self._seat_hashes.pop((table_id, seat), None)
         if old is not None:
-            self.auth.forget_seat(old)
+            table = self.tables.get(table_id)
+            if hashed is None and table is not None and table.closed:
+                self.auth.close_seat(old)  # read-only use goes on (issue 13)
+            else:
+                self.auth.forget_seat(old)
         if hashed is not None:
             self._seat_hashes[(table_id, seat)] = hashed
             self.auth.register_seat(hashed, table_id, seat)

@@ -1,5 +1,18 @@
 """The PHH writer: a finished hand as a PHH hand history (phh.py), written from its events.
 
+R5's seat plan, R10's and R33's posts, in PHH's own fields where it has them: every
+forced live bet is the poster's `blinds_or_straddles` entry (a dead small blind's
+player posts nothing there; a late or returning player's live big blind is theirs),
+a missed small blind posted dead (R33) is added to the poster's `antes` entry (PHH's
+dead money). What PHH has no field for is in user-defined fields: `_button_rule`
+(`dead` or `moving`), `_button_seat` and `_dead_button` (the button's seat, and whether
+nobody dealt in sits there), `_small_blind_seat` (-1: none this hand) and
+`_big_blind_seat`, written for every hand a table's seat plan started, and
+`_late_posts` (the p-numbers posting a live big blind outside the blinds). PokerKit
+reads a live post past the big blind's entry as a straddle, which acts last before the
+flop; here it acts in turn (R10): such a hand's actions replay in PokerKit's order only
+when nobody posts late.
+
 Players are numbered p1..pN from the left of the button, the button last (heads-up
 p1 is the big blind, p2 the button). Shows and mucks are written where PokerKit
 expects them: at the showdown after the river, or, when the board was run out
@@ -29,7 +42,7 @@ from poker.vocab.events import (
 )
 from poker.vocab.seats import from_button
 from services.dealer import phh
-from services.dealer.engine import Hand
+from services.dealer.engine import Hand, blind_seats
 
 #: PHH variant codes (PokerKit's) of the structures it can express.
 VARIANT = {Structure.NO_LIMIT: "NT", Structure.FIXED_LIMIT: "FT"}
@@ -53,6 +66,13 @@ def to_phh(hand: Hand) -> phh.PhhHand:
         else:
             antes = [level.ante] * n
     blinds = [level.small_blind, level.big_blind] + [0] * (n - 2)
+    small, big = blind_seats(hand.started)
+    posts = [p.seat for p in hand.players if p.posts_late or p.posts_dead_small_blind]
+    if n > 2 and (posts or (small, big) != (order[0], order[1])):
+        blinds = [0] * n  # R5, R10, R33: each player's forced live bet where it sits
+        if small is not None:
+            blinds[number[small] - 1] = level.small_blind
+        blinds[number[big] - 1] = level.big_blind
     start = {p.seat: p.stack for p in hand.players}
     dealt: list[phh.PhhAction] = []
     betting: list[phh.PhhAction] = []
@@ -61,9 +81,11 @@ def to_phh(hand: Hand) -> phh.PhhHand:
     events = hand.events
     for i, event in enumerate(events):
         if isinstance(event, BlindPosted) and event.blind is BlindKind.LATE:
-            raise ValueError("PHH cannot express a late joiner's live post (R10)")
-        if isinstance(event, BlindPosted) and event.blind is BlindKind.STRADDLE:
-            blinds[2] = event.amount  # R37: PHH's third blind_or_straddle (p3)
+            blinds[number[event.seat] - 1] = level.big_blind  # R10, R33: live
+        elif isinstance(event, BlindPosted) and event.blind is BlindKind.DEAD:
+            antes[number[event.seat] - 1] += event.amount  # R33: dead money, as an ante
+        elif isinstance(event, BlindPosted) and event.blind is BlindKind.STRADDLE:
+            blinds[number[event.seat] - 1] = event.amount  # R37: its blind_or_straddle
         if isinstance(event, HoleCardsDealt):
             dealt.append(phh.PhhAction(None, "dh", event.cards, None, number[event.seat]))
         elif isinstance(event, ActionTaken):
@@ -92,6 +114,14 @@ def to_phh(hand: Hand) -> phh.PhhHand:
         # R36: PHH has no rake field (PokerKit takes a rake function, not a value): a
         # user-defined field; finishing_stacks are net of it.
         extra["_rake"] = hand.rake
+    if hand.started.big_blind_seat is not None:  # R5: a table's seat plan
+        extra["_button_rule"] = config.button_rule.value
+        extra["_button_seat"] = hand.button
+        extra["_dead_button"] = hand.button not in number
+        extra["_small_blind_seat"] = small if small is not None else -1
+        extra["_big_blind_seat"] = big
+    if posts:
+        extra["_late_posts"] = [number[s] for s in sorted(posts, key=number.__getitem__)]
     stacks = hand.stacks
     return phh.PhhHand(
         variant=variant,

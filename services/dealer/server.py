@@ -148,7 +148,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     def _viewer(self, context: Any, table: Table) -> views.Viewer:
         caller = self.auth.caller(_token(context))
         if caller.role == "seat":
-            self.auth.require_seat(_token(context), table.table_id, None)
+            self.auth.require_seat(_token(context), table.table_id, None, reading=True)
         return views.viewer_for(caller, table)
 
     @unary
@@ -178,7 +178,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         table = self.dealer.table(request.table_id)
         table.check_seat(request.seat)
         self.auth.require_seat(_token(context), table.table_id, request.seat)
-        table.sit_in(request.seat)
+        table.sit_in(request.seat, request.wait_for_big_blind)
         return pb.SitInResponse()
 
     @unary

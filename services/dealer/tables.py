@@ -363,8 +363,8 @@ class Table:
     def set_straddle(self, seat: int, straddle: bool) -> None:
         self._run(c.SetStraddle(seat, straddle))  # R37
 
-    def sit_in(self, seat: int) -> None:
-        if self._run(c.SitIn(seat)):
+    def sit_in(self, seat: int, wait_for_big_blind: bool = False) -> None:
+        if self._run(c.SitIn(seat, wait_for_big_blind)):
             self._schedule_hand()
 
     def act(self, seat: int, hand_id: str, action_number: int, kind: str, amount: int) -> int:

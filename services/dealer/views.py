@@ -33,6 +33,7 @@ from services.dealer.engine import (
     BlindKind,
     BlindPosted,
     BoardDealt,
+    ButtonRule,
     CardsMucked,
     CardsShown,
     Decision,
@@ -52,6 +53,7 @@ from services.dealer.engine import (
     Structure,
     TableConfig,
     Visibility,
+    blind_seats,
     redact,
 )
 from services.dealer.errors import InvalidArgument
@@ -105,6 +107,8 @@ _PRESETS: dict[int, Preset] = _with_default(members(Preset, pb.Preset), Preset.S
 _RAISE_RULES: dict[int, MinRaiseRule | None] = members(MinRaiseRule, pb.MinRaiseRule)
 _ANTE_FORMS: dict[int, AnteForm] = _with_default(members(AnteForm, pb.AnteForm),
                                                  AnteForm.EACH_PLAYER)
+_BUTTON_RULES: dict[int, ButtonRule] = _with_default(members(ButtonRule, pb.ButtonRule),
+                                                     ButtonRule.DEAD)
 
 
 def _enum(table: Mapping[int, Any], value: int, field: str) -> Any:
@@ -142,6 +146,8 @@ def config_from_proto(config: pb.TableConfig) -> tuple[TableConfig, TableOptions
         rake=rake_from_proto(config.rake) if config.HasField("rake") else None,
         straddle=config.straddle,
         absent_dealt_in=config.absent_dealt_in,
+        button_rule=_enum(_BUTTON_RULES, config.button_rule, "button_rule"),
+        min_players_to_start=config.min_players_to_start or 2,
     )
     pause = (config.pause_between_hands_ms if config.HasField("pause_between_hands_ms")
              else DEFAULT_PAUSE_MS)
@@ -171,6 +177,8 @@ def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfi
         rake=rake_to_proto(config.rake) if config.rake is not None else None,
         straddle=config.straddle,
         absent_dealt_in=config.absent_dealt_in,
+        button_rule=_reverse(_BUTTON_RULES)[config.button_rule],
+        min_players_to_start=config.min_players_to_start,
     )
 
 
@@ -240,12 +248,16 @@ def hand_number(hand_id: str) -> int:
 #: member) it goes in is the one of that message type, read from the descriptor.
 
 def _hand_started(e: Any, hand_id: str) -> Any:
+    small, big = blind_seats(e)  # R5, R6: every viewer learns the blinds' seats
     return pb.HandStarted(
         hand_number=hand_number(hand_id), button=e.button, level=level_to_proto(e.level),
         players=[pb.HandPlayer(seat=p.seat, player_id=p.player_id, stack=p.stack,
-                               posts_late=p.posts_late, straddles=p.straddles)
+                               posts_late=p.posts_late, straddles=p.straddles,
+                               posts_dead_small_blind=p.posts_dead_small_blind)
                  for p in e.players],
-        commitment=e.commitment, test_mode=e.config.test_mode)
+        commitment=e.commitment, test_mode=e.config.test_mode,
+        small_blind_seat=small, big_blind_seat=big,
+        button_dead=all(p.seat != e.button for p in e.players))
 
 
 def _deck_set(e: Any, hand_id: str) -> Any:
@@ -353,7 +365,7 @@ def _player_sat_out(e: Any, table: Table | None) -> Any:
 
 
 def _player_sat_in(e: Any, table: Table | None) -> Any:
-    return pb.PlayerSatIn(seat=e.seat)
+    return pb.PlayerSatIn(seat=e.seat, wait_for_big_blind=e.wait_for_big_blind)
 
 
 def _straddle_set(e: Any, table: Table | None) -> Any:

@@ -1,8 +1,9 @@
 """A table's money and seating rules: buy-ins, rebuys (R30), joining late (R10).
 
-The game itself (structure, preset, levels R9, time limits) is the dealer's
-TableConfig, which the lobby passes through and stores as JSON; this module holds
-what the lobby decides before any chip reaches a table.
+The game itself (structure, preset, levels R9, time limits, R5's `button_rule` and
+`min_players_to_start`) is the dealer's TableConfig, which the lobby passes through and
+stores as JSON (`button_rule` unset: the dealer's default, dead; a tournament sets it,
+T3); this module holds what the lobby decides before any chip reaches a table.
 
 >>> rules = TableRules(seats=6, min_buy_in=2_000, max_buy_in=10_000, max_rebuys=2)
 >>> rules.check_buy_in(5_000)

@@ -12,11 +12,13 @@ import pytest
 
 from poker import deckproof
 from poker.vocab import table_events as ev
-from services.dealer import codec, deck, seating
+from services.dealer import codec, deck
 from services.dealer.auth import SERVICE, SPECTATOR, Authenticator, bearer, token_hash
+from services.dealer.engine import ButtonRule
 from services.dealer.errors import PermissionDenied, Unauthenticated
-from services.dealer.seating import Candidate, plan_hand
 from services.dealer.store import ActRecord, Row, Store
+from services.dealer.table import seatplan
+from services.dealer.table.seatplan import Last, Player
 
 
 def test_R2_secure_shuffle_is_a_permutation_and_seeded_only_reproduces() -> None:
@@ -46,35 +48,40 @@ def test_R4_button_draw_highest_card_takes_it() -> None:
     assert set(cards) == {1, 3, 5} and cards[seat] == max(cards.values())
 
 
-def test_R5_button_moves_to_next_dealt_in_seat() -> None:
-    plan = plan_hand([Candidate(0), Candidate(2), Candidate(5)], previous_button=2,
-                     first_hand=False)
+def test_R5_moving_button_moves_to_next_dealt_in_seat() -> None:
+    """Pinned the seat plan before issue 13 (services/dealer/seating.py, gone): now the
+    `moving` rule of seatplan, which keeps it."""
+    players = [Player(0), Player(2), Player(5)]
+    plan = seatplan.plan(ButtonRule.MOVING, players, Last(button=2, small_blind=5, big_blind=0))
     assert plan is not None and plan.button == 5
-    plan = plan_hand([Candidate(0), Candidate(2), Candidate(5)], previous_button=5,
-                     first_hand=False)
+    plan = seatplan.plan(ButtonRule.MOVING, players, Last(button=5, small_blind=0, big_blind=2))
     assert plan is not None and plan.button == 0
-    first = plan_hand([Candidate(0), Candidate(2)], previous_button=2, first_hand=True)
+    first = seatplan.plan(ButtonRule.MOVING, [Player(0), Player(2)], None, button=2)
     assert first is not None and first.button == 2
 
 
 def test_R7_heads_up_big_blind_is_not_the_button() -> None:
-    assert seating.big_blind_seat([1, 4], 1) == 4
-    assert seating.big_blind_seat([1, 4, 7], 1) == 7
+    assert seatplan.classic([1, 4], 1).big_blind == 4
+    assert seatplan.classic([1, 4, 7], 1).big_blind == 7
 
 
 def test_R10_late_joiner_posts_or_waits_for_the_big_blind() -> None:
-    players = [Candidate(0), Candidate(1), Candidate(2)]
-    plan = plan_hand([*players, Candidate(4, joined_late=True)], previous_button=0,
-                     first_hand=False)
+    """Rewritten to issue 13's R10 (moving rule): a newcomer from the button to the small
+    blind waits until the button has passed (it used to post at once)."""
+    players = [Player(0), Player(1), Player(2)]
+    newcomer = Player(4, owes=True)
+    plan = seatplan.plan(ButtonRule.MOVING, [*players, newcomer], Last(0, 1, 2))
     # button 1, small blind 2, big blind 4: the late joiner is the big blind, no post
-    assert plan is not None and plan.button == 1 and plan.late_posters == ()
-    plan = plan_hand([*players, Candidate(4, joined_late=True)], previous_button=1,
-                     first_hand=False)
-    assert plan is not None and plan.late_posters == (4,)
-    waiting = Candidate(4, waits_for_big_blind=True, joined_late=True)
-    plan = plan_hand([*players, waiting], previous_button=1, first_hand=False)
+    assert plan is not None and plan.button == 1 and plan.big_blind == 4
+    assert plan.late_posters == ()
+    plan = seatplan.plan(ButtonRule.MOVING, [*players, newcomer], Last(1, 2, 0))
+    assert plan is not None and plan.button == 2 and 4 not in plan.seats  # waits (R10)
+    plan = seatplan.plan(ButtonRule.MOVING, [*players, newcomer], Last(2, 0, 1))
+    assert plan is not None and plan.late_posters == (4,)  # posts a live big blind
+    waiting = Player(4, owes=True, waits=True)
+    plan = seatplan.plan(ButtonRule.MOVING, [*players, waiting], Last(2, 0, 1))
     assert plan is not None and 4 not in plan.seats
-    plan = plan_hand([*players, waiting], previous_button=0, first_hand=False)
+    plan = seatplan.plan(ButtonRule.MOVING, [*players, waiting], Last(0, 1, 2))
     assert plan is not None and 4 in plan.seats and plan.late_posters == ()
 
 

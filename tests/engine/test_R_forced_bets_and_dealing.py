@@ -157,7 +157,9 @@ def test_R11_a_stack_smaller_than_the_ante_is_all_in_on_the_ante() -> None:
     hand = start([5, 1000, 1000], blinds=(50, 100, 10))
     posted = [e for e in hand.events if isinstance(e, AntePosted | BlindPosted)]
     assert posted[0] == AntePosted(0, 5, True)
-    assert not [e for e in posted if isinstance(e, BlindPosted) and e.seat == 0]
+    # Issue 13: the blind the ante ate is still posted, of 0 chips (who had it is on the wire).
+    assert [e for e in posted if isinstance(e, BlindPosted) and e.seat == 0] == [
+        BlindPosted(0, BlindKind.SMALL, 0, True)]
     assert hand.actor == 2  # the small blind has nothing left to act with
 
 

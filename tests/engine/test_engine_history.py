@@ -69,11 +69,13 @@ def test_fixed_limit_and_antes_are_written_as_pokerkit_reads_them() -> None:
     assert pokerkit_final_stacks(dumps(hand)) == record.finishing_stacks
 
 
-def test_what_phh_cannot_express_is_refused() -> None:
+def test_what_phh_cannot_express_is_refused_and_R10_late_posts_are_written() -> None:
     with pytest.raises(ValueError, match="pot_limit"):
         to_phh(finish(start([1000, 1000], structure=Structure.POT_LIMIT)))
-    with pytest.raises(ValueError, match="R10"):
-        to_phh(finish(start([1000] * 4, late=[2])))
+    # R10 (issue 13): a late joiner's live post is written, no longer refused.
+    record = to_phh(finish(start([1000] * 4, late=[2])))
+    assert record.blinds_or_straddles == [50, 100, 100, 0]
+    assert record.extra["_late_posts"] == [3]
     with pytest.raises(ValueError, match="still being played"):
         to_phh(start([1000, 1000]))
 

@@ -15,6 +15,7 @@ from poker.vocab.enums import (
     ActionKind,
     AnteForm,
     BlindKind,
+    ButtonRule,
     Decision,
     MinRaiseRule,
     Preset,
@@ -47,6 +48,7 @@ from poker.vocab.events import (
     redact,
     sees_hole_cards,
 )
+from services.dealer.engine.blinds import blind_seats
 from services.dealer.engine.hand import Hand, HandResult
 from services.dealer.engine.pots import Pot
 from services.dealer.engine.ranking import HandRanker
@@ -64,6 +66,7 @@ __all__ = [
     "BetReturned",
     "BlindKind",
     "BlindPosted",
+    "ButtonRule",
     "BoardDealt",
     "CardsMucked",
     "CardsShown",
@@ -96,6 +99,7 @@ __all__ = [
     "TableConfig",
     "Viewer",
     "Visibility",
+    "blind_seats",
     "redact",
     "sees_hole_cards",
 ]

@@ -1,4 +1,5 @@
-"""Forced bets: antes (R8), blinds (R6, R7), late joiners' live posts (R10), short posts (R11).
+"""Forced bets: antes (R8), blinds (R6, R7; R5's seats), late joiners' and returning
+players' live posts (R10, R33) and dead small blinds (R33), short posts (R11).
 
 `forced_bets` yields the posting events one at a time, reading the stacks as the
 caller applies each one, so a short stack posts its ante first and then what is
@@ -6,7 +7,7 @@ left of its blind (R11).
 
 >>> from poker.vocab.config import Level, PlayerIn, TableConfig
 >>> from poker.vocab.events import HandStarted
->>> from services.dealer.engine.state import HandState
+>>> from services.dealer.engine.state import NOBODY, HandState
 >>> players = (PlayerIn(0, "a", 1000), PlayerIn(1, "b", 1000), PlayerIn(2, "c", 60))
 >>> state = HandState(HandStarted("h", TableConfig(), Level(50, 100, 10), players, 0), None)
 >>> for event in forced_bets(state):
@@ -25,14 +26,19 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from poker.vocab.enums import AnteForm, BlindKind
-from poker.vocab.events import AntePosted, BlindPosted
+from poker.vocab.events import AntePosted, BlindPosted, HandStarted
+from poker.vocab.seats import from_button
 from services.dealer.engine import straddle
-from services.dealer.engine.state import HandState
+from services.dealer.engine.state import NOBODY, HandState
 
 STRADDLE = BlindKind.STRADDLE
 
 def forced_bets(state: HandState) -> Iterator[AntePosted | BlindPosted]:
-    """The antes, then the blinds and live posts, in dealing order; apply each before the next."""
+    """The antes, then the blinds and live posts, in dealing order; apply each before the next.
+
+    A blind the ante left no chip for is still posted, of 0 chips (all in), so every
+    viewer knows who had the blinds (R11). A seat that posts late (R10, R33) posts a
+    live big blind once; one that missed both blinds (R33) then the small blind dead."""
     level = state.level
     stack = state.stack
     seats = state.seats
@@ -50,23 +56,32 @@ def forced_bets(state: HandState) -> Iterator[AntePosted | BlindPosted]:
         (sb, BlindKind.SMALL, level.small_blind),
         (bb, BlindKind.BIG, level.big_blind),
     ):
+        if p == NOBODY:  # R5 dead: no small blind this hand
+            continue
         if p == sb and state.posts_late[p]:
             # R10 decision: a late joiner who arrives in the small blind posts the
             # live big-blind-sized bet instead of the small blind (not both).
             blind, size = BlindKind.LATE, level.big_blind
-        amount = min(size, stack[p])
-        if amount:  # R11: an ante may already have taken every chip
-            yield BlindPosted(seats[p], blind, amount, amount == stack[p])
+        amount = min(size, stack[p])  # R11: an ante may already have taken every chip
+        yield BlindPosted(seats[p], blind, amount, amount == stack[p])
     straddler = straddle.poster(state) if state.config.straddle else None
     if straddler is not None:
         yield BlindPosted(seats[straddler], BlindKind.STRADDLE, straddle.size(state), False)
+    posts_late = state.posts_late
+    if not any(posts_late):
+        return
+    dead = {player.seat for player in state.started.players if player.posts_dead_small_blind}
     for p in range(state.n):
-        # R10: a late joiner anywhere but the blinds posts a live big blind once (a
+        # R10, R33: a late joiner anywhere but the blinds posts a live big blind once (a
         # straddle, R37, is live and larger: it stands for it).
-        if state.posts_late[p] and p not in (sb, bb) and p != straddler:
+        if posts_late[p] and p != sb and p != bb and p != straddler:
             amount = min(level.big_blind, stack[p])
             if amount:
                 yield BlindPosted(seats[p], BlindKind.LATE, amount, amount == stack[p])
+            if seats[p] in dead:  # R33: and the small blind it missed, dead
+                amount = min(level.small_blind, stack[p])
+                if amount:
+                    yield BlindPosted(seats[p], BlindKind.DEAD, amount, amount == stack[p])
 
 
 def apply_ante(state: HandState, event: AntePosted) -> None:
@@ -82,6 +97,9 @@ def apply_blind(state: HandState, event: BlindPosted) -> None:
     p = state.pos[event.seat]
     amount = event.amount
     state.stack[p] -= amount
+    if event.blind is BlindKind.DEAD:  # R33: dead money, like an ante (R8, R22)
+        state.total[p] += amount
+        return
     state.bet[p] += amount
     state.total[p] += amount
     if state.bet[p] > state.top:
@@ -94,3 +112,20 @@ APPLY: dict[type[Any], Callable[[HandState, Any], None]] = {
     AntePosted: apply_ante,
     BlindPosted: apply_blind,
 }
+
+
+def blind_seats(started: HandStarted) -> tuple[int | None, int]:
+    """(small blind seat or None, big blind seat) of a hand: R5's seat plan when its
+    HandStarted names them, else R6/R7 from the button (every hand before R5's rules).
+
+    >>> from poker.vocab.config import PlayerIn, TableConfig
+    >>> players = tuple(PlayerIn(s, str(s), 100) for s in (1, 4, 6))
+    >>> blind_seats(HandStarted("h", TableConfig(), TableConfig().levels[0], players, 4))
+    (6, 1)
+    """
+    if started.big_blind_seat is not None:
+        return started.small_blind_seat, started.big_blind_seat
+    ordered = from_button([p.seat for p in started.players], started.button)
+    if len(ordered) == 2:
+        return ordered[1], ordered[0]
+    return ordered[0], ordered[1]

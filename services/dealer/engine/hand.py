@@ -139,12 +139,19 @@ class Hand:
         hand_id: str = "",
         commitment: str = "",
         ranker: HandRanker | None = None,
+        blind_seats: tuple[int | None, int] | None = None,
     ) -> Hand:
-        """Post antes and blinds (R6-R11), deal the hole cards (R12), await the first actor."""
+        """Post antes and blinds (R6-R11), deal the hole cards (R12), await the first actor.
+
+        `blind_seats`: (small blind seat or None for none, big blind seat), the table's seat
+        plan under R5's button rules; the button may then be a seat nobody dealt in holds
+        (a dead button). None: R6/R7 from the button."""
         deck = tuple(deck)
         level = config.levels[0] if level is None else level
-        _check_start(config, players, button, deck, level)
-        started = HandStarted(hand_id, config, level, tuple(players), button, commitment)
+        _check_start(config, players, button, deck, level, blind_seats)
+        small, big = (None, None) if blind_seats is None else blind_seats
+        started = HandStarted(hand_id, config, level, tuple(players), button, commitment,
+                              small, big)
         state = HandState(started, ranker)
         hand = cls(state, [started])
         hand._emit(DeckSet(deck))
@@ -203,6 +210,9 @@ class Hand:
     def act(self, seat: int, action: Action) -> list[Event]:
         """Take the action of `seat`; the events it produced (the dealer's that follow included)."""
         state = self._state
+        if type(action.amount) is not int:  # noqa: E721 - bool, float, NaN: not chips
+            raise IllegalAction(f"amount: {action.amount!r} is not a whole number of chips "
+                                "(a plain int)")
         p = state.actor
         if p == NOBODY or state.seats[p] != seat:
             p = self._actor_position(seat)  # raises NotYourTurn
@@ -264,6 +274,11 @@ class Hand:
     @property
     def button(self) -> int:
         return self._state.started.button
+
+    @property
+    def started(self) -> HandStarted:
+        """The hand's first event: options, level, players, button, blinds' seats (R5)."""
+        return self._state.started
 
     @property
     def hand_id(self) -> str:
@@ -393,6 +408,7 @@ def _check_start(
     button: int,
     deck: tuple[int, ...],
     level: Level,
+    blinds: tuple[int | None, int] | None = None,
 ) -> None:
     if not isinstance(config, TableConfig):
         raise ConfigError(f"config: expected a TableConfig, got {type(config).__name__}")
@@ -421,10 +437,24 @@ def _check_start(
     if sum(p.stack for p in players) > MAX_CHIPS:
         raise ConfigError(f"players: {sum(p.stack for p in players)} chips together, past the "
                           f"maximum of {MAX_CHIPS} (every pot must fit)")
-    if button not in seen:
+    if blinds is not None:
+        _check_blinds(config, seen, button, blinds)
+    elif button not in seen:
         raise ConfigError(f"button: seat {button} is not one of the players dealt in (R5)")
     if len(deck) != 52 or not _DECK.issubset(deck):
         raise ConfigError("deck: give the 52 cards 0..51, each once, in deal order (R1, R12)")
     problem = level.problem() if isinstance(level, Level) else f"{level!r} is not a Level"
     if problem is not None:
         raise ConfigError(f"level: {problem}")
+
+
+def _check_blinds(config: TableConfig, seen: set[int], button: int,
+                  blinds: tuple[int | None, int]) -> None:
+    """R5: the big blind is dealt in, the small blind too (or None), the button a seat."""
+    small, big = blinds
+    if big not in seen:
+        raise ConfigError(f"blinds: big blind seat {big!r} is not one of the players dealt in")
+    if small is not None and (small not in seen or small == big):
+        raise ConfigError(f"blinds: small blind seat {small!r} is not another player dealt in")
+    if type(button) is not int or not 0 <= button < config.seats:  # noqa: E721
+        raise ConfigError(f"button: {button!r} is not a seat 0..{config.seats - 1} (R5)")

@@ -5,6 +5,8 @@ The worked example of R22: stacks 300/200/100/50 all in for 200/200/100/50
 
 >>> build_pots([200, 200, 100, 50], [False] * 4, 0)
 [(200, (0, 1, 2, 3)), (150, (0, 1, 2)), (200, (0, 1))]
+>>> build_pots([0, 17, 17], [False] * 3, 10)  # R8, R22: a big blind all in for its ante
+[(10, (0, 1, 2)), (34, (1, 2))]
 >>> split(101, [2, 5])  # R24: the odd chip to the first winner left of the button
 [51, 50]
 
@@ -34,13 +36,19 @@ class Pot:
 def build_pots(contributions: Sequence[int], folded: Sequence[bool], dead: int) -> list[RawPot]:
     """Main pot first, then side pots, from each position's chips put in (R22).
 
-    `dead` (a big-blind ante, R8) goes whole into the main pot.
+    `dead` (a big-blind ante, R8) goes whole into the main pot. A player still in whose
+    every chip went into `dead` (a big blind all in for the big-blind ante) never folded:
+    the main pot is then that dead money alone, and they are eligible for it (R8, R22).
     """
     levels = sorted({c for c in contributions if c > 0})
     amounts: list[int] = []
     eligibles: list[tuple[int, ...]] = []
     previous = 0
     n = len(contributions)
+    if dead and any(c == 0 and not f for c, f in zip(contributions, folded, strict=True)):
+        amounts.append(dead)
+        eligibles.append(tuple(p for p in range(n) if not folded[p]))
+        dead = 0
     for level in levels:
         amount = 0
         for c in contributions:

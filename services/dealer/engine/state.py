@@ -106,7 +106,13 @@ class HandState:
         self.posts_late = [p.posts_late for p in ordered]
         # R6: small blind left of the button, big blind next; R7 heads-up: the
         # button (position 1) posts the small blind, the other (position 0) the big.
-        self.sb_pos, self.bb_pos = (1, 0) if n == 2 else (0, 1)
+        # R5: the table's seat plan may name them (no small blind: NOBODY).
+        if started.big_blind_seat is None:
+            self.sb_pos, self.bb_pos = (1, 0) if n == 2 else (0, 1)
+        else:
+            small = started.small_blind_seat
+            self.sb_pos = NOBODY if small is None else self.pos[small]
+            self.bb_pos = self.pos[started.big_blind_seat]
         self.big_blind = started.level.big_blind
         self.double_rule = config.effective_min_raise_rule is MinRaiseRule.DOUBLE
         self.fixed = config.structure is Structure.FIXED_LIMIT

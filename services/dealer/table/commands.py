@@ -64,6 +64,7 @@ class SitOut:
 @dataclass(frozen=True, slots=True)
 class SitIn:
     seat: int
+    wait_for_big_blind: bool = False  # R33
 
 
 @dataclass(frozen=True, slots=True)

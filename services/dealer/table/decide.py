@@ -17,10 +17,11 @@ from typing import Any
 from poker import deckproof
 from poker.limits import MAX_CHIPS, quote
 from poker.vocab import table_events as ev
-from services.dealer import checks, seating
+from services.dealer import checks
 from services.dealer.engine import (
     Action,
     ActionKind,
+    BlindKind,
     BoardDealt,
     CardsShown,
     Decision,
@@ -37,7 +38,8 @@ from services.dealer.errors import (
     TableNotFound,
 )
 from services.dealer.table import commands as c
-from services.dealer.table.state import SeatState, SeedHeld, TableState, plan
+from services.dealer.table import seatplan
+from services.dealer.table.state import SeatState, SeedHeld, TableState, away, last_hand, plan
 
 #: The engine's events that open cards (R3): each carries their salts.
 _OPENING = frozenset({HoleCardsDealt, BoardDealt, CardsShown})
@@ -167,7 +169,7 @@ def _sit_in(state: TableState, cmd: c.SitIn, now: int) -> list[Any]:
     _check_open(state)
     if not seated_at(state, cmd.seat).sitting_out:
         return []
-    return [ev.PlayerSatIn(cmd.seat)]
+    return [ev.PlayerSatIn(cmd.seat, cmd.wait_for_big_blind)]
 
 
 def _set_straddle(state: TableState, cmd: c.SetStraddle, now: int) -> list[Any]:
@@ -246,6 +248,7 @@ def _start_hand(state: TableState, cmd: c.StartHand, now: int) -> list[Any]:
         prelude.append(ev.ButtonSet(seat, tuple(sorted(cards.items()))))
         planned = plan(state, button=seat)
         assert planned is not None
+    prelude += missed_blinds(state, planned)  # R33
     number = state.hands_played + 1
     hand_id = f"{state.table_id}-{number}"
     shuffled = cmd.shuffled
@@ -259,15 +262,28 @@ def _start_hand(state: TableState, cmd: c.StartHand, now: int) -> list[Any]:
                  [*prelude, proof], proof, now)
 
 
-def _deal(state: TableState, planned: seating.Plan, hand_id: str, commitment: str,
+def missed_blinds(state: TableState, planned: seatplan.Plan) -> list[ev.BlindMissed]:
+    """R33: a BlindMissed for each blind the next hand takes past a seat sat out (once)."""
+    seats = state.seats
+    last = None if state.hands_played == 0 else last_hand(state)
+    return [ev.BlindMissed(seat, blind)
+            for seat, blind in seatplan.missed(planned, last, away(state))
+            if not (seats[seat].missed_big_blind if blind is BlindKind.BIG
+                    else seats[seat].missed_small_blind)]
+
+
+def _deal(state: TableState, planned: seatplan.Plan, hand_id: str, commitment: str,
           dealt: tuple[int, ...], before: list[Any], proof: ev.HandSalt,
           now: int) -> list[Any]:
     seats = state.seats
-    players = [PlayerIn(s, seats[s].player_id, seats[s].stack, s in planned.late_posters,
-                        seats[s].straddle) for s in planned.seats]
+    late, dead = planned.late_posters, planned.dead_posters
+    players = [PlayerIn(s, seats[s].player_id, seats[s].stack, s in late, seats[s].straddle,
+                        s in dead)
+               for s in planned.seats]
     hand = Hand.start(state.config, players, planned.button, dealt,
                       level=next_level(state, now), hand_id=hand_id,
-                      commitment=commitment, ranker=state.ranker)
+                      commitment=commitment, ranker=state.ranker,
+                      blind_seats=planned.blind_seats)
     if proof is state.proof:
         salt_of = state.salt_of
     else:

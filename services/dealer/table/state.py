@@ -17,9 +17,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from poker.vocab import table_events as ev
+from poker.vocab.enums import BlindKind
 from poker.vocab.events import DeckSet
-from services.dealer import deck, seating
-from services.dealer.engine import Hand, HandEnded, HandRanker, HandStarted, TableConfig
+from services.dealer import deck
+from services.dealer.engine import (
+    Hand,
+    HandEnded,
+    HandRanker,
+    HandStarted,
+    TableConfig,
+    blind_seats,
+)
+from services.dealer.table import seatplan
 
 #: The format of `TableState.snapshot`; a snapshot of another version is not used
 #: (the table is folded from its whole log, and snapshotted anew).
@@ -36,6 +45,8 @@ class SeatState:
     sitting_out: bool = False
     wait_for_big_blind: bool = False
     joined_late: bool = False
+    missed_big_blind: bool = False  # R33
+    missed_small_blind: bool = False  # R33
     straddle: bool = False  # R37: straddles whenever left of the big blind
 
 
@@ -43,7 +54,7 @@ class SeatState:
 class Seeding:
     """R39: a hand whose commitment is out and whose seeds are awaited."""
 
-    plan: seating.Plan
+    plan: seatplan.Plan
     hand_id: str
     shuffled: deck.ShuffledDeck
     committed_at: int  # the sequence of its DeckCommitted
@@ -85,6 +96,7 @@ class TableState:
     seated_at: dict[int, int] = field(default_factory=dict)  # seat -> sequence it sat at
     hand_started_at: int = 0  # sequence of the current hand's HandStarted
     button: int | None = None
+    last_blinds: tuple[int, int] | None = None  # R5: the last hand's (small, big) blind seats
     hands_played: int = 0
     hand_number: int = 0
     action_number: int = 0
@@ -124,7 +136,9 @@ class TableState:
         return {
             "last_sequence": self.last_sequence,
             "seats": [[s.seat, s.player_id, s.stack, s.sitting_out, s.wait_for_big_blind,
-                       s.joined_late, s.straddle] for s in self.seats.values()],
+                       s.joined_late, s.missed_big_blind, s.missed_small_blind, s.straddle]
+                      for s in self.seats.values()],
+            "last_blinds": None if self.last_blinds is None else list(self.last_blinds),
             "seated_at": sorted(self.seated_at.items()),
             "hand_started_at": self.hand_started_at,
             "button": self.button,
@@ -147,10 +161,14 @@ class TableState:
         return cls(
             table_id, config, ranker,
             last_sequence=int(state["last_sequence"]),
-            # R37's straddle is the 7th entry; a snapshot taken before it has 6
+            # entries 7-8: R33's missed blinds; 9: R37's straddle (older snapshots have 6)
             seats={int(row[0]): SeatState(int(row[0]), row[1], int(row[2]), bool(row[3]),
-                                          bool(row[4]), bool(row[5]), bool(row[6:7] == [True]))
+                                          bool(row[4]), bool(row[5]),
+                                          *(bool(x) for x in row[6:8]),
+                                          *(bool(x) for x in row[8:9]))
                    for row in state["seats"]},
+            last_blinds=None if state.get("last_blinds") is None
+            else (int(state["last_blinds"][0]), int(state["last_blinds"][1])),
             seated_at={int(seat): int(at) for seat, at in state["seated_at"]},
             hand_started_at=int(state["hand_started_at"]),
             button=None if state["button"] is None else int(state["button"]),
@@ -202,21 +220,44 @@ def hold_seed(state: TableState, held: SeedHeld) -> TableState:
     return state
 
 
-def plan(state: TableState, button: int | None = None) -> seating.Plan | None:
-    """The next hand's seats and button (R5, R10), or None when fewer than two can play."""
-    candidates = [
-        seating.Candidate(s.seat, s.wait_for_big_blind, s.joined_late)
+def plan(state: TableState, button: int | None = None) -> seatplan.Plan | None:
+    """The next hand's seats, button and blinds (R5, R10, R33; services.dealer.table.
+    seatplan), or None when fewer than two can play (or, before the first hand, fewer
+    than `min_players_to_start`), or while the table is held (a deal limit, T5/T7)."""
+    if state.deal_until is not None and state.hands_played >= state.deal_until:
+        return None
+    players = [
+        seatplan.Player(s.seat, s.joined_late or s.missed_big_blind,
+                        s.missed_big_blind and s.missed_small_blind, s.wait_for_big_blind)
         for s in state.seats.values()
         if s.stack > 0 and (not s.sitting_out or state.config.absent_dealt_in)  # T4
     ]
-    if len(candidates) < 2 or (state.deal_until is not None
-                               and state.hands_played >= state.deal_until):
-        return None
     first = state.hands_played == 0
+    if first and len(players) < state.config.min_players_to_start:
+        return None
     previous = button if button is not None else state.button
-    if previous is None:
-        previous = min(c.seat for c in candidates)
-    return seating.plan_hand(candidates, previous, first)
+    return seatplan.plan(state.config.button_rule, players,
+                         None if first else last_hand(state), previous)
+
+
+def last_hand(state: TableState) -> seatplan.Last | None:
+    """R5: the last hand's button and blind seats (a snapshot from before R5's rules has
+    no blinds' seats: R6's from the button over the seats taken)."""
+    if state.button is None:
+        return None
+    if state.last_blinds is None:
+        if len(state.seats) < 2:
+            return None
+        made = seatplan.classic(sorted(state.seats), state.button)
+        return seatplan.Last(state.button, made.small_blind_seat(None), made.big_blind)
+    return seatplan.Last(state.button, *state.last_blinds)
+
+
+def away(state: TableState) -> list[int]:
+    """R33: seated players the blinds may pass: sat out, or with no chips."""
+    dealt_in_anyway = state.config.absent_dealt_in  # T4: the absent are dealt in
+    return [s.seat for s in state.seats.values()
+            if (s.sitting_out and not dealt_in_anyway) or s.stack == 0]
 
 
 def _on_seated(state: TableState, e: ev.PlayerSeated, s: Stored) -> None:
@@ -239,7 +280,8 @@ def _on_deck_committed(state: TableState, e: ev.DeckCommitted, s: Stored) -> Non
     proof = state.proof
     planned = plan(state)
     if planned is None or planned.seats != e.seats:  # cannot happen live; be safe
-        planned = seating.Plan(e.seats, e.seats[0] if state.button is None else state.button, ())
+        planned = seatplan.classic(e.seats, e.seats[0] if state.button is None
+                                   else state.button)
     hand_id = f"{state.table_id}-{e.hand_number}"
     state.seeding = Seeding(planned, hand_id, deck.ShuffledDeck(proof.deck, proof.salts),
                             s.sequence)
@@ -267,6 +309,8 @@ def _on_sat_out(state: TableState, e: ev.PlayerSatOut, s: Stored) -> None:
 def _on_sat_in(state: TableState, e: ev.PlayerSatIn, s: Stored) -> None:
     if e.seat in state.seats:
         state.seats[e.seat].sitting_out = False
+        if e.wait_for_big_blind:  # R33
+            state.seats[e.seat].wait_for_big_blind = True
 
 
 def _on_straddle(state: TableState, e: ev.StraddleSet, s: Stored) -> None:
@@ -276,6 +320,15 @@ def _on_straddle(state: TableState, e: ev.StraddleSet, s: Stored) -> None:
 
 def _on_button(state: TableState, e: ev.ButtonSet, s: Stored) -> None:
     state.button = e.seat
+
+
+def _on_blind_missed(state: TableState, e: ev.BlindMissed, s: Stored) -> None:
+    seat = state.seats.get(e.seat)
+    if seat is not None:
+        if e.blind is BlindKind.BIG:
+            seat.missed_big_blind = True
+        else:
+            seat.missed_small_blind = True
 
 
 def _on_level(state: TableState, e: ev.LevelSet, s: Stored) -> None:
@@ -302,7 +355,11 @@ def _hand_started(state: TableState, e: HandStarted, s: Stored) -> None:
     state.hands_played += 1
     state.hand_number = state.hands_played
     state.hand_started_at = s.sequence
+    small, big = blind_seats(e)
+    if small is None:  # R5 dead: the small blind was due to the last big blind's seat
+        small = state.last_blinds[1] if state.last_blinds is not None else e.button
     state.button = e.button
+    state.last_blinds = (small, big)
     state.action_number = 0
     state.turn = None
     if state.hands_played == 1 and state.level_base[2] == 0:
@@ -311,6 +368,7 @@ def _hand_started(state: TableState, e: HandStarted, s: Stored) -> None:
         seat = state.seats.get(player.seat)
         if seat is not None:
             seat.joined_late = seat.wait_for_big_blind = False
+            seat.missed_big_blind = seat.missed_small_blind = False  # R33: paid or posted
 
 
 def _on_deck_set(state: TableState, e: DeckSet, s: Stored) -> None:
@@ -371,6 +429,7 @@ _FOLD: dict[type, Callable[[TableState, Any, Stored], None]] = {
     ev.PlayerSatIn: _on_sat_in,
     ev.StraddleSet: _on_straddle,
     ev.ButtonSet: _on_button,
+    ev.BlindMissed: _on_blind_missed,
     ev.LevelSet: _on_level,
     ev.DealLimitSet: _on_deal_limit,
     ev.HandSalt: _on_salt,

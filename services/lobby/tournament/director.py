@@ -1040,24 +1040,12 @@ class HeldViews:
 
 #: Options of a tournament table that other parts of the dealer define (T3: R5's `dead`
 #: button rule; T4: absent players dealt in): set here once their TableConfig fields exist.
-TOURNAMENT_TABLE_OPTIONS: dict[str, Any] = {}
-
-
-def _table_options() -> dict[str, Any]:
-    from poker.v1 import table_config_pb2 as config_pb
-
-    fields = config_pb.TableConfig.DESCRIPTOR.fields_by_name
-    options: dict[str, Any] = {}
-    if "button_rule" in fields:  # R5 (built in parallel): T3 tables use `dead`
-        enum = fields["button_rule"].enum_type
-        dead = [v.name for v in enum.values if v.name.endswith("DEAD")] if enum else []
-        options["buttonRule"] = dead[0] if dead else "dead"
-    if "absent_dealt_in" in fields:  # T4
-        options["absentDealtIn"] = True
-    return options
-
-
-TOURNAMENT_TABLE_OPTIONS.update(_table_options())
+#: What every tournament table sets (JSON names of poker.v1.TableConfig): T3's `dead`
+#: button rule (R5) and T4's absent players dealt in. No rake (R36's default: none).
+TOURNAMENT_TABLE_OPTIONS: dict[str, Any] = {
+    "buttonRule": "BUTTON_RULE_DEAD",
+    "absentDealtIn": True,
+}
 
 
 def _bind(director_method: str, call: str, what: str) -> Any:
