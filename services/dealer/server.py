@@ -29,12 +29,11 @@ from poker import journal, serving, status, tls, wire
 from poker.limits import quote
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
-from services.dealer import checks, history, streams, views
+from services.dealer import checks, history, placement, streams, views
 from services.dealer.auth import AUDITOR, Authenticator, Caller, bearer
 from services.dealer.dealer import Dealer
 from services.dealer.errors import DealerError, FailedPrecondition, InvalidArgument
 from services.dealer.ranking import RemoteRanker, local_ranks
-from services.dealer.store import Store
 from services.dealer.tables import Table
 
 # Lazy: modules load (for --help) before poker.log configures the process.
@@ -359,6 +358,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "where installed; about 10%% more hands a second) or asyncio's "
                              "own (env POKER_EVENT_LOOP)")
     journal.add_arguments(parser, "POKER_DEALER")
+    placement.add_arguments(parser)
     parser.add_argument("--log-format", choices=("json", "console"), default=None)
 
 
@@ -392,15 +392,16 @@ async def serve(args: argparse.Namespace) -> int:
     # first use: build them now, off the loop, not in the first showdown.
     threading.Thread(target=local_ranks, args=(range(5), [(5, 6)]), daemon=True).start()
     try:
-        store = Store(args.db, durable=args.durable,
-                      retention=journal.retention_from_args(args))
-    except sqlite3.OperationalError as err:
+        store, placed = placement.open_store(args)
+    except (sqlite3.OperationalError, ValueError) as err:
         log.error("store_unavailable", db=str(args.db), error=str(err),
                   hint="is another dealer running on this database?")
         return 1
     dealer = Dealer(store, Authenticator(args.service_token, args.auditor_token), ranker,
                     args.on_crash, args.full_replay)
     dealer.restore()
+    if placed is not None:  # --dsn: the expired tables are this dealer's now
+        placed.start(dealer)
     # What is loaded by now (modules, tables, the evaluator's) lives as long as the
     # process: out of the collector's sight, a full collection while serving scans
     # only what serving made (tens of milliseconds less of a pause).
@@ -415,13 +416,15 @@ async def serve(args: argparse.Namespace) -> int:
 
     async def stop() -> None:
         pruning.cancel()
+        if placed is not None:  # the leases expire now: another dealer adopts at once
+            await asyncio.to_thread(placed.stop)
         store.close()
         if ranker is not None:
             await ranker.aclose()
 
     service = serving.Service([SERVICE_NAME], functools.partial(add_servicer, servicer),
                               on_stop=stop, on_stopping=dealer.shutdown)
-    started = {"db": str(args.db), "evaluators": addresses, "tables": len(dealer.tables),
+    started = {"db": "postgresql" if placed else str(args.db), "evaluators": addresses, "tables": len(dealer.tables),
                "evaluator_tls": upstream is not None,
                "event_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]}
     return await serving.serve_forever_async([service], args.host, args.port, "dealer",

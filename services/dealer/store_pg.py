@@ -294,7 +294,9 @@ class PgStore:
                         cur.execute(sql, params)
                 cur.execute("COMMIT")
         except BaseException:
-            if db.info.transaction_status != 0:  # not idle: what was begun is undone
+            if db.broken or db.closed:  # cut off (a pause past the server's timeout)
+                self._db = connect(self.path)
+            elif db.info.transaction_status != 0:  # not idle: what was begun is undone
                 db.execute("ROLLBACK")
             raise
         self.commits += 1
