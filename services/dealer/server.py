@@ -32,7 +32,7 @@ from poker.v1 import dealer_pb2_grpc
 from services.dealer import checks, history, placement, streams, views
 from services.dealer.auth import AUDITOR, Authenticator, Caller, bearer
 from services.dealer.dealer import Dealer
-from services.dealer.errors import DealerError, FailedPrecondition, InvalidArgument
+from services.dealer.errors import DealerError, FailedPrecondition, InvalidArgument, TableMoved
 from services.dealer.ranking import RemoteRanker, local_ranks
 from services.dealer.tables import Table
 
@@ -250,6 +250,8 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
             if not seat.seat_token:
                 raise InvalidArgument("open.seat_token: every seat opened needs its seat token")
             return self._seat_stream(seat.table_id, seat.seat_token, seat.after_sequence)
+        except TableMoved:
+            raise  # its message names the table already; its details the new address
         except DealerError as err:
             raise type(err)(f"open table {quote(seat.table_id)}: {err}") from err
 
