@@ -91,9 +91,12 @@ class Leases:
         db.execute("INSERT INTO dealers (owner, name, address, seen_at) VALUES (%s, %s, %s, now())"
                    " ON CONFLICT (owner) DO UPDATE SET seen_at = now(), address = EXCLUDED.address",
                    (self.owner, self.name, self.address))
+        # Only the tables the dealer serves: one it dropped (a failed group commit) runs
+        # out and is adopted again from its log.
         held = {t for (t,) in db.execute(
             "UPDATE leases SET expires_at = now() + make_interval(secs => %s)"
-            " WHERE owner = %s RETURNING table_id", (secs, self.owner)).fetchall()}
+            " WHERE owner = %s AND table_id = ANY(%s) RETURNING table_id",
+            (secs, self.owner, mine)).fetchall()}
         lost = [t for t in mine if t not in held]
         if lost:  # created since `mine` was read, or really gone: ask for these only
             still = {t for (t,) in db.execute(

@@ -42,6 +42,7 @@ import structlog
 
 from poker.journal import INDEX, PRUNE_BATCH, TABLE, Entry, Key, Retention
 from services.dealer import store as sqlite_store
+from services.dealer.errors import TableMoved
 from services.dealer.store import CALLS, ActRecord, Row, Snapshot, StoreFormatError, _act_key
 
 log = structlog.get_logger(__name__)
@@ -150,12 +151,12 @@ _FENCE = ("SELECT l.table_id FROM leases l JOIN unnest(%s::text[], %s::bigint[])
           " ON l.table_id = m.t AND l.epoch = m.e WHERE l.owner = %s FOR SHARE OF l")
 
 
-class Fenced(Exception):
-    """The table's lease moved on: this write did not land (services.dealer.lease)."""
+class Fenced(TableMoved):
+    """The table's lease moved on: this write did not land (services.dealer.lease). Its
+    caller is sent on (TABLE_MOVED): asked again, this dealer names the new owner."""
 
     def __init__(self, table_id: str) -> None:
-        super().__init__(f"table {table_id}: its lease moved to another dealer")
-        self.table_id = table_id
+        super().__init__(table_id, "")
 
 
 class PgStore:
@@ -168,6 +169,9 @@ class PgStore:
         self.lease_s = lease_s
         self.format = sqlite_store.STORE_FORMAT
         self.journal = PgJournalTable(self, retention or Retention())
+        import psycopg
+
+        self._psycopg = psycopg
         self._db = connect(dsn)
         with self._db.transaction():
             self._db.execute("SELECT pg_advisory_xact_lock(15150)")  # one creator at a time
@@ -222,8 +226,17 @@ class PgStore:
             yield
         finally:
             self._depth = 0
+            involved = sorted({t for t, *_ in self._ops if t is not None})
             try:
                 self._flush(raise_fenced=False)
+            except self._psycopg.OperationalError as err:
+                # The connection was cut (a pause past the server's timeout): none of it
+                # landed, and those tables' memory is ahead of the log: they are dropped,
+                # and adopted again from the log once their leases run out.
+                log.warning("store_group_commit_lost", error=str(err)[:200], tables=involved)
+                for table_id in involved:
+                    self.epochs.pop(table_id, None)
+                    self.on_lost(table_id)
             except BaseException as err:  # noqa: BLE001 - see Store.group
                 log.critical("store_group_commit_failed", error=repr(err),
                              hint="stopping; a restart reloads what is durable")

@@ -450,6 +450,8 @@ class Table:
         self._start_timer = None
         try:
             self._start_hand()
+        except TableMoved:  # lost to another dealer (its lease): logged as tables_lost
+            pass
         except Exception:  # a bug must not stop the loop that runs every table
             self.log.exception("hand_start_failed")
 
@@ -556,6 +558,8 @@ class Table:
                 return
             self.log.info("turn_timed_out", hand_id=hand_id, seat=turn.seat, action_number=number)
             self._after_decision(events, ActRecord(turn.seat, "timed_out", 0, 0))
+        except TableMoved:  # lost to another dealer (its lease): logged as tables_lost
+            pass
         except Exception:
             self.log.exception("time_out_failed", hand_id=hand_id)
 

@@ -1,0 +1,195 @@
+"""Two dealers on one PostgreSQL store, as real processes: a dealer killed (`kill -9`)
+mid-hand loses nothing, and a dealer paused past its lease (SIGSTOP) writes nothing
+after the other adopted its tables (issue 15, "Must hold").
+
+Bots play over the SDK (clients.farm.BotFarm, one PlayMany stream); they know the
+room's other dealer and follow their tables there by themselves (clients.moves).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clients.bots import CallingStation
+from clients.farm import BotFarm
+from poker.v1 import dealer_pb2 as pb
+from tests.pg_server import fresh_pg_dsn
+from tests.scale.room import (
+    LEASE_S,
+    log_checks,
+    log_lines,
+    open_tables,
+    start_dealer,
+    stored,
+    view,
+    wait_for,
+)
+
+TABLES, PLAYERS, STACK = 20, 3, 10_000
+
+
+@pytest.fixture
+def dsn(pg_server: str) -> str:
+    return fresh_pg_dsn(pg_server)
+
+
+class Bots:
+    """A BotFarm playing every seat for `seconds` on a thread of its own."""
+
+    def __init__(self, address: str, other: str, tables: dict[str, list[str]],
+                 seconds: float) -> None:
+        self.result: dict[Any, Any] | None = None
+        self.error: BaseException | None = None
+        self.farm: BotFarm | None = None
+        self._args = (address, other, tables, seconds)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        address, other, tables, seconds = self._args
+
+        async def main() -> None:
+            farm = self.farm = BotFarm(address, dealers=[other], fair_deck="flag",
+                                       reconnect_for=60)
+            for table_id, tokens in tables.items():
+                for token in tokens:
+                    farm.add(table_id, token, CallingStation())
+            try:
+                self.result = await farm.play(seconds=seconds)
+            finally:
+                await farm.close()
+
+        try:
+            asyncio.run(main())
+        except BaseException as err:  # noqa: BLE001 - the test reports it
+            self.error = err
+
+    def join(self, timeout: float) -> dict[Any, Any]:
+        self.thread.join(timeout)
+        assert not self.thread.is_alive(), "the bots did not finish"
+        assert self.error is None, repr(self.error)
+        assert self.result is not None
+        return self.result
+
+
+def hands(address: str, table_ids: list[str]) -> dict[str, int]:
+    return {t: view(address, t).hands_played for t in table_ids}
+
+
+def settle(address: str, table_ids: list[str], timeout: float = 30) -> int:
+    """Waits until no hand runs at any table (every bot sat out); the chips at the tables."""
+    def idle() -> bool:
+        return all(not view(address, t).HasField("hand")
+                   or view(address, t).hand.street == pb.STREET_COMPLETE for t in table_ids)
+
+    wait_for("every table between hands", idle, timeout, every=0.3)
+    return sum(s.stack for t in table_ids for s in view(address, t).seats)
+
+
+def deck_proofs(bots: Bots) -> int:
+    assert bots.farm is not None
+    verified = 0
+    for seat in bots.farm.seats:
+        checker = seat.client.fair_deck
+        assert checker is not None
+        assert not checker.violations, checker.violations[:3]
+        verified += checker.verified
+    return verified
+
+
+@pytest.mark.timeout(150)
+def test_kill_9_a_dealer_mid_hand_its_tables_deal_again_on_the_other(
+        dsn: str, tmp_path: Path) -> None:
+    a = start_dealer(dsn, tmp_path / "a.log")
+    b = start_dealer(dsn, tmp_path / "b.log")
+    try:
+        tables = open_tables(a.address, TABLES, PLAYERS, STACK)
+        ids = sorted(tables)
+        bots = Bots(a.address, b.address, tables, seconds=20)
+        wait_for("two hands at every table",
+                 lambda: min(hands(a.address, ids).values()) >= 2, 40, every=0.3)
+        wait_for("a hand running at t000", lambda: view(a.address, "t000").HasField("hand")
+                 and view(a.address, "t000").hand.street != 5, 5, every=0.01)
+        before = hands(a.address, ids)
+        a.popen.send_signal(signal.SIGKILL)
+        a.popen.wait(10)
+        killed = time.monotonic()
+        dealt_again: dict[str, float] = {}
+
+        def all_dealing() -> bool:
+            for t in ids:
+                if t in dealt_again:
+                    continue
+                try:
+                    if view(b.address, t).hands_played > before[t]:
+                        dealt_again[t] = time.monotonic() - killed
+                except Exception:  # noqa: BLE001 - not adopted yet (TABLE_MOVED)
+                    pass
+            return len(dealt_again) == len(ids)
+
+        wait_for("every table dealing again on the other dealer", all_dealing, 10, every=0.2)
+        assert max(dealt_again.values()) < 10, dealt_again
+        result = bots.join(60)
+        assert all(r.reconnects >= 1 for r in result.values()), "a bot did not resume"
+        assert all(r.hands >= 1 for r in result.values())
+        chips = settle(b.address, ids)
+        assert chips == TABLES * PLAYERS * STACK, "chips were made or lost in the failover"
+        assert deck_proofs(bots) > TABLES  # every revealed deck checked, none failed
+        adopted = [t for e in log_lines(tmp_path / "b.log", "tables_adopted") for t in e["tables"]]
+        assert sorted(adopted) == ids
+        log_checks(dsn)
+        print(f"failover: every table dealt again within {max(dealt_again.values()):.2f} s "
+              f"(lease {LEASE_S} s)")
+    finally:
+        for proc in (a, b):
+            if proc.popen.poll() is None:
+                proc.popen.kill()
+
+
+@pytest.mark.timeout(150)
+def test_fencing_a_paused_dealer_writes_nothing_after_losing_its_tables(
+        dsn: str, tmp_path: Path) -> None:
+    a = start_dealer(dsn, tmp_path / "a.log")
+    b = start_dealer(dsn, tmp_path / "b.log")
+    try:
+        tables = open_tables(a.address, 6, PLAYERS, STACK, action_time_ms=400)
+        ids = sorted(tables)
+        bots = Bots(a.address, b.address, tables, seconds=25)
+        wait_for("two hands at every table",
+                 lambda: min(hands(a.address, ids).values()) >= 2, 40, every=0.3)
+        a.popen.send_signal(signal.SIGSTOP)
+        stopped = time.monotonic()
+        wait_for("the other dealer adopting every table", lambda: sorted(
+            t for e in log_lines(tmp_path / "b.log", "tables_adopted") for t in e["tables"])
+            == ids, 20, every=0.2)
+        assert time.monotonic() - stopped >= LEASE_S * 0.9  # not before the lease ran out
+        at_adoption = dict(stored(dsn, "SELECT table_id, max(sequence) FROM events"
+                                       " WHERE epoch = 1 GROUP BY table_id"))
+        wait_for("the adopter dealing", lambda: all(
+            view(b.address, t).hands_played > 0 for t in ids), 10)
+        time.sleep(1.0)
+        a.popen.send_signal(signal.SIGCONT)
+        wait_for("the paused dealer reporting its tables lost", lambda: sorted(
+            t for e in log_lines(tmp_path / "a.log", "tables_lost") for t in e["tables"])
+            == ids, 15, every=0.2)
+        bots.join(60)
+        # Nothing of A's landed after the adoption: its epoch's events end where they
+        # stood when B adopted, and every later event is B's.
+        after = dict(stored(dsn, "SELECT table_id, max(sequence) FROM events"
+                                 " WHERE epoch = 1 GROUP BY table_id"))
+        assert after == at_adoption
+        log_checks(dsn)
+        settle(b.address, ids)
+        deck_proofs(bots)
+    finally:
+        for proc in (a, b):
+            if proc.popen.poll() is None:
+                proc.popen.send_signal(signal.SIGCONT)
+                proc.popen.kill()
