@@ -101,6 +101,19 @@ CREATE TABLE IF NOT EXISTS dealers (
 );
 {TABLE};
 {INDEX};
+CREATE OR REPLACE FUNCTION dealer_fence(who TEXT, ids TEXT[], epochs BIGINT[])
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE lost TEXT[];
+BEGIN
+    -- The lease rows first (an adopter's UPDATE holding one is waited for), then the check
+    -- on what is committed now.
+    PERFORM 1 FROM leases WHERE table_id = ANY(ids) ORDER BY table_id FOR SHARE;
+    lost := ARRAY(SELECT m.t FROM unnest(ids, epochs) AS m(t, e) WHERE NOT EXISTS (
+        SELECT 1 FROM leases l WHERE l.table_id = m.t AND l.epoch = m.e AND l.owner = who));
+    IF cardinality(lost) > 0 THEN
+        RAISE EXCEPTION 'dealer_fenced' USING DETAIL = array_to_string(lost, ',');
+    END IF;
+END $$;
 """
 
 #: A payload in format 1 (the codec's JSON) is text; a later format's is bytes.
@@ -145,10 +158,10 @@ _INSERT_EVENT = ("INSERT INTO events (table_id, sequence, hand_id, time_ms, payl
                  " VALUES (%s, %s, %s, %s, %s, %s)")
 _INSERT_ENTRY = ("INSERT INTO journal (call, scope, request_id, fingerprint, what, answer, at_ms)"
                  " VALUES (%s, %s, %s, %s, %s, %s, %s)")
-#: The fencing check: the tables of the transaction still leased to this process at
-#: their epoch, their lease rows locked until the commit.
-_FENCE = ("SELECT l.table_id FROM leases l JOIN unnest(%s::text[], %s::bigint[]) AS m(t, e)"
-          " ON l.table_id = m.t AND l.epoch = m.e WHERE l.owner = %s FOR SHARE OF l")
+#: The fencing check (the first statement of every transaction): the lease rows of its
+#: tables locked until the commit, and an error naming those no longer this process's
+#: at their epoch, which undoes the whole transaction.
+_FENCE = "SELECT dealer_fence(%s, %s::text[], %s::bigint[])"
 
 
 class Fenced(TableMoved):
@@ -185,6 +198,7 @@ class PgStore:
         self._ops: list[tuple[str | None, str, Any, bool]] = []
         self._journal_pending: dict[tuple[str, str, str], Entry] = {}
         self.commits = 0
+        self._cursor: Any = None
         self.reader = PgReader(dsn)
 
     def close(self) -> None:
@@ -282,36 +296,24 @@ class PgStore:
         self._journal_pending.clear()
 
     def _flush(self, raise_fenced: bool = True) -> None:
-        """Sends the buffered transaction: the fence, the statements, COMMIT."""
+        """Sends the buffered transaction (`_send`); the tables the fence names lost are
+        left out and the rest sent again, then reported (`on_lost`)."""
         ops, self._ops = self._ops, []
         self._journal_pending.clear()
         if not ops:
             return
-        db = self._db
-        involved = sorted({t for t, *_ in ops if t is not None})
         lost: set[str] = set()
-        try:
-            with db.pipeline() as pipe, db.cursor() as cur:
-                cur.execute("BEGIN")
-                if involved:
-                    cur.execute(_FENCE, (involved, [self.epochs.get(t, -1) for t in involved],
-                                         self.owner))
-                    pipe.sync()
-                    lost = set(involved) - {r[0] for r in cur.fetchall()}
-                for table_id, sql, params, many in ops:
-                    if table_id in lost:
-                        continue
-                    if many:
-                        cur.executemany(sql, params)
-                    else:
-                        cur.execute(sql, params)
-                cur.execute("COMMIT")
-        except BaseException:
-            if db.broken or db.closed:  # cut off (a pause past the server's timeout)
-                self._db = connect(self.path)
-            elif db.info.transaction_status != 0:  # not idle: what was begun is undone
-                db.execute("ROLLBACK")
-            raise
+        while True:
+            try:
+                self._send([op for op in ops if op[0] not in lost])
+                break
+            except self._psycopg.errors.RaiseException as err:
+                if not str(err).startswith("dealer_fenced"):
+                    raise
+                named = {t for t in (err.diag.message_detail or "").split(",") if t}
+                if not named - lost:
+                    raise
+                lost |= named  # the others' writes go again, without those
         self.commits += 1
         for table_id in lost:
             self.epochs.pop(table_id, None)
@@ -320,6 +322,38 @@ class PgStore:
             self.on_lost(table_id)
         if lost and raise_fenced:
             raise Fenced(sorted(lost)[0])
+
+    def _send(self, ops: list[tuple[str | None, str, Any, bool]]) -> None:
+        """One transaction in one round trip: the statements joined in one simple query
+        (PostgreSQL runs them as one implicit transaction: all of it lands or none), the
+        fence first. Waiting on the server costs the event loop one round trip a commit
+        however many decisions it holds, the group commit's whole point."""
+        involved = sorted({t for t, *_ in ops if t is not None})
+        cur = self._client_cursor()
+        text = [cur.mogrify(_FENCE, (self.owner, involved,
+                                     [self.epochs.get(t, -1) for t in involved]))
+                ] if involved else []
+        for _table, sql, params, many in ops:
+            if not many:
+                text.append(cur.mogrify(sql, params))
+            elif params:
+                head, _, values = sql.partition(" VALUES ")
+                text.append(head + " VALUES " + ",".join(
+                    cur.mogrify(values, row) for row in params))
+        if not text:
+            return
+        try:
+            cur.execute(";\n".join(text).encode())
+        except BaseException:
+            if self._db.broken or self._db.closed:  # cut off (a pause past a timeout)
+                self._db = connect(self.path)
+                self._cursor = None
+            raise
+
+    def _client_cursor(self) -> Any:
+        if self._cursor is None:
+            self._cursor = self._psycopg.ClientCursor(self._db)
+        return self._cursor
 
     # --------------------------------------------------------------------- tables
 
