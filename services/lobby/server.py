@@ -408,7 +408,8 @@ def run(args: argparse.Namespace) -> int:
     server_tls = tls.from_args(args)
     upstream = tls.upstream_from_args(args, args.dealer_tls_ca, "--dealer-tls-ca")
     storage = open_storage(args.dsn, args.db)
-    dealer = GrpcDealer(args.service_token or "", args.dealer_timeout_ms / 1000, upstream)
+    dealer = GrpcDealer(args.service_token or "", args.dealer_timeout_ms / 1000, upstream,
+                        peers=dealer_addresses(args))
     lobby = Lobby(storage, dealer, dealer_addresses(args), args.lease_seconds,
                   fault=_fault_hook(), retention=journal.retention_from_args(args))
     log.info("lobby_starting", backend=storage.dialect, dealers=lobby.dealers,
