@@ -193,3 +193,34 @@ def test_fencing_a_paused_dealer_writes_nothing_after_losing_its_tables(
             if proc.popen.poll() is None:
                 proc.popen.send_signal(signal.SIGCONT)
                 proc.popen.kill()
+
+
+@pytest.mark.timeout(60)
+def test_a_dealer_sends_the_client_of_a_table_it_does_not_own_to_its_owner(
+        dsn: str, tmp_path: Path) -> None:
+    import grpc
+
+    from poker.moved import error_info
+    from services.lobby.dealer_client import GrpcDealer
+    from tests.scale.room import stub
+
+    a = start_dealer(dsn, tmp_path / "a.log")
+    b = start_dealer(dsn, tmp_path / "b.log")
+    try:
+        open_tables(a.address, 1, 2, 1000)
+        with pytest.raises(grpc.RpcError) as refused:
+            stub(b.address).GetTable(pb.GetTableRequest(table_id="t000"), timeout=5)
+        assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert error_info(refused.value) == (
+            "TABLE_MOVED", {"table_id": "t000", "dealer_address": a.address})
+        with pytest.raises(grpc.RpcError) as unknown:  # no such table anywhere: NOT_FOUND
+            stub(b.address).GetTable(pb.GetTableRequest(table_id="nope"), timeout=5)
+        assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
+        # The lobby's client follows the redirect and remembers where the table is.
+        lobby_side = GrpcDealer("scale-service-token", peers=[a.address, b.address])
+        assert lobby_side.table(b.address, "t000").table_id == "t000"
+        assert lobby_side.where(b.address, "t000") == a.address
+        lobby_side.close()
+    finally:
+        for proc in (a, b):
+            proc.popen.kill()
