@@ -118,6 +118,8 @@ class Dealer:
         #: Where a table this dealer does not hold is served (a shared PostgreSQL store:
         #: services.dealer.placement): its owner's address, "" for none yet, None: no table.
         self.locate: Callable[[str], str | None] | None = None
+        #: Called with every table this dealer takes on (created, restored, adopted).
+        self.on_table: list[Callable[[Table], None]] = []
 
     def restore(self) -> None:
         """Reloads every open table from the store and resumes its hand (call on the loop).
@@ -298,6 +300,8 @@ class Dealer:
 
         table = Table(table_id, config, options, self.store, self.ranker, on_tokens)
         self.tables[table_id] = table
+        for hook in self.on_table:
+            hook(table)
         return table
 
     def _tokens(self, table_id: str, seat: int, hashed: str | None) -> None:

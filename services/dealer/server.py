@@ -33,6 +33,7 @@ from services.dealer import checks, history, placement, streams, views
 from services.dealer.auth import AUDITOR, Authenticator, Caller, bearer
 from services.dealer.dealer import Dealer
 from services.dealer.errors import DealerError, FailedPrecondition, InvalidArgument, TableMoved
+from services.dealer.notes import MAX_CURSORS, Notes
 from services.dealer.ranking import RemoteRanker, local_ranks
 from services.dealer.tables import Table
 
@@ -71,8 +72,10 @@ async def _abort(context: Any, err: Exception) -> None:
 class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     """DealerService over a Dealer."""
 
-    def __init__(self, dealer: Dealer, linger_s: float = 0.0) -> None:
+    def __init__(self, dealer: Dealer, linger_s: float = 0.0,
+                 notes: Notes | None = None) -> None:
         self.dealer = dealer
+        self.notes = notes or Notes()
         self.auth = dealer.auth
         self.linger = linger_s
 
@@ -279,6 +282,23 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
             await _abort(context, err)
 
 
+    async def FollowTables(self, request: pb.FollowTablesRequest,
+                           context: Any) -> AsyncIterator[pb.FollowTablesResponse]:
+        try:
+            self.auth.require_service(_token(context))
+            if len(request.after) > MAX_CURSORS:
+                raise InvalidArgument(f"after: at most {MAX_CURSORS} cursors, not "
+                                      f"{len(request.after)}")
+        except Exception as err:  # noqa: BLE001
+            await _abort(context, err)
+            return
+        try:
+            async for response in self.notes.follow(self.dealer, request.after):
+                yield response
+        except DealerError as err:  # fell behind
+            await _abort(context, err)
+
+
 #: The streams whose responses the servicer yields already serialized (services.dealer.views).
 SERIALIZED_STREAMS = ("WatchTable", "Play", "PlayMany")
 
@@ -401,6 +421,8 @@ async def serve(args: argparse.Namespace) -> int:
         return 1
     dealer = Dealer(store, Authenticator(args.service_token, args.auditor_token), ranker,
                     args.on_crash, args.full_replay)
+    notes = Notes()  # FollowTables: every table's table-level events
+    dealer.on_table.append(notes.watch)
     dealer.restore()
     if placed is not None:  # --dsn: the expired tables are this dealer's now
         placed.start(dealer)
@@ -413,7 +435,7 @@ async def serve(args: argparse.Namespace) -> int:
     # almost no cycles: the youngest generation is collected every 20,000 allocations
     # instead of every 700, which took about 2.5 % of a busy dealer's CPU.
     gc.set_threshold(20_000, 10, 10)
-    servicer = DealerServicer(dealer, args.stream_linger_ms / 1000)
+    servicer = DealerServicer(dealer, args.stream_linger_ms / 1000, notes)
     pruning = asyncio.create_task(journal.prune_on_loop(store.journal))
 
     async def stop() -> None:

@@ -26,6 +26,7 @@ from poker.v1 import dealer_pb2, lobby_pb2_grpc
 from poker.v1 import lobby_pb2 as pb
 from services.lobby import checks, errors
 from services.lobby.dealer_client import GrpcDealer, game_config, game_json
+from services.lobby.follower import TableFollower
 from services.lobby.draw import ButtonDraw
 from services.lobby.ledger import LedgerCorrupt, Transfer
 from services.lobby.lobby import Lobby
@@ -371,6 +372,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(env POKER_DEALER_TLS_CA)")
     parser.add_argument("--dealer-timeout-ms", type=int, default=5000,
                         help="deadline of one call to a dealer")
+    parser.add_argument("--poll-dealers", action="store_true",
+                        default=env("POKER_LOBBY_POLL_DEALERS", "") == "1",
+                        help="R30 asks every table its seats each pass (GetTable), as before "
+                             "FollowTables; default: follow each dealer's table-level events "
+                             "and ask only the tables where a player busted (env "
+                             "POKER_LOBBY_POLL_DEALERS=1)")
     parser.add_argument("--recovery-interval", type=float, default=1.0,
                         help="seconds between passes that finish or undo interrupted work")
     parser.add_argument("--lease-seconds", type=float, default=15.0,
@@ -414,11 +421,15 @@ def run(args: argparse.Namespace) -> int:
                   fault=_fault_hook(), retention=journal.retention_from_args(args))
     log.info("lobby_starting", backend=storage.dialect, dealers=lobby.dealers,
              dealer_tls=upstream is not None)
+    if not args.poll_dealers:  # FollowTables streams instead of R30's GetTable polling
+        lobby.follow(TableFollower(lobby.dealers, args.service_token or "", upstream))
     lobby.start_recovery(args.recovery_interval)
     servicer = LobbyServicer(lobby, args.operator_token)
 
     def stop() -> None:
         lobby.stop()
+        if lobby.follower is not None:
+            lobby.follower.stop()
         dealer.close()
         storage.close()
 
