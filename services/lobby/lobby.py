@@ -275,7 +275,7 @@ class Lobby:
         """Follows the dealers' table-level events (FollowTables) from now on: R30's pass
         asks only the tables where a player busted (once every table, at the first
         pass and while a dealer's stream is down)."""
-        self.follower = follower
+        self.follower, self._full_pass_done = follower, False
         follower.subscribe(self.bust_watch)
         follower.start()
 
