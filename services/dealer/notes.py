@@ -82,6 +82,9 @@ class Follower:
         self.queue: asyncio.Queue[list[pb.TableNote]] = asyncio.Queue()
         self.waiting = 0
         self.overflowed = False
+        #: Where the follower stood at each table it named (a table adopted later is
+        #: read back from there: the follower drops what it has already).
+        self.cursors: dict[str, int] = {}
 
     def put(self, notes: list[pb.TableNote]) -> None:
         if self.overflowed:
@@ -111,31 +114,50 @@ class Notes:
                     follower.put(notes)
 
         table.subscribe(on_commit)
+        if any(table.table_id in f.cursors for f in self.followers):
+            # Adopted from another dealer while followed: once its log is folded, what
+            # happened there after the follower's cursor (the old dealer may have died
+            # before sending it).
+            asyncio.get_running_loop().call_soon(self._replay, table)
+
+    def _replay(self, table: Any) -> None:
+        for follower in self.followers:
+            after = follower.cursors.get(table.table_id)
+            if after is not None:
+                notes = self.table_backlog(table, after)
+                if notes:
+                    follower.put(notes)
+
+    @staticmethod
+    def table_backlog(table: Any, after: int) -> list[pb.TableNote]:
+        """A table's notes after `after`, from its log (memory, else the store)."""
+        if after >= table.last_sequence:
+            return []
+        recent = table.recent_after(after, 1 << 30)
+        if recent is None:
+            from services.dealer import codec
+
+            stored = [(r.sequence, codec.loads(r.payload))
+                      for r in table.store.events(table.table_id, after)]
+        else:
+            stored = [(s.sequence, s.event) for s in recent]
+        return [n for sequence, event in stored for n in notes_of(
+            table.table_id, sequence, event, table.seats, table.hands_played)]
 
     def backlog(self, dealer: Any, cursors: Iterable[pb.TableCursor]) -> list[pb.TableNote]:
-        """The notes after each cursor, from the tables' logs (memory, else the store)."""
+        """The notes after each cursor of a table this dealer serves."""
         notes: list[pb.TableNote] = []
         for cursor in cursors:
             table = dealer.tables.get(cursor.table_id)
-            if table is None or cursor.sequence >= table.last_sequence:
-                continue
-            stored = table.recent_after(cursor.sequence, 1 << 30)
-            if stored is None:
-                from services.dealer import codec
-
-                stored = [(r.sequence, codec.loads(r.payload))
-                          for r in dealer.store.events(cursor.table_id, cursor.sequence)]
-            else:
-                stored = [(s.sequence, s.event) for s in stored]
-            for sequence, event in stored:
-                notes.extend(notes_of(cursor.table_id, sequence, event, table.seats,
-                                      table.hands_played))
+            if table is not None:
+                notes.extend(self.table_backlog(table, cursor.sequence))
         return notes
 
     async def follow(self, dealer: Any,
                      cursors: Sequence[pb.TableCursor]) -> AsyncIterator[pb.FollowTablesResponse]:
         """The stream: the backlog after `cursors` with the tables served, then live."""
         follower = Follower()
+        follower.cursors = {c.table_id: c.sequence for c in cursors}
         self.followers.add(follower)  # before the backlog: nothing falls in between
         try:
             first = pb.FollowTablesResponse(notes=self.backlog(dealer, cursors),
