@@ -283,12 +283,14 @@ def send_busted_away(ctx: Ctx, busted: Busted, now: float,
     """
     started: list[tuple[Operation, str]] = []
     seen: set[tuple[str, int, str]] = set()
-    for table in ctx.tx(tables.listing):
+    if only is None:
+        listed = ctx.tx(tables.listing)
+    else:  # the followed tables only: the pass costs nothing while nothing happens
+        listed = ctx.tx(lambda tx: [tables.get(tx, t) for t in sorted(only)
+                                    if tables.exists(tx, t)])
+    for table in listed:
         seated = [s for s in table.seats if s.state is SeatState.SEATED]
         if table.status is not TableStatus.OPEN or not seated:
-            continue
-        if only is not None and table.table_id not in only:
-            seen.update(k for k in busted if k[0] == table.table_id)  # kept, not asked
             continue
         pending = ctx.tx(lambda tx, t=table.table_id: ops.pending(tx, t))  # type: ignore[misc]
         rebuying = {o.player_id for o in pending if o.kind is OpKind.REBUY}
