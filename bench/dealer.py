@@ -459,9 +459,10 @@ def commit_costs(folder: Path, dsn: str, decisions: int = 2000) -> dict[str, flo
         base = 10_000_000 * (group + 1)
         start = time.perf_counter()
         for n in range(0, decisions, group):
-            def one(k: int, store: Any = store) -> None:
-                store.write("t", [(base + k, "h", 0, payload)], lambda: store.put_act(
-                    "t", "h", base + k, ActRecord(1, "call", 20, base + k)))
+            def one(k: int, store: Any = store, base: int = base) -> None:
+                n = base + k
+                store.write("t", [(n, "h", 0, payload)], lambda: store.put_act(
+                    "t", "h", n, ActRecord(1, "call", 20, n)))
             if group == 1:
                 one(n)
             else:

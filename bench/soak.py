@@ -38,7 +38,7 @@ prefer_polling_engine()
 
 import grpc  # noqa: E402
 
-from bench.dealer import cpu_seconds, fresh_schema, free_port, rss_mb  # noqa: E402
+from bench.dealer import cpu_seconds, free_port, fresh_schema, rss_mb  # noqa: E402
 from poker.procs import ServiceProcess, start_service  # noqa: E402
 from poker.v1 import dealer_pb2 as pb  # noqa: E402
 from poker.v1 import dealer_pb2_grpc  # noqa: E402

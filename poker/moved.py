@@ -34,8 +34,8 @@ _CODE_UNAVAILABLE = 14
 def error_info_trailers(reason: str, metadata: Mapping[str, str], message: str = "",
                         code: int = _CODE_UNAVAILABLE) -> tuple[tuple[str, bytes], ...]:
     """The trailing metadata carrying a google.rpc.Status with one ErrorInfo."""
-    from google.protobuf import any_pb2
-    from google.rpc import error_details_pb2, status_pb2
+    from google.protobuf import any_pb2  # type: ignore[import-untyped,unused-ignore]
+    from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped,unused-ignore]
 
     info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=dict(metadata))
     packed = any_pb2.Any()
@@ -51,7 +51,7 @@ def trailers(table_id: str, address: str, message: str = "") -> tuple[tuple[str,
 
 def error_info(error: Any) -> tuple[str, dict[str, str]] | None:
     """(reason, metadata) of the ErrorInfo in a gRPC error's trailers, if any."""
-    from google.rpc import error_details_pb2, status_pb2
+    from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped,unused-ignore]
 
     try:
         metadata = error.trailing_metadata() or ()

@@ -46,7 +46,7 @@ def notes_of(table_id: str, sequence: int, event: Any, seats: dict[int, Any],
     """The notes one stored event makes (none for the play of a hand). `seats`: the
     table's seats once the event is folded (who sits where), for HandEnded's busts."""
     kind = type(event)
-    base = {"table_id": table_id, "sequence": sequence}
+    base: dict[str, Any] = {"table_id": table_id, "sequence": sequence}
     if kind is ev.PlayerSeated:
         return [pb.TableNote(**base, kind=pb.TABLE_NOTE_KIND_SEATED, seat=event.seat,
                              player_id=event.player_id, stack=event.stack)]

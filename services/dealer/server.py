@@ -448,7 +448,8 @@ async def serve(args: argparse.Namespace) -> int:
 
     service = serving.Service([SERVICE_NAME], functools.partial(add_servicer, servicer),
                               on_stop=stop, on_stopping=dealer.shutdown)
-    started = {"db": "postgresql" if placed else str(args.db), "evaluators": addresses, "tables": len(dealer.tables),
+    started = {"db": "postgresql" if placed else str(args.db), "evaluators": addresses,
+               "tables": len(dealer.tables),
                "evaluator_tls": upstream is not None,
                "event_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]}
     return await serving.serve_forever_async([service], args.host, args.port, "dealer",

@@ -22,8 +22,8 @@ from services.lobby import operations as ops
 from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable, Level
 from services.lobby.draw import ButtonDraw
 from services.lobby.errors import AlreadyExists, InvalidArgument, LobbyError, NotFound
-from services.lobby.journal import RULES, request_key
 from services.lobby.follower import BustWatch, TableFollower
+from services.lobby.journal import RULES, request_key
 from services.lobby.ledger import Audit, Transfer, TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.players import Player

@@ -26,8 +26,8 @@ from poker.v1 import dealer_pb2, lobby_pb2_grpc
 from poker.v1 import lobby_pb2 as pb
 from services.lobby import checks, errors
 from services.lobby.dealer_client import GrpcDealer, game_config, game_json
-from services.lobby.follower import TableFollower
 from services.lobby.draw import ButtonDraw
+from services.lobby.follower import TableFollower
 from services.lobby.ledger import LedgerCorrupt, Transfer
 from services.lobby.lobby import Lobby
 from services.lobby.operations import OPERATOR_SCOPE, OpState
