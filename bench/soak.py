@@ -70,6 +70,7 @@ async def seat_everyone(lobby: str, tables: int, pause_ms: int, seats: tuple[int
     (table, seat token) by dealer."""
     from clients.accounts import TableRules
     from clients.aio import AsyncLobbyClient
+    from clients.errors import ServiceError
     from clients.models import TableConfig
 
     by_dealer = {} if by_dealer is None else by_dealer
@@ -85,12 +86,21 @@ async def seat_everyone(lobby: str, tables: int, pause_ms: int, seats: tuple[int
                 player = f"b{t:04d}-{seat}"
                 await operator.create_player(player, player)
                 await operator.deposit(player, 10 * BUY_IN)
-                seating = await operator.join(table_id, BUY_IN, seat=seat, player_id=player)
+                for attempt in range(30):  # a loaded machine: "being completed right now"
+                    try:
+                        seating = await operator.join(table_id, BUY_IN, seat=seat,
+                                                      player_id=player,
+                                                      request_id=f"join-{player}")
+                        break
+                    except ServiceError as err:
+                        if err.code != grpc.StatusCode.UNAVAILABLE or attempt == 29:
+                            raise
+                        await asyncio.sleep(1.0)
                 by_dealer.setdefault(seating.dealer_address, []).append(
                     (table_id, seating.seat_token))
 
-        for start in range(0, tables, 50):
-            await asyncio.gather(*(one(t) for t in range(start, min(tables, start + 50))))
+        for start in range(0, tables, 20):
+            await asyncio.gather(*(one(t) for t in range(start, min(tables, start + 20))))
     return by_dealer
 
 

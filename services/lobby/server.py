@@ -228,7 +228,8 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         table = self.lobby.table(request.table_id)
         draw = self.lobby.button_draw(request.table_id)
         return pb.JoinTableResponse(
-            seat=op.seat, seat_token=op.seat_token, dealer_address=table.dealer,
+            seat=op.seat, seat_token=op.seat_token,
+            dealer_address=current_dealer(self.lobby, table.dealer, table.table_id),
             buy_in=op.amount, player=player_pb(self.lobby.player(player_id)),
             button_draw=draw_pb(draw) if draw else None)
 
@@ -341,6 +342,12 @@ def table_pb(table: Table) -> pb.LobbyTable:
         dealer_address=table.dealer,
         status=pb.TableStatus.Value(f"TABLE_STATUS_{table.status.value.upper()}"),
         seats=seats, button=table.button_seat, chips=table.chips)
+
+
+def current_dealer(lobby: Lobby, address: str, table_id: str) -> str:
+    """Where the table is served now: its dealer unless it moved (GrpcDealer.where)."""
+    where = getattr(lobby.ctx.dealer, "where", None)
+    return str(where(address, table_id)) if where is not None else address
 
 
 def draw_pb(draw: ButtonDraw) -> pb.ButtonDraw:

@@ -117,3 +117,48 @@ def log_checks(dsn: str) -> None:
             started[key] = started.get(key, 0) + 1
     twice = [k for k, n in started.items() if n > 1]
     assert not twice, f"hands started twice: {twice[:5]}"
+
+
+OPERATOR_TOKEN = "scale-operator-token"
+
+
+def start_lobby(folder: Path, dealers: Sequence[str]) -> ServiceProcess:
+    """A lobby (SQLite) placing tables on `dealers`, following their FollowTables."""
+    args = ["--db", str(folder / "lobby.sqlite"), "--operator-token", OPERATOR_TOKEN,
+            "--service-token", SERVICE_TOKEN]
+    for address in dealers:
+        args += ["--dealer", address]
+    return start_service("lobby", args, log_path=folder / "lobby.log")
+
+
+async def lobby_tables(lobby: str, count: int, players: int, stack: int,
+                       deposit: int) -> dict[str, list[tuple[str, str]]]:
+    """`count` tables opened through the lobby (it spreads them over its dealers), each
+    with `players` funded players bought in for `stack`: (table, seat token) by dealer."""
+    from clients.accounts import TableRules
+    from clients.aio import AsyncLobbyClient
+    from clients.models import TableConfig
+
+    by_dealer: dict[str, list[tuple[str, str]]] = {}
+    async with AsyncLobbyClient(lobby, OPERATOR_TOKEN, timeout=30) as operator:
+        for t in range(count):
+            table_id = f"t{t:03d}"
+            await operator.open_table(
+                TableConfig(seats=6, pause_between_hands_ms=100, action_time_ms=2_000),
+                TableRules(min_buy_in=stack, max_buy_in=stack, max_rebuys=0),
+                name=table_id, table_id=table_id)
+            for seat in range(players):
+                player = f"{table_id}-p{seat}"
+                await operator.create_player(player, player)
+                await operator.deposit(player, deposit)
+                seating = await operator.join(table_id, stack, seat=seat, player_id=player)
+                by_dealer.setdefault(seating.dealer_address, []).append(
+                    (table_id, seating.seat_token))
+    return by_dealer
+
+
+async def audit(lobby: str) -> Any:
+    from clients.aio import AsyncLobbyClient
+
+    async with AsyncLobbyClient(lobby, OPERATOR_TOKEN, timeout=30) as operator:
+        return await operator.audit()

@@ -2,8 +2,11 @@
 mid-hand loses nothing, and a dealer paused past its lease (SIGSTOP) writes nothing
 after the other adopted its tables (issue 15, "Must hold").
 
-Bots play over the SDK (clients.farm.BotFarm, one PlayMany stream); they know the
-room's other dealer and follow their tables there by themselves (clients.moves).
+The kill test runs a lobby too: it spreads 20 tables over both dealers, funds and
+seats the players, and its ledger is audited at the end against the stacks at the
+tables (balances + stacks == deposits - withdrawals). Bots play over the SDK
+(clients.farm.BotFarm, one PlayMany stream per dealer); they know the room's dealers
+and follow their tables by themselves (clients.moves).
 """
 
 from __future__ import annotations
@@ -23,16 +26,19 @@ from poker.v1 import dealer_pb2 as pb
 from tests.pg_server import fresh_pg_dsn
 from tests.scale.room import (
     LEASE_S,
+    audit,
+    lobby_tables,
     log_checks,
     log_lines,
     open_tables,
     start_dealer,
+    start_lobby,
     stored,
     view,
     wait_for,
 )
 
-TABLES, PLAYERS, STACK = 20, 3, 10_000
+TABLES, PLAYERS, STACK, DEPOSIT = 20, 3, 10_000, 15_000
 
 
 @pytest.fixture
@@ -41,30 +47,34 @@ def dsn(pg_server: str) -> str:
 
 
 class Bots:
-    """A BotFarm playing every seat for `seconds` on a thread of its own."""
+    """BotFarms (one per dealer) playing every seat for `seconds` on a thread of their own;
+    each knows every dealer of the room, and follows its tables by itself."""
 
-    def __init__(self, address: str, other: str, tables: dict[str, list[str]],
-                 seconds: float) -> None:
-        self.result: dict[Any, Any] | None = None
+    def __init__(self, seats: dict[str, list[tuple[str, str]]], seconds: float) -> None:
+        self.result: dict[Any, Any] = {}
         self.error: BaseException | None = None
-        self.farm: BotFarm | None = None
-        self._args = (address, other, tables, seconds)
+        self.farms: list[BotFarm] = []
+        self._args = (seats, seconds)
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
-        address, other, tables, seconds = self._args
+        seats, seconds = self._args
 
         async def main() -> None:
-            farm = self.farm = BotFarm(address, dealers=[other], fair_deck="flag",
-                                       reconnect_for=60)
-            for table_id, tokens in tables.items():
-                for token in tokens:
+            for address, mine in seats.items():
+                farm = BotFarm(address, dealers=list(seats), fair_deck="flag",
+                               reconnect_for=60)
+                for table_id, token in mine:
                     farm.add(table_id, token, CallingStation())
+                self.farms.append(farm)
             try:
-                self.result = await farm.play(seconds=seconds)
+                for found in await asyncio.gather(*(f.play(seconds=seconds)
+                                                    for f in self.farms)):
+                    self.result.update(found)
             finally:
-                await farm.close()
+                for farm in self.farms:
+                    await farm.close()
 
         try:
             asyncio.run(main())
@@ -75,8 +85,12 @@ class Bots:
         self.thread.join(timeout)
         assert not self.thread.is_alive(), "the bots did not finish"
         assert self.error is None, repr(self.error)
-        assert self.result is not None
+        assert self.result
         return self.result
+
+
+def by_dealer(address: str, tables: dict[str, list[str]]) -> dict[str, list[tuple[str, str]]]:
+    return {address: [(t, token) for t, tokens in tables.items() for token in tokens]}
 
 
 def hands(address: str, table_ids: list[str]) -> dict[str, int]:
@@ -94,9 +108,8 @@ def settle(address: str, table_ids: list[str], timeout: float = 30) -> int:
 
 
 def deck_proofs(bots: Bots) -> int:
-    assert bots.farm is not None
     verified = 0
-    for seat in bots.farm.seats:
+    for seat in (s for farm in bots.farms for s in farm.seats):
         checker = seat.client.fair_deck
         assert checker is not None
         assert not checker.violations, checker.violations[:3]
@@ -104,27 +117,30 @@ def deck_proofs(bots: Bots) -> int:
     return verified
 
 
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(180)
 def test_kill_9_a_dealer_mid_hand_its_tables_deal_again_on_the_other(
         dsn: str, tmp_path: Path) -> None:
     a = start_dealer(dsn, tmp_path / "a.log")
     b = start_dealer(dsn, tmp_path / "b.log")
+    lobby = start_lobby(tmp_path, [a.address, b.address])
     try:
-        tables = open_tables(a.address, TABLES, PLAYERS, STACK)
-        ids = sorted(tables)
-        bots = Bots(a.address, b.address, tables, seconds=20)
-        wait_for("two hands at every table",
-                 lambda: min(hands(a.address, ids).values()) >= 2, 40, every=0.3)
-        wait_for("a hand running at t000", lambda: view(a.address, "t000").HasField("hand")
-                 and view(a.address, "t000").hand.street != 5, 5, every=0.01)
-        before = hands(a.address, ids)
+        seats = asyncio.run(lobby_tables(lobby.address, TABLES, PLAYERS, STACK, DEPOSIT))
+        mine = sorted({t for t, _ in seats[a.address]})  # the lobby spread them over both
+        ids = sorted({t for s in seats.values() for t, _ in s})
+        assert len(ids) == TABLES and 0 < len(mine) < TABLES
+        bots = Bots(seats, seconds=20)
+        wait_for("two hands at each of A's tables",
+                 lambda: min(hands(a.address, mine).values()) >= 2, 40, every=0.3)
+        wait_for("a hand running at A", lambda: view(a.address, mine[0]).HasField("hand")
+                 and view(a.address, mine[0]).hand.street != pb.STREET_COMPLETE, 5, every=0.01)
+        before = hands(a.address, mine)
         a.popen.send_signal(signal.SIGKILL)
         a.popen.wait(10)
         killed = time.monotonic()
         dealt_again: dict[str, float] = {}
 
         def all_dealing() -> bool:
-            for t in ids:
+            for t in mine:
                 if t in dealt_again:
                     continue
                 try:
@@ -132,22 +148,29 @@ def test_kill_9_a_dealer_mid_hand_its_tables_deal_again_on_the_other(
                         dealt_again[t] = time.monotonic() - killed
                 except Exception:  # noqa: BLE001 - not adopted yet (TABLE_MOVED)
                     pass
-            return len(dealt_again) == len(ids)
+            return len(dealt_again) == len(mine)
 
-        wait_for("every table dealing again on the other dealer", all_dealing, 10, every=0.2)
+        wait_for("every table of A dealing again on B", all_dealing, 10, every=0.2)
         assert max(dealt_again.values()) < 10, dealt_again
-        result = bots.join(60)
-        assert all(r.reconnects >= 1 for r in result.values()), "a bot did not resume"
+        result = bots.join(90)
+        moved = [r for (t, _s), r in result.items() if t in mine]
+        assert moved and all(r.reconnects >= 1 for r in moved), "a bot did not resume"
         assert all(r.hands >= 1 for r in result.values())
-        chips = settle(b.address, ids)
-        assert chips == TABLES * PLAYERS * STACK, "chips were made or lost in the failover"
+        # Chips: balances + stacks at the tables == deposits - withdrawals.
+        stacks = settle(b.address, ids)
+        books = asyncio.run(audit(lobby.address))
+        assert books.ok, books.problems
+        assert books.table_chips == TABLES * PLAYERS * STACK == stacks
+        assert books.player_balances + stacks == -books.operator_balance == (
+            TABLES * PLAYERS * DEPOSIT)
         assert deck_proofs(bots) > TABLES  # every revealed deck checked, none failed
         adopted = [t for e in log_lines(tmp_path / "b.log", "tables_adopted") for t in e["tables"]]
-        assert sorted(adopted) == ids
+        assert sorted(adopted) == mine
         log_checks(dsn)
-        print(f"failover: every table dealt again within {max(dealt_again.values()):.2f} s "
-              f"(lease {LEASE_S} s)")
+        print(f"failover: {len(mine)} tables dealt again within "
+              f"{max(dealt_again.values()):.2f} s (lease {LEASE_S} s)")
     finally:
+        lobby.popen.kill()
         for proc in (a, b):
             if proc.popen.poll() is None:
                 proc.popen.kill()
@@ -161,7 +184,7 @@ def test_fencing_a_paused_dealer_writes_nothing_after_losing_its_tables(
     try:
         tables = open_tables(a.address, 6, PLAYERS, STACK, action_time_ms=400)
         ids = sorted(tables)
-        bots = Bots(a.address, b.address, tables, seconds=25)
+        bots = Bots(by_dealer(a.address, tables), seconds=25)
         wait_for("two hands at every table",
                  lambda: min(hands(a.address, ids).values()) >= 2, 40, every=0.3)
         a.popen.send_signal(signal.SIGSTOP)
