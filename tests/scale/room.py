@@ -101,6 +101,7 @@ def log_checks(dsn: str) -> None:
     """What every scale test asserts of the stored log: per table, epochs never go back
     as sequence numbers grow, and every hand started once."""
     from services.dealer import codec
+    from services.dealer.store_pg import _from_db
 
     rows = stored(dsn, "SELECT table_id, sequence, epoch, payload FROM events"
                        " ORDER BY table_id, sequence")
@@ -111,7 +112,7 @@ def log_checks(dsn: str) -> None:
         assert sequence == seq0 + 1, f"{table_id}: a gap before {sequence}"
         assert epoch >= epoch0, f"{table_id}: epoch {epoch} after {epoch0} at {sequence}"
         last[table_id] = (sequence, epoch)
-        event = codec.loads(bytes(payload).decode())
+        event = codec.loads(_from_db(payload))
         if type(event).__name__ == "HandStarted":
             key = (table_id, event.hand_id)
             started[key] = started.get(key, 0) + 1

@@ -245,6 +245,15 @@ def test_a_dealer_sends_the_client_of_a_table_it_does_not_own_to_its_owner(
         assert lobby_side.table(b.address, "t000").table_id == "t000"
         assert lobby_side.where(b.address, "t000") == a.address
         lobby_side.close()
+        # So does the SDK: a spectator sent to B views and watches the table at A.
+        from clients.sdk import TableClient
+
+        spectator = TableClient(b.address, "t000", fair_deck="off")
+        assert spectator.view().table_id == "t000"
+        assert spectator.address == a.address
+        first = next(iter(spectator.events(after=0)))
+        assert first.sequence == 1
+        spectator.close()
     finally:
         for proc in (a, b):
             proc.popen.kill()
