@@ -130,9 +130,13 @@ def test_kill_9_a_dealer_mid_hand_its_tables_deal_again_on_the_other(
         assert len(ids) == TABLES and 0 < len(mine) < TABLES
         bots = Bots(seats, seconds=20)
         wait_for("two hands at each of A's tables",
-                 lambda: min(hands(a.address, mine).values()) >= 2, 40, every=0.3)
-        wait_for("a hand running at A", lambda: view(a.address, mine[0]).HasField("hand")
-                 and view(a.address, mine[0]).hand.street != pb.STREET_COMPLETE, 5, every=0.01)
+                 lambda: min(hands(a.address, mine).values()) >= 2, 60, every=0.3)
+
+        def running() -> bool:  # mid-hand: a hand in progress at one of A's tables
+            return any(v.HasField("hand") and v.hand.street != pb.STREET_COMPLETE
+                       for v in (view(a.address, t) for t in mine))
+
+        wait_for("a hand running at A", running, 15, every=0.01)
         before = hands(a.address, mine)
         a.popen.send_signal(signal.SIGKILL)
         a.popen.wait(10)
