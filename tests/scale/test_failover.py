@@ -284,3 +284,33 @@ def test_a_dealer_stopped_gracefully_hands_its_tables_over_at_once(
         for proc in (a, b):
             if proc.popen.poll() is None:
                 proc.popen.kill()
+
+
+@pytest.mark.timeout(60)
+def test_an_adopter_under_on_crash_void_voids_the_hand_it_finds(dsn: str, tmp_path: Path) -> None:
+    a = start_dealer(dsn, tmp_path / "a.log")
+    b = start_dealer(dsn, tmp_path / "b.log", "--on-crash", "void")
+    try:
+        open_tables(a.address, 1, 2, 1000, action_time_ms=60_000)  # the hand waits on
+        wait_for("a hand running", lambda: view(a.address, "t000").HasField("hand"), 10)
+        hand_id = view(a.address, "t000").hand.hand_id
+        a.popen.send_signal(signal.SIGKILL)
+        a.popen.wait(10)
+
+        from services.dealer import codec
+        from services.dealer.store_pg import _from_db
+
+        def voids() -> list[Any]:
+            events = [codec.loads(_from_db(p)) for (p,) in stored(
+                dsn, "SELECT payload FROM events WHERE hand_id = %s", (hand_id,))]
+            return [e for e in events if type(e).__name__ == "HandVoided"]
+
+        wait_for("the adopter voiding the hand", lambda: bool(voids()), 15, every=0.2)
+        [void] = voids()
+        assert sorted(stack for _seat, stack in void.stacks) == [1000, 1000]  # chips back
+        assert "tables_adopted" in (tmp_path / "b.log").read_text()
+        log_checks(dsn)
+    finally:
+        for proc in (a, b):
+            if proc.popen.poll() is None:
+                proc.popen.kill()
