@@ -31,8 +31,6 @@ from services.dealer.errors import DealerError
 #: Notes a follower may have waiting before it is cut off (it reconnects and catches up
 #: from its cursors: nothing is lost, the dealer's memory stays bounded).
 MAX_BACKLOG = 100_000
-#: At most this many cursors in one FollowTables request.
-MAX_CURSORS = 100_000
 
 
 class FollowerBehind(DealerError):

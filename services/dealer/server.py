@@ -33,7 +33,7 @@ from services.dealer import checks, history, placement, streams, views
 from services.dealer.auth import AUDITOR, Authenticator, Caller, bearer
 from services.dealer.dealer import Dealer
 from services.dealer.errors import DealerError, FailedPrecondition, InvalidArgument, TableMoved
-from services.dealer.notes import MAX_CURSORS, Notes
+from services.dealer.notes import Notes
 from services.dealer.ranking import RemoteRanker, local_ranks
 from services.dealer.tables import Table
 
@@ -285,10 +285,8 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     async def FollowTables(self, request: pb.FollowTablesRequest,
                            context: Any) -> AsyncIterator[pb.FollowTablesResponse]:
         try:
+            checks.request(request)
             self.auth.require_service(_token(context))
-            if len(request.after) > MAX_CURSORS:
-                raise InvalidArgument(f"after: at most {MAX_CURSORS} cursors, not "
-                                      f"{len(request.after)}")
         except Exception as err:  # noqa: BLE001
             await _abort(context, err)
             return
