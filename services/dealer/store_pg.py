@@ -139,7 +139,8 @@ def connect(dsn: str, autocommit: bool = True) -> Any:
 
 def check_versions(conn: Any, where: str) -> None:
     """Stamps a new database; refuses one written by a newer dealer (schema or payload
-    format), as the SQLite store does with its user_version."""
+    format), as the SQLite store does with its user_version, and one whose events are in
+    an older payload format (no conversion in place yet: the dealer of that format)."""
     wanted = {"schema": PG_SCHEMA_VERSION, "format": sqlite_store.STORE_FORMAT}
     found = dict(conn.execute("SELECT key, value FROM dealer_meta").fetchall())
     for key, version in wanted.items():
@@ -149,6 +150,15 @@ def check_versions(conn: Any, where: str) -> None:
                 f"{where}: the dealer database's {key} is version {have}, written by a newer "
                 f"dealer; this dealer reads {version} and earlier. Run the newer dealer on "
                 "it; do not downgrade a room's database in place")
+    older = int(found.get("format", wanted["format"]))
+    if older < wanted["format"]:
+        if conn.execute("SELECT 1 FROM events LIMIT 1").fetchone() is not None:
+            raise StoreFormatError(
+                f"{where}: the dealer database's events are in payload format {older}; this "
+                f"dealer reads and writes format {wanted['format']} and does not convert a "
+                "PostgreSQL store in place: run the dealer of that format on it")
+        conn.execute("UPDATE dealer_meta SET value = %s WHERE key = 'format'",
+                     (wanted["format"],))  # no event yet: nothing to convert
     for key, version in wanted.items():
         conn.execute("INSERT INTO dealer_meta (key, value) VALUES (%s, %s)"
                      " ON CONFLICT (key) DO NOTHING", (key, version))

@@ -135,3 +135,14 @@ def test_a_lease_is_adopted_once_by_one_of_two_dealers(dsn: str) -> None:
     b, c = _adopt(dsn, "b", 5), _adopt(dsn, "c", 5)
     won = b.round([]).adopted + c.round([]).adopted
     assert won == [("t1", 2)]
+
+
+def test_pg_store_refuses_events_of_an_older_payload_format(dsn: str) -> None:
+    first = PgStore(dsn, "a")
+    _table(first, "t1")
+    first.write("t1", [(1, "", 10, '{"e": 1}')])
+    first.close()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("UPDATE dealer_meta SET value = value - 1 WHERE key = 'format'")
+    with pytest.raises(StoreFormatError, match="older|payload format"):
+        PgStore(dsn, "a")
