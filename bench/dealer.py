@@ -407,11 +407,72 @@ async def idle_tables(address: str, count: int) -> None:
                 table_id=reply.table_id, player_id="waiting", stack=1000), metadata=SVC)
 
 
-def start_dealer(folder: Path, name: str, linger_ms: float = 10.0) -> ServiceProcess:
-    return start_service("dealer", ["--db", str(folder / f"{name}.sqlite"),
-                                    "--service-token", TOKEN,
+def start_dealer(folder: Path, name: str, linger_ms: float = 10.0,
+                 dsn: str | None = None) -> ServiceProcess:
+    """A dealer on a fresh SQLite file, or (`dsn`) on a fresh schema of that PostgreSQL."""
+    store = ["--db", str(folder / f"{name}.sqlite")]
+    if dsn:
+        store = ["--dsn", fresh_schema(dsn), "--port", str(free_port())]
+    return start_service("dealer", [*store, "--service-token", TOKEN,
                                     "--stream-linger-ms", str(linger_ms)],
                          env={"POKER_LOG_LEVEL": "WARNING"})
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def fresh_schema(dsn: str) -> str:
+    """A new empty schema on the server: the DSN that works in it."""
+    import secrets
+
+    import psycopg
+
+    schema = f"bench_{secrets.token_hex(5)}"
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    return f"{dsn} options='-c search_path={schema}'"
+
+
+def commit_costs(folder: Path, dsn: str, decisions: int = 2000) -> dict[str, float]:
+    """Microseconds of the event loop per decision written (an event row and its journal
+    entry) by the store itself: one commit per decision on SQLite and PostgreSQL, and on
+    PostgreSQL in groups of 8 decisions (a PlayMany request's group commit)."""
+    from poker.journal import Retention
+    from services.dealer.store import ActRecord, Store
+    from services.dealer.store_pg import PgStore
+
+    payload = '{"k":"ActionTaken","seat":1,"kind":"call","amount":20}'
+    out: dict[str, float] = {}
+    sqlite = Store(folder / "commit-cost.sqlite", retention=Retention())
+    pg = PgStore(fresh_schema(dsn), "bench", Retention())
+    for store in (sqlite, pg):
+        with store.batch():
+            store.create_table("t", "{}", 0)
+    pg.epochs["t"] = 1
+    for name, store, group in (("sqlite", sqlite, 1), ("postgresql", pg, 1),
+                               ("postgresql_group8", pg, 8)):
+        base = 10_000_000 * (group + 1)
+        start = time.perf_counter()
+        for n in range(0, decisions, group):
+            def one(k: int, store: Any = store, base: int = base) -> None:
+                n = base + k
+                store.write("t", [(n, "h", 0, payload)], lambda: store.put_act(
+                    "t", "h", n, ActRecord(1, "call", 20, n)))
+            if group == 1:
+                one(n)
+            else:
+                with store.group():
+                    for k in range(n, n + group):
+                        one(k)
+        out[name] = (time.perf_counter() - start) / decisions * 1e6
+    sqlite.close()
+    pg.close()
+    return out
 
 
 def parse_runs(text: str) -> list[tuple[str, int, int]]:
@@ -431,9 +492,10 @@ def run_name(style: str, dealers: int, procs: int) -> str:
 
 
 def play_round(folder: Path, name: str, style: str, dealers: int, procs: int,
-               args: argparse.Namespace) -> dict[str, Any]:
-    """One round of a run on fresh dealer processes."""
-    started = [start_dealer(folder, f"{name}-{d}", args.linger_ms) for d in range(dealers)]
+               args: argparse.Namespace, dsn: str | None = None) -> dict[str, Any]:
+    """One round of a run on fresh dealer processes (on PostgreSQL with `dsn`)."""
+    started = [start_dealer(folder, f"{name}-{d}", args.linger_ms, dsn)
+               for d in range(dealers)]
     try:
         return asyncio.run(run_layout(
             [p.address for p in started], [p.popen.pid for p in started],
@@ -480,21 +542,44 @@ def main(argv: list[str] | None = None) -> int:
                         help="rounds of each run (fresh dealers each); the median round by "
                              "hands/s is the run's figure")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    parser.add_argument("--dsn", default=None,
+                        help="also play every run with the dealers on this PostgreSQL (a "
+                             "fresh schema each; --dsn), printed beside SQLite with the ratio")
+    parser.add_argument("--pg", action="store_true",
+                        help="as --dsn, on a throwaway PostgreSQL server started here "
+                             "(tests/pg_server.py: initdb under a temporary folder)")
     args = parser.parse_args(argv)
+    if args.pg and not args.dsn:
+        from tests.pg_server import pg_server
+
+        with pg_server() as dsn:
+            args.dsn = dsn
+            return main_with(args)
+    return main_with(args)
+
+
+def main_with(args: argparse.Namespace) -> int:
+    """`main` once the flags are read (and a PostgreSQL server started, with --pg)."""
     if args.repeat < 1:
-        parser.error("--repeat: at least 1")
+        raise SystemExit("--repeat: at least 1")
     runs = parse_runs(args.runs if args.styles is None else
                       ",".join(f"{s}:1x0" for s in args.styles.split(",")))
     results: dict[str, Any] = {"tables": args.tables, "seconds": args.seconds,
                                "linger_ms": args.linger_ms, "cpus": os.cpu_count(),
                                "load_average_before": os.getloadavg()}
+    stores: list[str | None] = [None, args.dsn] if args.dsn else [None]
+    played = [(*run, dsn) for run in runs for dsn in stores]
     with tempfile.TemporaryDirectory() as folder:
-        for index, (style, dealers, procs) in enumerate(runs):
-            name = run_name(style, dealers, procs)
+        if args.dsn:
+            costs = results["commit_us_per_decision"] = commit_costs(Path(folder), args.dsn)
+            print("store commit per decision (the event loop's time): "
+                  + ", ".join(f"{k} {v:.0f} us" for k, v in costs.items()), flush=True)
+        for index, (style, dealers, procs, dsn) in enumerate(played):
+            name = run_name(style, dealers, procs) + ("_pg" if dsn else "")
             rounds = []
             for round_ in range(args.repeat):
                 figures = play_round(Path(folder), f"{name}-{index}-{round_}", style, dealers,
-                                     procs, args)
+                                     procs, args, dsn)
                 rounds.append(figures)
                 label = name if args.repeat == 1 else f"{name}#{round_ + 1}"
                 print(f"{label:10} {figures['hands_per_s']:8.1f} hands/s  "
@@ -514,6 +599,11 @@ def main(argv: list[str] | None = None) -> int:
             figures["goals_met"] = goals_met(figures)
             results[name] = figures
             print(f"{'':10} goals: {figures['goals_met']}", flush=True)
+            if dsn:
+                ratio = figures["hands_per_s"] / max(results[name[:-3]]["hands_per_s"], 1e-9)
+                figures["ratio_to_sqlite"] = ratio
+                print(f"{'':10} PostgreSQL / SQLite: {ratio:.2f} of the hands/s "
+                      f"({'at least half: yes' if ratio >= 0.5 else 'under half'})", flush=True)
         names = [run_name(*run) for run in runs]
         best = max(names, key=lambda n: results[n]["hands_per_s"])
         results.update({k: results[best][k] for k in ("hands_per_s", "p50_ms", "p99_ms")})

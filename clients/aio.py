@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, TypeVar
 
 import grpc
@@ -43,6 +43,7 @@ from clients.errors import ActionRefused, ServiceError, error_from_rpc
 from clients.events import Event
 from clients.fairdeck import FairDeckChecker, Policy
 from clients.models import Action, Level, TableConfig, TableView
+from clients.moves import MAX_MOVES, MOVE_PAUSE_S, DealerRoute
 from clients.seeds import SeedChain
 from clients.session import Bot, BotSession, Follower, PlayResult, Stop
 from clients.streaming import EOF, TICK, AsyncBotAdapter, AsyncPlayStream, as_rpc_error
@@ -294,8 +295,12 @@ class AsyncTableClient:
                  timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None,
                  fair_deck: Policy | str = "raise", reconnect_for: float = 30.0,
                  options: tuple[tuple[str, Any], ...] = (),
-                 channel: grpc.aio.Channel | None = None) -> None:
+                 channel: grpc.aio.Channel | None = None, dealers: Sequence[str] = ()) -> None:
         self.address, self.table_id, self.token, self.seat = address, table_id, token, seat
+        #: Where the table is served: followed on TABLE_MOVED, and through `dealers` (the
+        #: room's other dealers) when this one does not answer (clients.moves).
+        self.route = DealerRoute(address, dealers)
+        self._tls, self._options = tls, options
         self.timeout, self.retry = timeout, retry or RetryPolicy()
         self.reconnect_for = reconnect_for
         self._own_channel = channel is None
@@ -327,7 +332,16 @@ class AsyncTableClient:
         await self.close()
 
     async def _do(self, spec: c.Call[T], cls: type[ServiceError] = ServiceError) -> T:
-        reply = await call_async(getattr(self.stub, spec.method), spec.request,
+        async def followed(request: Any, **kw: Any) -> Any:  # to the table's dealer
+            for _ in range(MAX_MOVES):
+                try:
+                    return await getattr(self.stub, spec.method)(request, **kw)
+                except grpc.RpcError as err:
+                    if not await self._relocate(err):
+                        raise
+            return await getattr(self.stub, spec.method)(request, **kw)
+
+        reply = await call_async(followed, spec.request,
                                  metadata=self._metadata, timeout=self.timeout,
                                  retry=self.retry if spec.retry else None, cls=cls,
                                  name=spec.method)
@@ -488,6 +502,29 @@ class AsyncTableClient:
             self._dropping = True
             self._stream.cancel()
 
+    async def _relocate(self, error: Any) -> bool:
+        """After a failed call: whether to try again, at the table's dealer now (a moved
+        table's new owner, or the next of `dealers` when this one is gone)."""
+        before = self.route.address
+        if not self.route.after(error):
+            return False
+        if self.route.address != before:
+            await self.use_dealer(self.route.address)
+        else:
+            await asyncio.sleep(MOVE_PAUSE_S)
+        return True
+
+    async def use_dealer(self, address: str, channel: grpc.aio.Channel | None = None) -> None:
+        """Talks to the table's dealer at `address` from now on (over `channel` when
+        given, shared; else a channel of this client's own)."""
+        old = self.channel if self._own_channel else None
+        self.address = self.route.address = address
+        self._own_channel = channel is None
+        self.channel = channel or open_aio_channel(address, self._tls, self._options)
+        self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)  # type: ignore[no-untyped-call]
+        if old is not None:
+            await old.close()
+
     async def _reconnect(self, err: BaseException, reconnector: Reconnector,
                          method: str) -> None:
         """After a broken stream: waits to reconnect, or raises what broke it. A task
@@ -499,6 +536,9 @@ class AsyncTableClient:
         pause = reconnector.pause(rpc_error.code())
         if pause is None:
             raise error_from_rpc(rpc_error, method) from None
+        before = self.route.address
+        if self.route.after(rpc_error) and self.route.address != before:
+            await self.use_dealer(self.route.address)  # the table moved: resume there
         await asyncio.sleep(pause)
 
     async def events(self, after: int | None = None) -> AsyncIterator[Event]:

@@ -32,6 +32,7 @@ from clients.errors import error_from_rpc
 from clients.events import Event
 from clients.fairdeck import Policy
 from clients.models import TableView
+from clients.moves import DealerRoute
 from clients.session import Bot, BotSession, Follower, PlayResult, Stop
 from clients.streaming import EOF, TICK, AsyncBotAdapter, AsyncPlayStream, as_rpc_error
 from clients.tournament import TournamentFinish
@@ -67,8 +68,12 @@ class BotFarm:
 
     def __init__(self, address: str, *, tls: TLS | None = None,
                  fair_deck: Policy | str = "raise", reconnect_for: float = 30.0,
-                 channel: grpc.aio.Channel | None = None) -> None:
+                 channel: grpc.aio.Channel | None = None, dealers: Sequence[str] = ()) -> None:
         self.address, self.fair_deck, self.reconnect_for = address, fair_deck, reconnect_for
+        #: Followed when the tables move (TABLE_MOVED) or the dealer is gone (`dealers`:
+        #: the room's other dealers): clients.moves. The farm's tables move together.
+        self.route = DealerRoute(address, dealers)
+        self._tls = tls
         self._own_channel = channel is None
         self.channel = channel or open_aio_channel(address, tls)
         #: The generated DealerServiceStub (grpc.aio).
@@ -83,6 +88,7 @@ class BotFarm:
         """Adds a bot at the seat `token` names; returns that seat's table client, whose
         `fair_deck` and `state` follow the farm's play."""
         client = AsyncTableClient(self.address, table_id, token, channel=self.channel,
+                                  dealers=self.route.dealers,
                                   fair_deck=self.fair_deck, reconnect_for=self.reconnect_for)
         self.seats.append(FarmSeat(client, bot, on_events, rebuy))
         return client
@@ -94,6 +100,18 @@ class BotFarm:
             await seat.client.close()
         if self._own_channel:
             await self.channel.close()
+
+    async def _use_dealer(self, address: str) -> None:
+        """The farm's tables are at `address` now: one channel there for the farm and
+        its seats' clients (the old one closes if the farm opened it)."""
+        old = self.channel if self._own_channel else None
+        self.address, self._own_channel = address, True
+        self.channel = open_aio_channel(address, self._tls)
+        self.stub = dealer_pb2_grpc.DealerServiceStub(self.channel)  # type: ignore[no-untyped-call]
+        for seat in self.seats:
+            await seat.client.use_dealer(address, self.channel)
+        if old is not None:
+            await old.close()
 
     def drop_stream(self) -> None:
         """Breaks the stream as a network failure would; it reconnects by itself."""
@@ -142,6 +160,9 @@ class BotFarm:
                 pause = reconnector.pause(as_rpc_error(err).code())
                 if pause is None:
                     raise error_from_rpc(as_rpc_error(err), "PlayMany") from None
+                before = self.route.address
+                if self.route.after(as_rpc_error(err)) and self.route.address != before:
+                    await self._use_dealer(self.route.address)
                 await asyncio.sleep(pause)
                 for seat in self.seats:
                     if seat.session is not None:

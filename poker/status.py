@@ -85,6 +85,9 @@ def abort(context: grpc.ServicerContext, err: BaseException, rpc: str = "") -> N
         raise err
     code, message = status_of(err, context)
     _report(err, code, rpc)
+    trailing = getattr(err, "trailers", None)  # poker.moved: an ErrorInfo in the details
+    if trailing:
+        context.abort(code, message, trailing_metadata=trailing)
     context.abort(code, message)
     raise AssertionError("context.abort returned")  # pragma: no cover
 
@@ -97,5 +100,8 @@ async def abort_async(context: grpc.aio.ServicerContext, err: BaseException,
         raise err
     code, message = status_of(err, context)
     _report(err, code, rpc)
+    trailing = getattr(err, "trailers", None)  # poker.moved: an ErrorInfo in the details
+    if trailing:
+        await context.abort(code, message, trailing_metadata=trailing)
     await context.abort(code, message)
     raise AssertionError("context.abort returned")  # pragma: no cover

@@ -1,12 +1,34 @@
 from poker.v1 import table_config_pb2 as _table_config_pb2
 from poker.v1 import table_view_pb2 as _table_view_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class TableNoteKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TABLE_NOTE_KIND_UNSPECIFIED: _ClassVar[TableNoteKind]
+    TABLE_NOTE_KIND_SEATED: _ClassVar[TableNoteKind]
+    TABLE_NOTE_KIND_SEAT_FREED: _ClassVar[TableNoteKind]
+    TABLE_NOTE_KIND_HAND_ENDED: _ClassVar[TableNoteKind]
+    TABLE_NOTE_KIND_BUSTED: _ClassVar[TableNoteKind]
+    TABLE_NOTE_KIND_CHIPS_ADDED: _ClassVar[TableNoteKind]
+    TABLE_NOTE_KIND_SIT_OUT_ENDED: _ClassVar[TableNoteKind]
+    TABLE_NOTE_KIND_SAT_OUT: _ClassVar[TableNoteKind]
+    TABLE_NOTE_KIND_TABLE_CLOSED: _ClassVar[TableNoteKind]
+TABLE_NOTE_KIND_UNSPECIFIED: TableNoteKind
+TABLE_NOTE_KIND_SEATED: TableNoteKind
+TABLE_NOTE_KIND_SEAT_FREED: TableNoteKind
+TABLE_NOTE_KIND_HAND_ENDED: TableNoteKind
+TABLE_NOTE_KIND_BUSTED: TableNoteKind
+TABLE_NOTE_KIND_CHIPS_ADDED: TableNoteKind
+TABLE_NOTE_KIND_SIT_OUT_ENDED: TableNoteKind
+TABLE_NOTE_KIND_SAT_OUT: TableNoteKind
+TABLE_NOTE_KIND_TABLE_CLOSED: TableNoteKind
 
 class CreateTableRequest(_message.Message):
     __slots__ = ("table_id", "config")
@@ -137,3 +159,43 @@ class SetDealLimitResponse(_message.Message):
     hands_played: int
     hand_running: bool
     def __init__(self, hands_played: _Optional[int] = ..., hand_running: _Optional[bool] = ...) -> None: ...
+
+class FollowTablesRequest(_message.Message):
+    __slots__ = ("after",)
+    AFTER_FIELD_NUMBER: _ClassVar[int]
+    after: _containers.RepeatedCompositeFieldContainer[TableCursor]
+    def __init__(self, after: _Optional[_Iterable[_Union[TableCursor, _Mapping]]] = ...) -> None: ...
+
+class TableCursor(_message.Message):
+    __slots__ = ("table_id", "sequence")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    sequence: int
+    def __init__(self, table_id: _Optional[str] = ..., sequence: _Optional[int] = ...) -> None: ...
+
+class FollowTablesResponse(_message.Message):
+    __slots__ = ("notes", "tables")
+    NOTES_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    notes: _containers.RepeatedCompositeFieldContainer[TableNote]
+    tables: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, notes: _Optional[_Iterable[_Union[TableNote, _Mapping]]] = ..., tables: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class TableNote(_message.Message):
+    __slots__ = ("table_id", "sequence", "kind", "seat", "player_id", "stack", "hands_played")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    STACK_FIELD_NUMBER: _ClassVar[int]
+    HANDS_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    sequence: int
+    kind: TableNoteKind
+    seat: int
+    player_id: str
+    stack: int
+    hands_played: int
+    def __init__(self, table_id: _Optional[str] = ..., sequence: _Optional[int] = ..., kind: _Optional[_Union[TableNoteKind, str]] = ..., seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., hands_played: _Optional[int] = ...) -> None: ...

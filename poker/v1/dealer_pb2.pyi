@@ -21,6 +21,11 @@ from poker.v1.dealer_operator_api_pb2 import CloseTableRequest as CloseTableRequ
 from poker.v1.dealer_operator_api_pb2 import CloseTableResponse as CloseTableResponse
 from poker.v1.dealer_operator_api_pb2 import SetDealLimitRequest as SetDealLimitRequest
 from poker.v1.dealer_operator_api_pb2 import SetDealLimitResponse as SetDealLimitResponse
+from poker.v1.dealer_operator_api_pb2 import FollowTablesRequest as FollowTablesRequest
+from poker.v1.dealer_operator_api_pb2 import TableCursor as TableCursor
+from poker.v1.dealer_operator_api_pb2 import FollowTablesResponse as FollowTablesResponse
+from poker.v1.dealer_operator_api_pb2 import TableNote as TableNote
+from poker.v1.dealer_operator_api_pb2 import TableNoteKind as TableNoteKind
 from poker.v1.dealer_player_api_pb2 import CommitSeedsRequest as CommitSeedsRequest
 from poker.v1.dealer_player_api_pb2 import CommitSeedsResponse as CommitSeedsResponse
 from poker.v1.dealer_player_api_pb2 import RevealSeedRequest as RevealSeedRequest
@@ -108,6 +113,15 @@ from poker.v1.table_view_pb2 import Decision as Decision
 from poker.v1.table_view_pb2 import ActionKind as ActionKind
 
 DESCRIPTOR: _descriptor.FileDescriptor
+TABLE_NOTE_KIND_UNSPECIFIED: _dealer_operator_api_pb2.TableNoteKind
+TABLE_NOTE_KIND_SEATED: _dealer_operator_api_pb2.TableNoteKind
+TABLE_NOTE_KIND_SEAT_FREED: _dealer_operator_api_pb2.TableNoteKind
+TABLE_NOTE_KIND_HAND_ENDED: _dealer_operator_api_pb2.TableNoteKind
+TABLE_NOTE_KIND_BUSTED: _dealer_operator_api_pb2.TableNoteKind
+TABLE_NOTE_KIND_CHIPS_ADDED: _dealer_operator_api_pb2.TableNoteKind
+TABLE_NOTE_KIND_SIT_OUT_ENDED: _dealer_operator_api_pb2.TableNoteKind
+TABLE_NOTE_KIND_SAT_OUT: _dealer_operator_api_pb2.TableNoteKind
+TABLE_NOTE_KIND_TABLE_CLOSED: _dealer_operator_api_pb2.TableNoteKind
 STRUCTURE_UNSPECIFIED: _table_config_pb2.Structure
 STRUCTURE_NO_LIMIT: _table_config_pb2.Structure
 STRUCTURE_POT_LIMIT: _table_config_pb2.Structure

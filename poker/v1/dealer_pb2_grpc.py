@@ -175,6 +175,11 @@ class DealerServiceStub:
                 request_serializer=poker_dot_v1_dot_dealer__player__api__pb2.RevealSeedRequest.SerializeToString,
                 response_deserializer=poker_dot_v1_dot_dealer__player__api__pb2.RevealSeedResponse.FromString,
                 _registered_method=True)
+        self.FollowTables = channel.unary_stream(
+                '/poker.v1.DealerService/FollowTables',
+                request_serializer=poker_dot_v1_dot_dealer__operator__api__pb2.FollowTablesRequest.SerializeToString,
+                response_deserializer=poker_dot_v1_dot_dealer__operator__api__pb2.FollowTablesResponse.FromString,
+                _registered_method=True)
 
 
 class DealerServiceServicer:
@@ -394,6 +399,17 @@ class DealerServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def FollowTables(self, request, context):
+        """The table-level events of every table this dealer serves (seats taken and
+        freed, busts, hands ended, sit-outs, rebuys, closings) as they happen, for
+        the lobby: it follows one stream per dealer instead of polling each table,
+        so its work grows with what happens, not with the number of tables. Resumes
+        after the follower's last sequence at each table it names. Service token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DealerServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -491,6 +507,11 @@ def add_DealerServiceServicer_to_server(servicer, server):
                     servicer.RevealSeed,
                     request_deserializer=poker_dot_v1_dot_dealer__player__api__pb2.RevealSeedRequest.FromString,
                     response_serializer=poker_dot_v1_dot_dealer__player__api__pb2.RevealSeedResponse.SerializeToString,
+            ),
+            'FollowTables': grpc.unary_stream_rpc_method_handler(
+                    servicer.FollowTables,
+                    request_deserializer=poker_dot_v1_dot_dealer__operator__api__pb2.FollowTablesRequest.FromString,
+                    response_serializer=poker_dot_v1_dot_dealer__operator__api__pb2.FollowTablesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1051,6 +1072,33 @@ class DealerService:
             '/poker.v1.DealerService/RevealSeed',
             poker_dot_v1_dot_dealer__player__api__pb2.RevealSeedRequest.SerializeToString,
             poker_dot_v1_dot_dealer__player__api__pb2.RevealSeedResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def FollowTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/poker.v1.DealerService/FollowTables',
+            poker_dot_v1_dot_dealer__operator__api__pb2.FollowTablesRequest.SerializeToString,
+            poker_dot_v1_dot_dealer__operator__api__pb2.FollowTablesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -159,6 +159,17 @@ def play_many(r: pb.PlayManyRequest) -> None:
         table_id(action.table_id, f"actions[{i}].table_id")
 
 
+#: FollowTables cursors in one request: one per table of the room the lobby follows.
+MAX_CURSORS = 100_000
+
+
+def _follow_tables(request: Any) -> None:
+    if len(request.after) > MAX_CURSORS:
+        raise InvalidArgument(f"after: at most {MAX_CURSORS} cursors, not {len(request.after)}")
+    for i, cursor in enumerate(request.after):
+        table_id(cursor.table_id, f"after[{i}].table_id")
+
+
 _CHECKS: dict[type, Callable[[Any], None]] = {
     pb.CreateTableRequest: _create_table,
     pb.SeatPlayerRequest: _seat_player,
@@ -179,6 +190,7 @@ _CHECKS: dict[type, Callable[[Any], None]] = {
     pb.RevealSeedRequest: _reveal_seed,
     pb.PlayStart: play_start,
     pb.PlayManyRequest: play_many,
+    pb.FollowTablesRequest: _follow_tables,
 }
 
 

@@ -22,6 +22,7 @@ import json
 import re
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 import grpc
@@ -38,6 +39,7 @@ from services.dealer.errors import (
     InvalidArgument,
     Remembered,
     RequestReused,
+    TableMoved,
     TableNotFound,
     TokenLost,
 )
@@ -113,6 +115,11 @@ class Dealer:
         self.full_replay = full_replay
         self.tables: dict[str, Table] = {}
         self._seat_hashes: dict[tuple[str, int], str] = {}
+        #: Where a table this dealer does not hold is served (a shared PostgreSQL store:
+        #: services.dealer.placement): its owner's address, "" for none yet, None: no table.
+        self.locate: Callable[[str], str | None] | None = None
+        #: Called with every table this dealer takes on (created, restored, adopted).
+        self.on_table: list[Callable[[Table], None]] = []
 
     def restore(self) -> None:
         """Reloads every open table from the store and resumes its hand (call on the loop).
@@ -123,24 +130,42 @@ class Dealer:
         started = time.perf_counter()
         folded = from_snapshots = 0
         for table_id, setup, _closed in self.store.tables():
-            config, options = load_setup(setup)
-            table = self._table(table_id, config, options)
-            for seat, _player, hashed in self.store.seats(table_id):
-                self._tokens(table_id, seat, hashed)
-            snapshot = None if self.full_replay else self.store.snapshot(table_id)
-            state = None
-            if snapshot is not None and snapshot.version == SNAPSHOT_VERSION:
-                state = json.loads(snapshot.state)
-                from_snapshots += 1
-            after = snapshot.sequence if snapshot is not None and state is not None else 0
-            rows = self.store.events(table_id, after=after)
-            folded += len(rows)
-            table.restore(rows, self.on_crash, state)
-            if state is None and table.hand is None and not table.closed:
-                table.save_snapshot()
+            rows, snapshotted = self.restore_table(table_id, setup)
+            folded += rows
+            from_snapshots += snapshotted
         self._journal_chip_keys()
         log.info("tables_restored", tables=len(self.tables), from_snapshots=from_snapshots,
                  events_folded=folded, seconds=round(time.perf_counter() - started, 3))
+
+    def restore_table(self, table_id: str, setup: str) -> tuple[int, bool]:
+        """Loads one table from the store and resumes (or voids) its hand: at start, or
+        when this dealer adopts it (services.dealer.lease). Returns the events folded
+        and whether it started from a snapshot."""
+        config, options = load_setup(setup)
+        table = self._table(table_id, config, options)
+        for seat, _player, hashed in self.store.seats(table_id):
+            self._tokens(table_id, seat, hashed)
+        snapshot = None if self.full_replay else self.store.snapshot(table_id)
+        state = None
+        if snapshot is not None and snapshot.version == SNAPSHOT_VERSION:
+            state = json.loads(snapshot.state)
+        after = snapshot.sequence if snapshot is not None and state is not None else 0
+        rows = self.store.events(table_id, after=after)
+        table.restore(rows, self.on_crash, state)
+        if state is None and table.hand is None and not table.closed:
+            table.save_snapshot()
+        return len(rows), state is not None
+
+    def lose(self, table_id: str, address: str = "") -> bool:
+        """The table is another dealer's now: it stops here (its streams end with
+        TABLE_MOVED) and its seat tokens are forgotten. False if it was not here."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return False
+        table.lose(address)
+        for (t, seat) in [k for k in self._seat_hashes if k[0] == table_id]:
+            self._tokens(t, seat, None)
+        return True
 
     def _journal_chip_keys(self) -> None:
         """Once per store: the rebuys of a store written before the journal (answered
@@ -181,6 +206,10 @@ class Dealer:
         if not table_id:
             raise InvalidArgument("table_id: required")
         table = self.tables.get(table_id)
+        if table is None and self.locate is not None:
+            address = self.locate(table_id)
+            if address is not None:
+                raise TableMoved(table_id, address)
         if table is None:
             raise TableNotFound(f"no table {quote(table_id)} at this dealer")
         return table
@@ -271,6 +300,8 @@ class Dealer:
 
         table = Table(table_id, config, options, self.store, self.ranker, on_tokens)
         self.tables[table_id] = table
+        for hook in self.on_table:
+            hook(table)
         return table
 
     def _tokens(self, table_id: str, seat: int, hashed: str | None) -> None:

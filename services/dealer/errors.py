@@ -80,6 +80,25 @@ class Stopping(DealerError):
     reason = "DEALER_STOPPING"
 
 
+class TableMoved(DealerError):
+    """The table is owned by another dealer now (services.dealer.lease): the status
+    carries its address in an ErrorInfo (poker.moved), "" while it has no live owner."""
+
+    category = Category.UNAVAILABLE
+    reason = "TABLE_MOVED"
+
+    def __init__(self, table_id: str, address: str) -> None:
+        where = f"at {address}" if address else "being adopted by another dealer: ask again"
+        super().__init__(f"table {table_id!r} is not served by this dealer: it is {where}")
+        self.table_id, self.address = table_id, address
+
+    @property
+    def trailers(self) -> tuple[tuple[str, bytes], ...]:
+        from poker.moved import trailers
+
+        return trailers(self.table_id, self.address, str(self))
+
+
 class Remembered(DealerError):
     """The refusal once given to a request, given again to its repeat: `code` is its
     category (or the gRPC status code, or either's name: the names are the same)."""

@@ -30,12 +30,12 @@ from poker.limits import quote
 from poker.log import add_log_format_argument
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
-from services.dealer import checks, history, streams, views
+from services.dealer import checks, history, placement, streams, views
 from services.dealer.auth import AUDITOR, Authenticator, Caller, bearer
 from services.dealer.dealer import Dealer
-from services.dealer.errors import DealerError, FailedPrecondition, InvalidArgument
+from services.dealer.errors import DealerError, FailedPrecondition, InvalidArgument, TableMoved
+from services.dealer.notes import Notes
 from services.dealer.ranking import RemoteRanker, local_ranks
-from services.dealer.store import Store
 from services.dealer.tables import Table
 
 # Lazy: modules load (for --help) before poker.log configures the process.
@@ -73,8 +73,10 @@ async def _abort(context: Any, err: Exception) -> None:
 class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     """DealerService over a Dealer."""
 
-    def __init__(self, dealer: Dealer, linger_s: float = 0.0) -> None:
+    def __init__(self, dealer: Dealer, linger_s: float = 0.0,
+                 notes: Notes | None = None) -> None:
         self.dealer = dealer
+        self.notes = notes or Notes()
         self.auth = dealer.auth
         self.linger = linger_s
 
@@ -269,6 +271,8 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
             if not seat.seat_token:
                 raise InvalidArgument("open.seat_token: every seat opened needs its seat token")
             return self._seat_stream(seat.table_id, seat.seat_token, seat.after_sequence)
+        except TableMoved:
+            raise  # its message names the table already; its details the new address
         except DealerError as err:
             raise type(err)(f"open table {quote(seat.table_id)}: {err}") from err
 
@@ -293,6 +297,21 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
             async for response in streams.play_many(session, _chain(first, request_iterator)):
                 yield response
         except Exception as err:  # noqa: BLE001 - a later seat refused: the stream ends
+            await _abort(context, err)
+
+
+    async def FollowTables(self, request: pb.FollowTablesRequest,
+                           context: Any) -> AsyncIterator[pb.FollowTablesResponse]:
+        try:
+            checks.request(request)
+            self.auth.require_service(_token(context))
+        except Exception as err:  # noqa: BLE001
+            await _abort(context, err)
+            return
+        try:
+            async for response in self.notes.follow(self.dealer, request.after):
+                yield response
+        except DealerError as err:  # fell behind
             await _abort(context, err)
 
 
@@ -384,6 +403,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "where installed; about 10%% more hands a second) or asyncio's "
                              "own (env POKER_EVENT_LOOP)")
     journal.add_arguments(parser, "POKER_DEALER")
+    placement.add_arguments(parser)
     add_log_format_argument(parser)
 
 
@@ -418,15 +438,18 @@ async def serve(args: argparse.Namespace) -> int:
     # first use: build them now, off the loop, not in the first showdown.
     threading.Thread(target=local_ranks, args=(range(5), [(5, 6)]), daemon=True).start()
     try:
-        store = Store(args.db, durable=args.durable,
-                      retention=journal.retention_from_args(args))
-    except sqlite3.OperationalError as err:
+        store, placed = placement.open_store(args)
+    except (sqlite3.OperationalError, ValueError) as err:
         log.error("store_unavailable", db=str(args.db), error=str(err),
                   hint="is another dealer running on this database?")
         return 1
     dealer = Dealer(store, Authenticator(args.service_token, args.auditor_token), ranker,
                     args.on_crash, args.full_replay)
+    notes = Notes()  # FollowTables: every table's table-level events
+    dealer.on_table.append(notes.watch)
     dealer.restore()
+    if placed is not None:  # --dsn: the expired tables are this dealer's now
+        placed.start(dealer)
     # What is loaded by now (modules, tables, the evaluator's) lives as long as the
     # process: out of the collector's sight, a full collection while serving scans
     # only what serving made (tens of milliseconds less of a pause).
@@ -436,20 +459,24 @@ async def serve(args: argparse.Namespace) -> int:
     # almost no cycles: the youngest generation is collected every 20,000 allocations
     # instead of every 700, which took about 2.5 % of a busy dealer's CPU.
     gc.set_threshold(20_000, 10, 10)
-    servicer = DealerServicer(dealer, args.stream_linger_ms / 1000)
+    servicer = DealerServicer(dealer, args.stream_linger_ms / 1000, notes)
     metrics.gauge_tables(lambda: len(dealer.tables))
-    metrics.set_lease_state("embedded")
+    if not args.dsn:
+        metrics.set_lease_state("embedded")  # SQLite: one dealer owns its tables, no lease
     pruning = asyncio.create_task(journal.prune_on_loop(store.journal))
 
     async def stop() -> None:
         pruning.cancel()
+        if placed is not None:  # the leases expire now: another dealer adopts at once
+            await asyncio.to_thread(placed.stop)
         store.close()
         if ranker is not None:
             await ranker.aclose()
 
     service = serving.Service([SERVICE_NAME], functools.partial(add_servicer, servicer),
                               on_stop=stop, on_stopping=dealer.shutdown)
-    started = {"db": str(args.db), "evaluators": addresses, "tables": len(dealer.tables),
+    started = {"db": "postgresql" if placed else str(args.db), "evaluators": addresses,
+               "tables": len(dealer.tables),
                "evaluator_tls": upstream is not None,
                "event_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]}
     return await serving.serve_forever_async([service], args.host, args.port, "dealer",

@@ -223,6 +223,8 @@ class Feed:
         they must be read from the store first (`read_history`)."""
         if self._failed is not None:
             raise self._failed
+        if self.table.moved_to is not None:  # lost: its memory may be ahead of the log
+            self.table.check_running()
         recent = self.table.recent_after(self.after, BATCH)
         if recent is not None:
             if self._page or self._turn is not None:  # caught up: from memory on

@@ -33,7 +33,7 @@ from poker.log import get_logger
 from poker.vocab import table_events as ev
 from services.dealer import checks, codec, deck
 from services.dealer.engine import Hand, HandRanker, Level, TableConfig
-from services.dealer.errors import FailedPrecondition, InvalidArgument, Stopping
+from services.dealer.errors import FailedPrecondition, InvalidArgument, Stopping, TableMoved
 from services.dealer.store import ActRecord, Row, Snapshot, Store
 from services.dealer.table import commands as c
 from services.dealer.table.decide import check_seat, decide, needs_button_draw, next_level
@@ -92,6 +92,7 @@ class Table:
         self.log = get_logger(__name__, table_id=table_id)
         self.state = TableState(table_id, config, self.ranker)
         self.stopping = False  # the dealer is stopping: streams end, clients reconnect
+        self.moved_to: str | None = None  # lost its lease (services.dealer.lease): redirect
         self._prefetched = ""  # the hand whose showdown ranks were asked for ahead
         self._recent: deque[Stored] = deque(maxlen=RECENT_EVENTS)
         self._listeners: list[Listener] = []
@@ -461,6 +462,8 @@ class Table:
         self._start_timer = None
         try:
             self._start_hand()
+        except TableMoved:  # lost to another dealer (its lease): logged as tables_lost
+            pass
         except Exception:  # a bug must not stop the loop that runs every table
             self.log.exception("hand_start_failed")
 
@@ -567,6 +570,8 @@ class Table:
                 return
             self.log.info("turn_timed_out", hand_id=hand_id, seat=turn.seat, action_number=number)
             self._after_decision(events, ActRecord(turn.seat, "timed_out", 0, 0))
+        except TableMoved:  # lost to another dealer (its lease): logged as tables_lost
+            pass
         except Exception:
             self.log.exception("time_out_failed", hand_id=hand_id)
 
@@ -584,8 +589,17 @@ class Table:
         self.stopping = True
         self._wake()
 
+    def lose(self, address: str) -> None:
+        """Another dealer owns the table now (services.dealer.lease): the clocks stop, the
+        streams end with TABLE_MOVED, nothing more is written."""
+        self.moved_to = address
+        self.shutdown()
+
     def check_running(self) -> None:
-        """Raises Stopping, naming the table, once the dealer is stopping."""
+        """Raises Stopping, naming the table, once the dealer is stopping (TableMoved
+        once the table is lost to another dealer)."""
+        if self.moved_to is not None:
+            raise TableMoved(self.table_id, self.moved_to)
         if self.stopping:
             raise Stopping(f"the dealer is stopping (a restart or an upgrade): table "
                            f"{self.table_id}'s stream ends here; reconnect and resume after "

@@ -9,11 +9,14 @@ Internal calls carry the service token. An answer that says the call was refused
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Sequence
 from typing import Any
 
 import grpc
 from google.protobuf import json_format  # type: ignore[import-untyped,unused-ignore]
 
+from poker.moved import moved_to
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
 from services.lobby.dealers import (
@@ -47,17 +50,38 @@ def game_json(config: pb.TableConfig) -> dict[str, Any]:
     return data
 
 
+#: The calls sent to another dealer when the table's does not answer: reads, and the
+#: calls a repeat answers the same way (request id, idempotency key). Another call that
+#: found no dealer may have taken effect there: it is DealerUnreachable, and the lobby
+#: finds out from the table's state (read through GetTable, which finds the new owner).
+ASK_PEERS = frozenset({"GetTable", "SeatPlayer", "AddChips", "SetLevel"})
+#: Redirects one call follows (TABLE_MOVED, or the next dealer when one is gone), and
+#: the pause when the table is between owners: about a lease's worth in all.
+MAX_MOVES, MOVE_PAUSE_S = 40, 0.25
+
+
 class GrpcDealer:
-    """Calls dealers over gRPC, one channel per address (TLS when given `credentials`)."""
+    """Calls dealers over gRPC, one channel per address (TLS when given `credentials`).
+
+    Dealers sharing a PostgreSQL store move tables between them (services.dealer.lease):
+    a call for a table goes where the table was last seen (`moved`), follows a
+    TABLE_MOVED answer to the new owner, and, when its dealer does not answer, asks
+    the other dealers of the room (`peers`, the lobby's --dealer list), which serve the
+    table or say where it is. The table's recorded dealer stays as it was: `moved` is
+    this process's knowledge of where each table is now."""
 
     def __init__(self, service_token: str, timeout: float = 5.0,
-                 credentials: grpc.ChannelCredentials | None = None) -> None:
+                 credentials: grpc.ChannelCredentials | None = None,
+                 peers: Sequence[str] = ()) -> None:
         self._metadata = (("authorization", f"Bearer {service_token}"),)
         self._timeout = timeout
         self._credentials = credentials  # TLS toward the dealers; None: plaintext
         self._channels: dict[str, grpc.Channel] = {}
         self._stubs: dict[str, dealer_pb2_grpc.DealerServiceStub] = {}
         self._lock = threading.Lock()
+        self.peers = list(peers)
+        #: Where each moved table is now (table id -> dealer address).
+        self.moved: dict[str, str] = {}
 
     def _stub(self, address: str) -> dealer_pb2_grpc.DealerServiceStub:
         with self._lock:
@@ -71,11 +95,46 @@ class GrpcDealer:
 
     def _call(self, address: str, method: str, request: Any,
               metadata: tuple[tuple[str, str], ...] | None = None) -> Any:
-        try:
-            return getattr(self._stub(address), method)(
-                request, metadata=metadata or self._metadata, timeout=self._timeout)
-        except grpc.RpcError as err:
-            raise _error(err, address, method) from None
+        table_id = getattr(request, "table_id", "")
+        address = self.moved.get(table_id, address)
+        for _ in range(MAX_MOVES):
+            try:
+                return getattr(self._stub(address), method)(
+                    request, metadata=metadata or self._metadata, timeout=self._timeout)
+            except grpc.RpcError as err:
+                nxt = self._follow(table_id, address, err, method in ASK_PEERS)
+                if nxt is None:
+                    raise _error(err, address, method) from None
+                address = nxt
+        raise DealerUnreachable(f"{address} {method}: table {table_id} kept moving")
+
+    def where(self, address: str, table_id: str) -> str:
+        """The address the table's calls go to now (its recorded dealer unless it moved)."""
+        return self.moved.get(table_id, address)
+
+    def _follow(self, table_id: str, address: str, err: grpc.RpcError,
+                ask_peers: bool = True) -> str | None:
+        """After a failed call: the address to try next, or None to give up. A dealer
+        gone is asked of its peers only for `ask_peers` calls (ASK_PEERS); a TABLE_MOVED
+        answer (nothing done) is always followed."""
+        target = moved_to(err)
+        if target == "":  # between owners: the same dealer names the new one shortly
+            time.sleep(MOVE_PAUSE_S)
+            return address
+        if (target is None and ask_peers and table_id
+                and err.code() == grpc.StatusCode.UNAVAILABLE):
+            at = self.peers.index(address) if address in self.peers else -1
+            target = self.peers[(at + 1) % len(self.peers)] if self.peers else None
+            if target is None or target == address:
+                return None
+            if table_id in self.moved and self.moved[table_id] == address:
+                del self.moved[table_id]
+            time.sleep(MOVE_PAUSE_S)
+        if not target:
+            return None
+        if target != address:
+            self.moved[table_id] = target
+        return target
 
     def close(self) -> None:
         with self._lock:
@@ -142,6 +201,7 @@ class GrpcDealer:
     def events(self, address: str, table_id: str, after: int, until: int) -> list[DealerEvent]:
         if after >= until:
             return []
+        address = self.moved.get(table_id, address)
         stream = self._stub(address).WatchTable(
             pb.WatchTableRequest(table_id=table_id, after_sequence=after),
             metadata=self._metadata, timeout=self._timeout * 2)

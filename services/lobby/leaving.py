@@ -10,6 +10,8 @@ dealer again by the buy-in's request_id), and the lobby retries between hands.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from poker.journal import Key, Pending, journaled
 from services.lobby import checks, ledger, players, rake, tables
 from services.lobby import operations as ops
@@ -268,7 +270,8 @@ def _settle(ctx: Ctx, op: Operation, stacks: list[SeatStack]) -> Operation:
 Busted = dict[tuple[str, int, str], float]
 
 
-def send_busted_away(ctx: Ctx, busted: Busted, now: float) -> list[tuple[Operation, str]]:
+def send_busted_away(ctx: Ctx, busted: Busted, now: float,
+                     only: Collection[str] | None = None) -> list[tuple[Operation, str]]:
     """R30: a player whose stack is empty may rebuy between hands; otherwise they leave.
 
     Asks the dealer of every open table with seated players how the seats stand. A seat
@@ -279,11 +282,17 @@ def send_busted_away(ctx: Ctx, busted: Busted, now: float) -> list[tuple[Operati
     freed) when they cannot rebuy (the table's limits, or a balance short of its
     smallest rebuy), or when they have not rebought within the table's
     `rebuy_wait_seconds`. A seat that has chips again is forgotten. Returns the
-    operations it started, each with why.
+    operations it started, each with why. `only`: the tables to ask (the lobby that
+    follows its dealers' events asks where a player busted: services.lobby.follower).
     """
     started: list[tuple[Operation, str]] = []
     seen: set[tuple[str, int, str]] = set()
-    for table in ctx.tx(tables.listing):
+    if only is None:
+        listed = ctx.tx(tables.listing)
+    else:  # the followed tables only: the pass costs nothing while nothing happens
+        listed = ctx.tx(lambda tx: [tables.get(tx, t) for t in sorted(only)
+                                    if tables.exists(tx, t)])
+    for table in listed:
         seated = [s for s in table.seats if s.state is SeatState.SEATED]
         if table.status is not TableStatus.OPEN or not seated:
             continue

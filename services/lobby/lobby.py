@@ -23,6 +23,7 @@ from services.lobby import operations as ops
 from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable, Level
 from services.lobby.draw import ButtonDraw
 from services.lobby.errors import AlreadyExists, InvalidArgument, LobbyError, NotFound
+from services.lobby.follower import BustWatch, TableFollower
 from services.lobby.journal import RULES, request_key
 from services.lobby.ledger import Audit, Transfer, TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
@@ -58,6 +59,10 @@ class Lobby:
         self._pruner: Pruner | None = None
         self._busted: leaving.Busted = {}
         self._next_busted_pass = 0.0
+        #: FollowTables (services.lobby.follower): R30 looks only where a player busted.
+        self.follower: TableFollower | None = None
+        self.bust_watch = BustWatch()
+        self._full_pass_done = False
 
     # Players and money -----------------------------------------------------------------
 
@@ -270,8 +275,22 @@ class Lobby:
     def send_busted_away(self, now: float | None = None) -> list[tuple[Operation, str]]:
         """R30: busted players who cannot or did not rebuy in time leave their tables
         (`leaving.send_busted_away`); `recover()` does it every BUSTED_PASS_S seconds."""
-        return leaving.send_busted_away(
-            self.ctx, self._busted, time.monotonic() if now is None else now)
+        follower, only = self.follower, None
+        if (follower is not None and self._full_pass_done
+                and follower.connected.issuperset(follower.addresses)):
+            only = self.bust_watch.tables()  # else (a stream down, the first pass) all
+        found = leaving.send_busted_away(
+            self.ctx, self._busted, time.monotonic() if now is None else now, only)
+        self._full_pass_done = True
+        return found
+
+    def follow(self, follower: TableFollower) -> None:
+        """Follows the dealers' table-level events (FollowTables) from now on: R30's pass
+        asks only the tables where a player busted (once every table, at the first
+        pass and while a dealer's stream is down)."""
+        self.follower, self._full_pass_done = follower, False
+        follower.subscribe(self.bust_watch)
+        follower.start()
 
     def _drive(self, op: Operation) -> Operation:
         steps: dict[OpKind, Callable[[Operation], Operation]] = {

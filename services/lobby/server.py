@@ -28,6 +28,7 @@ from poker.v1 import lobby_pb2 as pb
 from services.lobby import checks, errors
 from services.lobby.dealer_client import GrpcDealer, game_config, game_json
 from services.lobby.draw import ButtonDraw
+from services.lobby.follower import TableFollower
 from services.lobby.ledger import LedgerCorrupt, Transfer
 from services.lobby.lobby import Lobby
 from services.lobby.operations import OPERATOR_SCOPE, OpState
@@ -239,7 +240,8 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         table = self.lobby.table(request.table_id)
         draw = self.lobby.button_draw(request.table_id)
         return pb.JoinTableResponse(
-            seat=op.seat, seat_token=op.seat_token, dealer_address=table.dealer,
+            seat=op.seat, seat_token=op.seat_token,
+            dealer_address=current_dealer(self.lobby, table.dealer, table.table_id),
             buy_in=op.amount, player=player_pb(self.lobby.player(player_id)),
             button_draw=draw_pb(draw) if draw else None)
 
@@ -355,6 +357,12 @@ def table_pb(table: Table) -> pb.LobbyTable:
         seats=seats, button=table.button_seat, chips=table.chips)
 
 
+def current_dealer(lobby: Lobby, address: str, table_id: str) -> str:
+    """Where the table is served now: its dealer unless it moved (GrpcDealer.where)."""
+    where = getattr(lobby.ctx.dealer, "where", None)
+    return str(where(address, table_id)) if where is not None else address
+
+
 def draw_pb(draw: ButtonDraw) -> pb.ButtonDraw:
     return pb.ButtonDraw(
         cards=[pb.DrawnCard(seat=c.seat, player_id=c.player_id, card=card_text(c.card))
@@ -384,6 +392,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(env POKER_DEALER_TLS_CA)")
     parser.add_argument("--dealer-timeout-ms", type=int, default=5000,
                         help="deadline of one call to a dealer")
+    parser.add_argument("--poll-dealers", action="store_true",
+                        default=env("POKER_LOBBY_POLL_DEALERS", "") == "1",
+                        help="R30 asks every table its seats each pass (GetTable), as before "
+                             "FollowTables; default: follow each dealer's table-level events "
+                             "and ask only the tables where a player busted (env "
+                             "POKER_LOBBY_POLL_DEALERS=1)")
     parser.add_argument("--recovery-interval", type=float, default=1.0,
                         help="seconds between passes that finish or undo interrupted work")
     parser.add_argument("--lease-seconds", type=float, default=15.0,
@@ -438,11 +452,14 @@ def run(args: argparse.Namespace) -> int:
     upstream = tls.upstream_from_args(args, args.dealer_tls_ca, "--dealer-tls-ca")
     metrics.serve_from_args(args)
     storage = open_storage(args.dsn, args.db)
-    dealer = GrpcDealer(args.service_token or "", args.dealer_timeout_ms / 1000, upstream)
+    dealer = GrpcDealer(args.service_token or "", args.dealer_timeout_ms / 1000, upstream,
+                        peers=dealer_addresses(args))
     lobby = Lobby(storage, dealer, dealer_addresses(args), args.lease_seconds,
                   fault=_fault_hook(), retention=journal.retention_from_args(args))
     log.info("lobby_starting", backend=storage.dialect, dealers=lobby.dealers,
              dealer_tls=upstream is not None)
+    if not args.poll_dealers:  # FollowTables streams instead of R30's GetTable polling
+        lobby.follow(TableFollower(lobby.dealers, args.service_token or "", upstream))
     lobby.start_recovery(args.recovery_interval)
     servicer = LobbyServicer(lobby, args.operator_token)
     metrics.gauge_buy_ins_pending(lobby.buy_ins_pending)
@@ -452,6 +469,8 @@ def run(args: argparse.Namespace) -> int:
     def stop() -> None:
         director.stop()
         lobby.stop()
+        if lobby.follower is not None:
+            lobby.follower.stop()
         dealer.close()
         storage.close()
 

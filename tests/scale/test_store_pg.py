@@ -1,0 +1,148 @@
+"""The dealer's PostgreSQL store in process: the Store interface, its version stamp and
+refusal, and fencing at the store (services/dealer/store_pg.py, lease.py)."""
+
+from __future__ import annotations
+
+import time
+
+import psycopg
+import pytest
+
+from poker.journal import Entry, Key, Retention
+from services.dealer.lease import Leases, owner_address
+from services.dealer.store import ActRecord, Row, Snapshot, StoreFormatError
+from services.dealer.store_pg import PG_SCHEMA_VERSION, Fenced, PgStore
+from tests.pg_server import fresh_pg_dsn
+
+
+@pytest.fixture
+def dsn(pg_server: str) -> str:
+    return fresh_pg_dsn(pg_server)
+
+
+def _table(store: PgStore, table_id: str) -> None:
+    with store.batch():
+        store.create_table(table_id, '{"c": 1}', 0)
+
+
+def test_pg_store_keeps_what_the_sqlite_store_keeps(dsn: str) -> None:
+    store = PgStore(dsn, "a", Retention())
+    try:
+        _table(store, "t1")
+        store.write("t1", [(1, "", 10, '{"e": 1}'), (2, "t1-1", 11, '{"e": 2}')],
+                    lambda: store.put_act("t1", "t1-1", 1, ActRecord(0, "call", 20, 2)))
+        with store.batch():
+            store.put_seat("t1", 0, "p0", "hash0")
+            store.put_snapshot("t1", Snapshot(2, 3, "{}"))
+        assert store.events("t1") == [Row(1, "", 10, '{"e": 1}'), Row(2, "t1-1", 11, '{"e": 2}')]
+        assert store.events("t1", after=1, limit=1) == [Row(2, "t1-1", 11, '{"e": 2}')]
+        assert store.reader.events("t1", 0, 10) == store.events("t1")
+        assert store.hand_events("t1", "t1-1") == [Row(2, "t1-1", 11, '{"e": 2}')]
+        assert store.act("t1", "t1-1", 1) == ActRecord(0, "call", 20, 2)
+        assert store.seats("t1") == [(0, "p0", "hash0")]
+        assert store.snapshot("t1") == Snapshot(2, 3, "{}")
+        assert [t for t, _c, _closed in store.tables()] == ["t1"]
+        # A journal entry put in the open transaction is found before it commits.
+        with store.batch():
+            store.journal.put(Key("set_level", "t1", "r1"), Entry("f", "w", "{}", 1))
+            assert store.journal.find(Key("set_level", "t1", "r1")) is not None
+        assert store.journal.find(Key("set_level", "t1", "r1")) == Entry("f", "w", "{}", 1)
+        # A failed write undoes itself only.
+        with pytest.raises(RuntimeError), store.batch():
+            store.write("t1", [(3, "", 12, "{}")], lambda: (_ for _ in ()).throw(RuntimeError))
+        assert len(store.events("t1")) == 2
+    finally:
+        store.close()
+
+
+def test_pg_store_refuses_a_database_of_a_newer_dealer(dsn: str) -> None:
+    PgStore(dsn, "a").close()  # stamps it
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        assert dict(conn.execute("SELECT key, value FROM dealer_meta").fetchall())[
+            "schema"] == PG_SCHEMA_VERSION
+        conn.execute("UPDATE dealer_meta SET value = %s WHERE key = 'schema'",
+                     (PG_SCHEMA_VERSION + 1,))
+    with pytest.raises(StoreFormatError, match="newer dealer"):
+        PgStore(dsn, "a")
+
+
+def test_pg_store_opens_a_database_it_wrote_before(dsn: str) -> None:
+    first = PgStore(dsn, "a")
+    _table(first, "t1")
+    first.write("t1", [(1, "", 10, '{"e": 1}')])
+    first.close()
+    again = PgStore(dsn, "a")
+    try:
+        assert again.events("t1") == [Row(1, "", 10, '{"e": 1}')]
+    finally:
+        again.close()
+
+
+def _adopt(dsn: str, owner: str, lease_s: float = 0.2) -> Leases:
+    leases = Leases(dsn, owner, owner, f"{owner}:1", lease_s=lease_s, renew_s=lease_s / 2)
+    return leases
+
+
+def test_fencing_a_write_after_the_lease_moved_lands_nothing(dsn: str) -> None:
+    a = PgStore(dsn, "a", lease_s=0.2)
+    lost: list[str] = []
+    a.on_lost = lost.append
+    try:
+        _table(a, "t1")
+        _table(a, "t2")
+        a.write("t1", [(1, "", 10, "{}")])
+        time.sleep(0.3)  # a paused: its leases run out
+        found = _adopt(dsn, "b").round([])
+        assert sorted(found.adopted) == [("t1", 2), ("t2", 2)]
+        with pytest.raises(Fenced):
+            a.write("t1", [(2, "", 11, "{}")])
+        assert lost == ["t1"] and "t1" not in a.epochs
+        assert [r.sequence for r in a.events("t1")] == [1]
+        with psycopg.connect(dsn) as conn:
+            assert owner_address(conn, "t1") == "b:1"  # where its clients are sent
+    finally:
+        a.close()
+
+
+def test_fencing_a_group_commit_drops_the_lost_table_only(dsn: str) -> None:
+    a = PgStore(dsn, "a", lease_s=0.3)
+    lost: list[str] = []
+    a.on_lost = lost.append
+    try:
+        _table(a, "t1")
+        _table(a, "t2")
+        time.sleep(0.4)
+        keeper = _adopt(dsn, "a", lease_s=5)
+        with psycopg.connect(dsn, autocommit=True) as conn:  # b takes t1 alone
+            conn.execute("UPDATE leases SET owner = 'b', epoch = epoch + 1 WHERE table_id = 't1'")
+        assert keeper.round(["t1", "t2"]).lost == ["t1"]
+        with a.group():
+            a.write("t1", [(1, "", 10, "{}")])
+            a.write("t2", [(1, "", 10, "{}")])
+        assert lost == ["t1"]
+        assert a.events("t1") == [] and len(a.events("t2")) == 1
+    finally:
+        a.close()
+
+
+def test_a_lease_is_adopted_once_by_one_of_two_dealers(dsn: str) -> None:
+    a = PgStore(dsn, "a", lease_s=0.1)
+    try:
+        _table(a, "t1")
+    finally:
+        a.close()
+    time.sleep(0.2)
+    b, c = _adopt(dsn, "b", 5), _adopt(dsn, "c", 5)
+    won = b.round([]).adopted + c.round([]).adopted
+    assert won == [("t1", 2)]
+
+
+def test_pg_store_refuses_events_of_an_older_payload_format(dsn: str) -> None:
+    first = PgStore(dsn, "a")
+    _table(first, "t1")
+    first.write("t1", [(1, "", 10, '{"e": 1}')])
+    first.close()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("UPDATE dealer_meta SET value = value - 1 WHERE key = 'format'")
+    with pytest.raises(StoreFormatError, match="older|payload format"):
+        PgStore(dsn, "a")
