@@ -96,16 +96,26 @@ class GrpcDealer:
     def _call(self, address: str, method: str, request: Any,
               metadata: tuple[tuple[str, str], ...] | None = None) -> Any:
         table_id = getattr(request, "table_id", "")
-        address = self.moved.get(table_id, address)
+        address = first = self.moved.get(table_id, address)
         for _ in range(MAX_MOVES):
             try:
-                return getattr(self._stub(address), method)(
+                reply = getattr(self._stub(address), method)(
                     request, metadata=metadata or self._metadata, timeout=self._timeout)
             except grpc.RpcError as err:
+                if address not in (first, self.moved.get(table_id)) and (
+                        err.code() == grpc.StatusCode.NOT_FOUND):
+                    # a peer asked while the table's dealer is away does not serve it
+                    # (its own store, not a shared one): the dealer is unreachable
+                    raise DealerUnreachable(f"{first} {method}: unreachable, and no other "
+                                            f"dealer serves table {table_id}") from None
                 nxt = self._follow(table_id, address, err, method in ASK_PEERS)
                 if nxt is None:
                     raise _error(err, address, method) from None
                 address = nxt
+                continue
+            if table_id and address != first:
+                self.moved[table_id] = address  # it answered for the table: it serves it
+            return reply
         raise DealerUnreachable(f"{address} {method}: table {table_id} kept moving")
 
     def where(self, address: str, table_id: str) -> str:
@@ -130,6 +140,7 @@ class GrpcDealer:
             if table_id in self.moved and self.moved[table_id] == address:
                 del self.moved[table_id]
             time.sleep(MOVE_PAUSE_S)
+            return target  # a guess: remembered only once a dealer says it serves it
         if not target:
             return None
         if target != address:

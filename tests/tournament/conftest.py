@@ -1,5 +1,6 @@
-"""Fixtures of the tournament tests: the lobby tests' PostgreSQL server and a database of
-each backend (tests/lobby/conftest.py), and an in-memory dealer that plays hands on command."""
+"""Fixtures of the tournament tests: a database of each backend (tests/lobby/conftest.py's
+`storage`, on the session's PostgreSQL server of tests/conftest.py), and an in-memory
+dealer that plays hands on command."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ assert _spec is not None and _spec.loader is not None
 _lobby = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_lobby)
 
-pg_server = _lobby.pg_server
 storage = _lobby.storage
 
 from tests.tournament.fakes import HandDealer  # noqa: E402
