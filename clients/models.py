@@ -35,12 +35,13 @@ from poker.vocab.enums import (
     SitOutReason,
     Street,
     Structure,
+    UnseatReason,
 )
 
 __all__ = [
     "Action", "ActionKind", "AnteForm", "BlindKind", "Decision", "HandView", "LegalActions",
     "Level", "MinRaiseRule", "Option", "Pot", "Preset", "SeatStack", "SeatView", "ShowReason",
-    "SitOutReason", "Street", "Structure", "TableConfig", "TableView",
+    "SitOutReason", "Street", "Structure", "TableConfig", "TableView", "UnseatReason",
 ]
 
 
@@ -73,6 +74,13 @@ class TableConfig:
     deck_seed: int = 0
     player_seeded_decks: bool = False  # R39: the SDK sends its seeds by itself
     seed_time_ms: int = 0
+    # R34 sit-out limit, R35 time bank (None: the rule book's default; 0: none), R38
+    sit_out_limit_ms: int | None = None
+    sit_out_limit_orbits: int | None = None
+    time_bank_ms: int | None = None
+    time_bank_refill_ms: int | None = None
+    time_bank_refill_hands: int | None = None
+    run_it_twice: bool = False
 
     def to_proto(self) -> dealer_pb2.TableConfig:
         """The `poker.v1.TableConfig` message."""
@@ -113,6 +121,7 @@ class SeatView:
     hole_cards: tuple[Card, ...] = ()
     waiting_for_big_blind: bool = False
     hole_card_salts: tuple[bytes, ...] = ()  # R3: each opens its hole card
+    time_bank_ms: int = 0  # R35: the seat's time bank left
 
     @property
     def active(self) -> bool:
@@ -140,6 +149,8 @@ class HandView:
     level: Level | None = None
     board_salts: tuple[bytes, ...] = ()  # R3: each opens its board card
     deck_permutation: tuple[int, ...] = ()  # R39
+    time_bank_ms: int = 0  # R35: the actor's bank as the decision started
+    bank_deadline_unix_ms: int = 0  # R35: the deadline with the bank used too
 
 
 @dataclass(frozen=True, slots=True)

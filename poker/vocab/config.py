@@ -100,6 +100,15 @@ class TableConfig:
     test_mode: bool = False
     player_seeded_decks: bool = False  # R39
     seed_time_ms: int = 1_000  # R39: how long the dealer waits for the seeds
+    # R34: a seat sat out this long, or for this many orbits, is taken off (0: no limit)
+    sit_out_limit_ms: int = 30 * 60_000
+    sit_out_limit_orbits: int = 3
+    # R35: each seat's time bank (0: none), refilled by `time_bank_refill_ms` every
+    # `time_bank_refill_hands` hands (0: never), up to `time_bank_ms`
+    time_bank_ms: int = 30_000
+    time_bank_refill_ms: int = 5_000
+    time_bank_refill_hands: int = 10
+    run_it_twice: bool = False  # R38: all-in players may agree to deal the rest twice
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -163,7 +172,7 @@ class TableConfig:
                 f"fixed_limit_cap: {self.fixed_limit_cap!r} must be at least 1 "
                 "(bets plus raises allowed in a round, R16)"
             )
-        for name in ("all_in_exposure", "test_mode", "player_seeded_decks"):
+        for name in ("all_in_exposure", "test_mode", "player_seeded_decks", "run_it_twice"):
             if not isinstance(getattr(self, name), bool):
                 return f"{name}: {getattr(self, name)!r} must be true or false"
         for name in ("action_time_ms", "show_time_ms"):
@@ -173,7 +182,7 @@ class TableConfig:
         if not _is_int(self.seed_time_ms) or not 1 <= self.seed_time_ms <= MAX_SEED_TIME_MS:
             return (f"seed_time_ms: {self.seed_time_ms!r} must be 1 to {MAX_SEED_TIME_MS} "
                     "milliseconds (R39)")
-        return None
+        return _clock_problem(self)
 
     def _sizes_problem(self) -> str | None:
         """Every bet size a level makes (R16 big bet, R17 minimum) is at most MAX_CHIPS."""
@@ -213,6 +222,25 @@ class TableConfig:
         if self.minutes_per_level:
             index = max(index, int(minutes_played // self.minutes_per_level))
         return self.levels[min(index, len(self.levels) - 1)]
+
+
+#: R34, R35: the longest sit-out limit and time bank a table may set (a day, ten minutes).
+MAX_SIT_OUT_LIMIT_MS = 24 * 3_600_000
+MAX_TIME_BANK_MS = 600_000
+MAX_CLOCK_COUNT = 1_000  # orbits (R34), hands between refills (R35)
+
+
+def _clock_problem(config: TableConfig) -> str | None:
+    """R34's sit-out limit and R35's time bank: whole numbers within their bounds."""
+    for name, top, rule in (("sit_out_limit_ms", MAX_SIT_OUT_LIMIT_MS, "R34"),
+                            ("sit_out_limit_orbits", MAX_CLOCK_COUNT, "R34"),
+                            ("time_bank_ms", MAX_TIME_BANK_MS, "R35"),
+                            ("time_bank_refill_ms", MAX_TIME_BANK_MS, "R35"),
+                            ("time_bank_refill_hands", MAX_CLOCK_COUNT, "R35")):
+        value = getattr(config, name)
+        if not _is_int(value) or not 0 <= value <= top:
+            return f"{name}: {value!r} must be a whole number from 0 (none) to {top} ({rule})"
+    return None
 
 
 def _is_int(value: object) -> bool:

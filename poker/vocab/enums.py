@@ -99,3 +99,10 @@ class SitOutReason(StrEnum):
 
     REQUESTED = "requested"
     TIMED_OUT = "timed_out"
+
+
+class UnseatReason(StrEnum):
+    """Why the dealer took a player off the table by itself (R34); a player the lobby
+    unseats has no reason (the empty text)."""
+
+    SIT_OUT_LIMIT = "sit_out_limit"

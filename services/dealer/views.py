@@ -19,7 +19,7 @@ from poker.cards import card_text
 from poker.enum_wire import members, numbers
 from poker.v1 import dealer_pb2 as pb
 from poker.vocab import table_events as ev
-from poker.vocab.enums import SitOutReason
+from poker.vocab.enums import SitOutReason, UnseatReason
 from services.dealer.auth import Caller
 from services.dealer.engine import (
     AUDITOR,
@@ -135,6 +135,7 @@ def config_from_proto(config: pb.TableConfig) -> tuple[TableConfig, TableOptions
         test_mode=config.test_mode,
         player_seeded_decks=config.player_seeded_decks,
         seed_time_ms=config.seed_time_ms or 1_000,
+        **_clock_options(config),
     )
     pause = (config.pause_between_hands_ms if config.HasField("pause_between_hands_ms")
              else DEFAULT_PAUSE_MS)
@@ -161,7 +162,26 @@ def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfi
         deck_seed=options.deck_seed or 0,
         player_seeded_decks=config.player_seeded_decks,
         seed_time_ms=config.seed_time_ms,
+        sit_out_limit_ms=config.sit_out_limit_ms,
+        sit_out_limit_orbits=config.sit_out_limit_orbits,
+        time_bank_ms=config.time_bank_ms,
+        time_bank_refill_ms=config.time_bank_refill_ms,
+        time_bank_refill_hands=config.time_bank_refill_hands,
+        run_it_twice=config.run_it_twice,
     )
+
+
+#: R34, R35: the options whose unset value is the rule book's default and 0 means none.
+_CLOCK_OPTIONS = ("sit_out_limit_ms", "sit_out_limit_orbits", "time_bank_ms",
+                  "time_bank_refill_ms", "time_bank_refill_hands")
+
+
+def _clock_options(config: pb.TableConfig) -> dict[str, Any]:
+    """R34, R35, R38: the options set (an unset one keeps TableConfig's default)."""
+    given: dict[str, Any] = {name: getattr(config, name) for name in _CLOCK_OPTIONS
+                             if config.HasField(name)}
+    given["run_it_twice"] = config.run_it_twice
+    return given
 
 
 def level_to_proto(level: Level) -> pb.Level:
@@ -180,6 +200,8 @@ _STREETS: dict[Street, Any] = numbers(Street, pb.Street)
 _BLINDS: dict[BlindKind, Any] = numbers(BlindKind, pb.BlindKind)
 _SHOW_REASONS: dict[ShowReason, Any] = numbers(ShowReason, pb.ShowReason)
 _SIT_OUT: dict[str, Any] = {k.value: v for k, v in numbers(SitOutReason, pb.SitOutReason).items()}
+_UNSEAT: dict[str, Any] = {"": 0, **{k.value: v for k, v in
+                                     numbers(UnseatReason, pb.UnseatReason).items()}}
 
 
 def action_kind(kind: int) -> str:
@@ -277,7 +299,12 @@ def _hand_ended(e: Any, hand_id: str) -> Any:
 def _turn_started(e: Any, table: Table | None) -> Any:
     return pb.TurnStarted(
         seat=e.seat, decision=_DECISIONS[e.decision], action_number=e.action_number,
-        deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e))
+        deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e),
+        time_bank_ms=e.time_bank_ms, bank_deadline_unix_ms=e.bank_deadline_unix_ms)
+
+
+def _time_bank_used(e: Any, table: Table | None) -> Any:
+    return pb.TimeBankUsed(seat=e.seat, used_ms=e.used_ms, left_ms=e.left_ms)
 
 
 def _turn_timed_out(e: Any, table: Table | None) -> Any:
@@ -312,7 +339,8 @@ def _player_seated(e: Any, table: Table | None) -> Any:
 
 def _player_unseated(e: Any, table: Table | None) -> Any:
     return pb.PlayerUnseated(
-        stack=pb.SeatStack(seat=e.seat, player_id=e.player_id, stack=e.stack))
+        stack=pb.SeatStack(seat=e.seat, player_id=e.player_id, stack=e.stack),
+        reason=_UNSEAT[e.reason])
 
 
 def _chips_added(e: Any, table: Table | None) -> Any:
@@ -374,6 +402,7 @@ _DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
     ev.PlayerSatOut: _player_sat_out,
     ev.PlayerSatIn: _player_sat_in,
     ev.BlindMissed: _blind_missed,
+    ev.TimeBankUsed: _time_bank_used,
     ev.ButtonSet: _button_set,
     ev.LevelSet: _level_set,
     ev.TableClosed: _table_closed,
@@ -612,7 +641,8 @@ def table_view(table: Table, viewer: Viewer) -> pb.TableView:
             and seat not in seen.folded,
             hole_cards=texts(seen.cards.get(seat, ())),
             hole_card_salts=table.salts_of(seen.cards.get(seat, ())),
-            waiting_for_big_blind=state.wait_for_big_blind))
+            waiting_for_big_blind=state.wait_for_big_blind,
+            time_bank_ms=table.state.banks.get(seat, 0)))
     if hand is not None:
         view.hand.CopyFrom(_hand_view(table, viewer))
     return view
@@ -659,6 +689,8 @@ def _hand_view(table: Table, viewer: Viewer) -> pb.HandView:
         out.decision = _DECISIONS[turn.decision]
         out.action_number = turn.action_number
         out.deadline_unix_ms = turn.deadline_ms
+        out.time_bank_ms = turn.time_bank_ms  # R35
+        out.bank_deadline_unix_ms = turn.bank_deadline_unix_ms
         if viewer.seat == turn.seat or viewer.who is AUDITOR:
             out.legal_actions.CopyFrom(legal_from_turn(turn))
     return out

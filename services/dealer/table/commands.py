@@ -129,6 +129,11 @@ class VoidHand:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class TakeOffSatOut:
+    """R34: the table's clock: seats sat out past the sit-out limit leave."""
+
+
 Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SitOut | SitIn | Act
            | ClockRang | Close | StartHand | CommitSeeds | RevealSeed | DealSeeded | Resume
-           | VoidHand)
+           | VoidHand | TakeOffSatOut)

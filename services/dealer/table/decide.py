@@ -36,6 +36,7 @@ from services.dealer.errors import (
     InvalidArgument,
     TableNotFound,
 )
+from services.dealer.table import clocks
 from services.dealer.table import commands as c
 from services.dealer.table.state import SeatState, SeedHeld, TableState, plan
 
@@ -145,6 +146,11 @@ def _close(state: TableState, cmd: c.Close, now: int) -> list[Any]:
     return [*events, ev.TableClosed(stacks)]
 
 
+def _take_off_sat_out(state: TableState, cmd: c.TakeOffSatOut, now: int) -> list[Any]:
+    """R34: the seats sat out past the table's limit leave (none while the table is closed)."""
+    return [] if state.closed else list(clocks.take_off(state, now))
+
+
 def _void_hand(state: TableState, cmd: c.VoidHand, now: int) -> list[Any]:
     return [] if state.hand is None else [void_event(state.hand, cmd.reason)]
 
@@ -181,6 +187,8 @@ def _act(state: TableState, cmd: c.Act, now: int) -> list[Any]:
     action = engine_action(cmd.kind, cmd.amount)
     trial = hand.fork()
     events = trial.act(cmd.seat, action)  # IllegalAction / NotYourTurn: nothing happens
+    if turn.time_bank_ms:  # R35: an answer past the decision's own time spends the bank
+        events = [*clocks.used_on_answer(turn, now), *events]
     return _after_decision(state, trial, list(events), now)
 
 
@@ -192,7 +200,8 @@ def _clock_rang(state: TableState, cmd: c.ClockRang, now: int) -> list[Any]:
             or turn.action_number != number):
         return []
     trial = hand.fork()
-    events: list[Any] = [ev.TurnTimedOut(turn.seat, number), *trial.time_out(turn.seat)]
+    events: list[Any] = [ev.TurnTimedOut(turn.seat, number), *clocks.used_on_time_out(turn),
+                         *trial.time_out(turn.seat)]
     seat = state.seats.get(turn.seat)
     if turn.decision == str(Decision.BET.value) and seat and not seat.sitting_out:
         events.append(ev.PlayerSatOut(turn.seat, "timed_out"))
@@ -335,9 +344,12 @@ def turn_event(state: TableState, hand: Hand, number: int, now: int) -> ev.TurnS
     show = legal.decision == Decision.SHOW_OR_MUCK
     limit = config.show_time_ms if show else config.action_time_ms
     bet_kind = "" if legal.bet_kind is None else str(legal.bet_kind.value)
+    decision = str(legal.decision.value)
+    bank = clocks.bank_for(state, legal.seat, decision)  # R35
     return ev.TurnStarted(
-        seat=legal.seat, decision=str(legal.decision.value),
+        seat=legal.seat, decision=decision,
         action_number=number, deadline_ms=now + limit,
+        time_bank_ms=bank, bank_deadline_unix_ms=now + limit + bank if bank else 0,
         can_fold=legal.can_fold, can_check=legal.can_check, can_call=legal.can_call,
         call_amount=legal.call_amount, bet_kind=bet_kind, min_to=legal.min_to,
         max_to=legal.max_to, can_show=legal.can_show, can_muck=legal.can_muck,
@@ -506,6 +518,7 @@ _DECIDE: dict[type, Callable[[TableState, Any, int], list[Any]]] = {
     c.SetLevel: _set_level,
     c.Close: _close,
     c.VoidHand: _void_hand,
+    c.TakeOffSatOut: _take_off_sat_out,
     c.SitOut: _sit_out,
     c.SitIn: _sit_in,
     c.Act: _act,

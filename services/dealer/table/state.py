@@ -20,6 +20,7 @@ from poker.vocab import table_events as ev
 from poker.vocab.events import DeckSet
 from services.dealer import deck, seating
 from services.dealer.engine import Hand, HandEnded, HandRanker, HandStarted, TableConfig
+from services.dealer.table import clocks
 
 #: The format of `TableState.snapshot`; a snapshot of another version is not used
 #: (the table is folded from its whole log, and snapshotted anew).
@@ -99,6 +100,8 @@ class TableState:
     deck: tuple[int, ...] = ()  # the running hand's dealt order
     hand_events: list[Stored] = field(default_factory=list)  # the current hand's, stored
     seeding: Seeding | None = None  # R39: seeds awaited before the deal
+    banks: dict[int, int] = field(default_factory=dict)  # R35: seat -> bank left (ms)
+    away: dict[int, list[int]] = field(default_factory=dict)  # R34: seat -> [since, orbits]
 
     # ------------------------------------------------------------ questions
 
@@ -134,6 +137,7 @@ class TableState:
             "chip_keys": [[key, *done] for key, done in self.chip_keys.items()],
             "chains": [[seat, value.hex(), since] for seat, (value, since)
                        in sorted(self.chains.items())],  # R39
+            **clocks.snapshot(self),  # R34, R35
         }
 
     @classmethod
@@ -141,7 +145,7 @@ class TableState:
                       state: dict[str, Any]) -> TableState:
         """The table as `snapshot` left it, before folding the events after it."""
         index, hands_at, time_at = state["level_base"]
-        return cls(
+        table = cls(
             table_id, config, ranker,
             last_sequence=int(state["last_sequence"]),
             seats={int(seat): SeatState(int(seat), player, int(stack), bool(out), bool(wait),
@@ -160,6 +164,8 @@ class TableState:
             chains={int(seat): (bytes.fromhex(value), int(since))
                     for seat, value, since in state.get("chains", ())},
         )
+        clocks.restore(table, state)  # R34, R35
+        return table
 
 
 # ------------------------------------------------------------------- the fold
@@ -217,11 +223,13 @@ def _on_seated(state: TableState, e: ev.PlayerSeated, s: Stored) -> None:
                                     wait_for_big_blind=e.wait_for_big_blind,
                                     joined_late=state.hands_played > 0)
     state.seated_at[e.seat] = s.sequence
+    clocks.on_seated(state, e.seat)
 
 
 def _on_unseated(state: TableState, e: ev.PlayerUnseated, s: Stored) -> None:
     state.seats.pop(e.seat, None)
     state.chains.pop(e.seat, None)
+    clocks.on_unseated(state, e.seat)
 
 
 def _on_seeds_committed(state: TableState, e: ev.SeedsCommitted, s: Stored) -> None:
@@ -255,11 +263,13 @@ def _on_chips(state: TableState, e: ev.ChipsAdded, s: Stored) -> None:
 def _on_sat_out(state: TableState, e: ev.PlayerSatOut, s: Stored) -> None:
     if e.seat in state.seats:
         state.seats[e.seat].sitting_out = True
+        clocks.on_sat_out(state, e.seat, s.time_ms)
 
 
 def _on_sat_in(state: TableState, e: ev.PlayerSatIn, s: Stored) -> None:
     if e.seat in state.seats:
         state.seats[e.seat].sitting_out = False
+        clocks.on_sat_in(state, e.seat)
 
 
 def _on_button(state: TableState, e: ev.ButtonSet, s: Stored) -> None:
@@ -286,6 +296,7 @@ def _hand_started(state: TableState, e: HandStarted, s: Stored) -> None:
     state.hands_played += 1
     state.hand_number = state.hands_played
     state.hand_started_at = s.sequence
+    clocks.count_orbits(state, state.button, e.button)  # R34
     state.button = e.button
     state.action_number = 0
     state.turn = None
@@ -317,6 +328,7 @@ def _on_hand_ended(state: TableState, e: HandEnded, s: Stored) -> None:
 def _hand_ended(state: TableState, e: HandEnded, s: Stored) -> None:
     _set_stacks(state, e.stacks)
     state.turn = None
+    clocks.refill(state)  # R35
 
 
 def _deck_set(state: TableState, e: DeckSet, s: Stored) -> None:
@@ -360,6 +372,7 @@ _FOLD: dict[type, Callable[[TableState, Any, Stored], None]] = {
     ev.DeckCommitted: _on_deck_committed,
     ev.DeckSeeded: _on_deck_seeded,
     ev.TurnStarted: _on_turn,
+    ev.TimeBankUsed: clocks.on_bank_used,
     ev.HandVoided: _on_voided,
     ev.DeckRevealed: _on_revealed,
     ev.TableClosed: _on_closed,
