@@ -108,7 +108,7 @@ def test_R35_the_bank_is_the_fold_of_the_log_and_in_the_snapshot() -> None:
     step(c.StartHand(DECK))
     turn = state.turn
     assert turn is not None
-    step(c.Act(turn.seat, f"t-1", turn.action_number, "call", 0), NOW + 1_000 + 7_000)
+    step(c.Act(turn.seat, "t-1", turn.action_number, "call", 0), NOW + 1_000 + 7_000)
     while state.turn is not None:
         t = state.turn
         step(c.Act(t.seat, "t-1", t.action_number, "fold", 0))
