@@ -17,7 +17,7 @@ from typing import Any
 
 from poker.journal import Key, Pending, Pruner, Retention, journaled
 from poker.limits import MAX_ID_CHARS, MAX_REPEATED, quote
-from services.lobby import checks, leaving, ledger, players, schema, seating, tables
+from services.lobby import checks, following, leaving, ledger, players, schema, seating, tables
 from services.lobby import operations as ops
 from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable, Level
 from services.lobby.draw import ButtonDraw
@@ -55,6 +55,7 @@ class Lobby:
         self._thread: threading.Thread | None = None
         self._pruner: Pruner | None = None
         self._busted: leaving.Busted = {}
+        self.events: following.TableEvents = following.PolledEvents(dealer)  # R34
         self._next_busted_pass = 0.0
 
     # Players and money -----------------------------------------------------------------
@@ -252,6 +253,10 @@ class Lobby:
                 self.send_busted_away(now)
             except Exception:  # a bug here must not stop the recovery
                 log.exception("busted_pass_failed")
+            try:
+                self.follow_tables()
+            except Exception:  # a bug here must not stop the recovery
+                log.exception("follow_pass_failed")
         return len(self.ctx.tx(lambda tx: ops.pending(tx)))
 
     def send_busted_away(self, now: float | None = None) -> list[tuple[Operation, str]]:
@@ -259,6 +264,12 @@ class Lobby:
         (`leaving.send_busted_away`); `recover()` does it every BUSTED_PASS_S seconds."""
         return leaving.send_busted_away(
             self.ctx, self._busted, time.monotonic() if now is None else now)
+
+    def follow_tables(self) -> list[Operation]:
+        """R34: credits the stacks of players the dealers took off for sitting out past
+        their tables' limits (`following.follow`); `recover()` does it every BUSTED_PASS_S
+        seconds."""
+        return following.follow(self.ctx, self.events)
 
     def _drive(self, op: Operation) -> Operation:
         steps: dict[OpKind, Callable[[Operation], Operation]] = {

@@ -118,6 +118,11 @@ STATEMENTS: tuple[str, ...] = (
     "CREATE INDEX IF NOT EXISTS operations_seat ON operations(table_id, player_id)",
     journal.TABLE,
     journal.INDEX,
+    # R34: the last event of each table the lobby followed (services/lobby/following.py)
+    """CREATE TABLE IF NOT EXISTS followed (
+        table_id TEXT PRIMARY KEY,
+        sequence BIGINT NOT NULL DEFAULT 0
+    )""",
 )
 
 #: Columns added since the first version: (table, column, definition).
