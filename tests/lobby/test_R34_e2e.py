@@ -6,18 +6,26 @@ dealer killed (SIGKILL) before the lobby read the event: the chips arrive once."
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_e2e import OPERATOR, Suite, new_player, suite, wait_for  # noqa: F401 (fixture)
+from test_e2e import Suite, new_player, wait_for
 
 from poker.v1 import dealer_pb2 as dpb
 from poker.v1 import lobby_pb2 as pb
 from services.lobby import ledger
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def suite(tmp_path: Path) -> Iterator[Suite]:
+    running = Suite(tmp_path)
+    yield running
+    running.stop()
 
 
 def _open(op: Any, limit_ms: int) -> None:
