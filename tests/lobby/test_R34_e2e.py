@@ -6,8 +6,8 @@ dealer killed (SIGKILL) before the lobby read the event: the chips arrive once."
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
