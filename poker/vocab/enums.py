@@ -56,6 +56,7 @@ class ActionKind(StrEnum):
     ALL_IN = "all_in"
     SHOW = "show"
     MUCK = "muck"
+    RUN_IT = "run_it"  # R38: the amount is how many times, 1 or 2
 
 
 class Decision(StrEnum):
@@ -63,6 +64,7 @@ class Decision(StrEnum):
 
     BET = "bet"
     SHOW_OR_MUCK = "show_or_muck"
+    RUN_IT = "run_it"  # R38: run the rest of the board once or twice
 
 
 class Structure(StrEnum):

@@ -23,6 +23,7 @@ from poker.vocab.seats import from_button
 
 if TYPE_CHECKING:
     from services.dealer.engine.ranking import HandRanker
+    from services.dealer.engine.runout import Runout
 
 NOBODY = -1
 
@@ -86,6 +87,7 @@ class HandState:
         "sd_award",
         "awards",
         "over",
+        "runout",
     )
 
     def __init__(self, started: HandStarted, ranker: HandRanker | None) -> None:
@@ -145,6 +147,7 @@ class HandState:
         self.sd_award = NOBODY
         self.awards: list[PotAwarded] = []
         self.over = False
+        self.runout: Runout | None = None  # R38 (services.dealer.engine.runout)
 
     def copy(self) -> HandState:
         """The same state with its own lists (a fork to try a decision on): every slot,
@@ -200,6 +203,7 @@ class HandState:
         new.sd_award = self.sd_award
         new.awards = self.awards.copy()
         new.over = self.over
+        new.runout = None if self.runout is None else self.runout.copy()
         return new
 
     def with_chips(self) -> int:
