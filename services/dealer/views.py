@@ -43,6 +43,8 @@ from services.dealer.engine import (
     MinRaiseRule,
     PotAwarded,
     Preset,
+    RunItChosen,
+    SecondBoardDealt,
     ShowReason,
     Street,
     Structure,
@@ -273,6 +275,15 @@ def _board_dealt(e: Any, hand_id: str) -> Any:
                          salts=e.salts)
 
 
+def _second_board_dealt(e: Any, hand_id: str) -> Any:
+    return pb.SecondBoardDealt(street=_STREETS[e.street], cards=texts(e.cards),
+                               salts=e.salts)
+
+
+def _run_it_chosen(e: Any, hand_id: str) -> Any:
+    return pb.RunItChosen(seat=e.seat, times=e.times)
+
+
 def _bet_returned(e: Any, hand_id: str) -> Any:
     return pb.BetReturned(seat=e.seat, amount=e.amount)
 
@@ -289,7 +300,7 @@ def _cards_mucked(e: Any, hand_id: str) -> Any:
 def _pot_awarded(e: Any, hand_id: str) -> Any:
     return pb.PotAwarded(index=e.index, amount=e.amount,
                          eligible=e.eligible, winners=e.winners,
-                         shares=e.shares)
+                         shares=e.shares, run=e.run)
 
 
 def _hand_ended(e: Any, hand_id: str) -> Any:
@@ -388,6 +399,8 @@ _ENGINE_MESSAGES: dict[type, Callable[[Any, str], Any]] = {
     CardsMucked: _cards_mucked,
     PotAwarded: _pot_awarded,
     HandEnded: _hand_ended,
+    RunItChosen: _run_it_chosen,
+    SecondBoardDealt: _second_board_dealt,
 }
 _DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
     ev.TurnStarted: _turn_started,

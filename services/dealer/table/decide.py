@@ -29,6 +29,7 @@ from services.dealer.engine import (
     HoleCardsDealt,
     Level,
     PlayerIn,
+    SecondBoardDealt,
 )
 from services.dealer.errors import (
     AlreadyExists,
@@ -41,7 +42,7 @@ from services.dealer.table import commands as c
 from services.dealer.table.state import SeatState, SeedHeld, TableState, plan
 
 #: The engine's events that open cards (R3): each carries their salts.
-_OPENING = frozenset({HoleCardsDealt, BoardDealt, CardsShown})
+_OPENING = frozenset({HoleCardsDealt, BoardDealt, CardsShown, SecondBoardDealt})
 
 
 class Decided(list[Any]):
@@ -326,7 +327,7 @@ def _reveal(hand: Hand, proof: ev.HandSalt, dealt: tuple[int, ...]) -> ev.DeckRe
     for e in hand.events:
         if isinstance(e, HoleCardsDealt):
             opened.append((e.seat, where[e.cards[0]], where[e.cards[1]]))
-        elif isinstance(e, BoardDealt | CardsShown):
+        elif isinstance(e, BoardDealt | CardsShown | SecondBoardDealt):
             public.update(where[c] for c in e.cards)
     return ev.DeckRevealed(b"", proof.deck, _commitment(hand), proof.salts,
                            tuple(sorted(public)), tuple(opened))
@@ -504,6 +505,10 @@ def engine_action(kind: str, amount: int) -> Action:
     if action_kind in (ActionKind.BET, ActionKind.RAISE):
         if amount <= 0:
             raise InvalidArgument(f"amount: a {kind} needs the total it bets to (> 0)")
+        return Action(action_kind, amount)
+    if action_kind is ActionKind.RUN_IT:  # R38: how many times
+        if amount not in (1, 2):
+            raise InvalidArgument(f"amount: run_it takes 1 (once) or 2 (twice), not {amount}")
         return Action(action_kind, amount)
     if amount:
         raise InvalidArgument(f"amount: must be 0 for {kind}")
