@@ -186,3 +186,18 @@ def test_R35_the_bank_is_kept_across_a_dealer_restart(tmp_path: Path) -> None:
     finally:
         client.close()
         proc.stop()
+
+
+def test_R35_the_hand_history_has_the_time_limit_and_the_bank_used() -> None:
+    from services.dealer import history
+    from services.dealer.engine import Hand
+
+    state = _started(2, **BANK)
+    turn = state.turn
+    assert turn is not None
+    _answer_at(state, NOW + 1_000 + 2_500, "fold")
+    events = [s.event for s in state.hand_events]
+    hand = Hand.from_events([e for e in events if type(e) not in ev.DEALER_EVENTS])
+    fields = history._clock(events, hand)
+    assert fields["time_limit"] == 1
+    assert sorted(fields["_time_bank_used_ms"]) == [0, 2_500]  # type: ignore[arg-type]

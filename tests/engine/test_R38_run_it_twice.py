@@ -15,6 +15,7 @@ from services.dealer.engine import (
     Action,
     Decision,
     Hand,
+    Level,
     PlayerIn,
     PotAwarded,
     RunItChosen,
@@ -122,8 +123,7 @@ def test_R38_the_second_board_is_the_next_deck_positions_and_pots_split_in_halve
         odd.act(odd.actor, Action.run_it(2))
     halves = [e.amount for e in odd.events if type(e) is PotAwarded]
     assert halves == [333, 333]
-    three = _all_in_preflop((201, 201, 201), deck, levels=(  # 603: 302 then 301
-        __import__("poker.vocab.config", fromlist=["Level"]).Level(1, 2),))
+    three = _all_in_preflop((201, 201, 201), deck, levels=(Level(1, 2),))  # 603: 302, 301
     while three.decision is Decision.RUN_IT:
         assert three.actor is not None
         three.act(three.actor, Action.run_it(2))
@@ -139,3 +139,23 @@ def test_R38_off_by_default() -> None:
         assert hand.actor is not None and hand.decision is Decision.BET
         hand.act(hand.actor, Action.all_in())
     assert not any(type(e) in (RunItChosen, SecondBoardDealt) for e in hand.events)
+
+
+def test_R38_phh_writes_the_second_run_in_user_fields() -> None:
+    from poker.cards import card_text
+    from services.dealer import phh
+    from services.dealer.phh_writer import dumps, to_phh
+
+    deck = list(range(52))
+    random.Random(3).shuffle(deck)
+    hand = _all_in_preflop((400, 400), deck)
+    while hand.decision is Decision.RUN_IT:
+        assert hand.actor is not None
+        hand.act(hand.actor, Action.run_it(2))
+    record = to_phh(hand)
+    second = [c for e in hand.events if type(e) is SecondBoardDealt for c in e.cards]
+    assert record.extra["_run_it_twice"] is True
+    assert record.extra["_second_board"] == "".join(card_text(c) for c in second)
+    assert record.extra["_run_it_choices"] == ["p1 2", "p2 2"]
+    assert record.finishing_stacks == [hand.stacks[0], hand.stacks[1]]
+    assert phh.loads(dumps(hand)) == record
