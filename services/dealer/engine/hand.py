@@ -71,7 +71,8 @@ def apply(state: HandState, event: Event) -> None:
 
 
 def _maybe_showdown(state: HandState) -> None:
-    if state.runout is not None and state.runout.times == 2:
+    rit = state.runout
+    if rit is not None and rit.times == 2:
         runout.settle(state)  # R38: both boards, once they are out
     elif (
         state.street is RIVER
@@ -102,7 +103,8 @@ def next_event(state: HandState) -> Event | None:
         exposure = showdown.next_exposure(state)  # R28
         if exposure is not None:
             return exposure
-    if state.street is RIVER and runout.twice(state):
+    rit = state.runout
+    if rit is not None and rit.times == 2 and state.street is RIVER:
         return runout.next_second(state)  # R38: the second run
     return dealing.next_board(state)
 

@@ -114,11 +114,6 @@ def time_out() -> Action:
 
 # ------------------------------------------------------------------ the second run
 
-def twice(state: HandState) -> bool:
-    runout = state.runout
-    return runout is not None and runout.times == 2
-
-
 def next_second(state: HandState) -> Event:
     """After the first run: the second run's next street, then the hands not yet shown."""
     runout = state.runout
