@@ -188,7 +188,7 @@ def _act(state: TableState, cmd: c.Act, now: int) -> list[Any]:
     action = engine_action(cmd.kind, cmd.amount)
     trial = hand.fork()
     events = trial.act(cmd.seat, action)  # IllegalAction / NotYourTurn: nothing happens
-    if turn.time_bank_ms:  # R35: an answer past the decision's own time spends the bank
+    if turn.time_bank_ms and now > turn.deadline_ms:  # R35: into the bank: it is spent
         events = [*clocks.used_on_answer(turn, now), *events]
     return _after_decision(state, trial, list(events), now)
 
