@@ -25,6 +25,8 @@ runs the board once). Answers of a hand run once are in `_run_it_choices` too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from poker.cards import card_text
 from poker.vocab.enums import ActionKind, AnteForm, BlindKind, Structure
 from poker.vocab.events import (
@@ -112,7 +114,7 @@ def to_phh(hand: Hand) -> phh.PhhHand:
     )
 
 
-def _runs(events: list[object], number: dict[int, int]) -> dict[str, object]:
+def _runs(events: Sequence[object], number: dict[int, int]) -> dict[str, object]:
     """R38's user-defined fields (see the module doc)."""
     choices = [f"p{number[e.seat]} {e.times}" for e in events if isinstance(e, RunItChosen)]
     second = "".join(card_text(c) for e in events if isinstance(e, SecondBoardDealt)

@@ -32,7 +32,17 @@ from poker.vocab.actions import Action, LegalActions
 from poker.vocab.config import Level, PlayerIn, TableConfig
 from poker.vocab.enums import Decision, Street
 from poker.vocab.errors import ConfigError, IllegalAction, NotYourTurn
-from poker.vocab.events import DeckSet, Event, HandEnded, HandStarted, PotAwarded, Viewer, redact
+from poker.vocab.events import (
+    DeckSet,
+    Event,
+    HandEnded,
+    HandStarted,
+    PotAwarded,
+    RunItChosen,
+    SecondBoardDealt,
+    Viewer,
+    redact,
+)
 from services.dealer.engine import betting, blinds, dealing, runout, showdown
 from services.dealer.engine.pots import Pot, build_pots
 from services.dealer.engine.ranking import HandRanker
@@ -43,8 +53,8 @@ APPLY: dict[type[Any], Callable[[HandState, Any], None]] = {
     **dealing.APPLY,
     **betting.APPLY,
     **showdown.APPLY,
-    runout.RunItChosen: runout.apply_chosen,  # R38
-    runout.SecondBoardDealt: runout.apply_second,
+    RunItChosen: runout.apply_chosen,  # R38
+    SecondBoardDealt: runout.apply_second,
 }
 
 

@@ -15,7 +15,7 @@ Per-position values are plain lists, changed in place: no copies per action.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from poker.vocab.enums import Decision, MinRaiseRule, Street, Structure
 from poker.vocab.events import HandStarted, PotAwarded
@@ -23,7 +23,6 @@ from poker.vocab.seats import from_button
 
 if TYPE_CHECKING:
     from services.dealer.engine.ranking import HandRanker
-    from services.dealer.engine.runout import Runout
 
 NOBODY = -1
 
@@ -147,7 +146,7 @@ class HandState:
         self.sd_award = NOBODY
         self.awards: list[PotAwarded] = []
         self.over = False
-        self.runout: Runout | None = None  # R38 (services.dealer.engine.runout)
+        self.runout: Any = None  # R38: a services.dealer.engine.runout.Runout once offered
 
     def copy(self) -> HandState:
         """The same state with its own lists (a fork to try a decision on): every slot,

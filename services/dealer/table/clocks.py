@@ -123,7 +123,7 @@ def next_expiry(state: Any) -> int | None:
     limit_ms = state.config.sit_out_limit_ms
     if not state.away or not limit_ms:
         return None
-    return min(since for since, _ in state.away.values()) + limit_ms
+    return int(min(since for since, _ in state.away.values()) + limit_ms)
 
 
 def take_off(state: Any, now: int) -> list[ev.PlayerUnseated]:

@@ -187,7 +187,7 @@ def _act(state: TableState, cmd: c.Act, now: int) -> list[Any]:
                if turn else "no decision is awaited"))
     action = engine_action(cmd.kind, cmd.amount)
     trial = hand.fork()
-    events = trial.act(cmd.seat, action)  # IllegalAction / NotYourTurn: nothing happens
+    events: list[Any] = trial.act(cmd.seat, action)  # IllegalAction / NotYourTurn: no change
     if turn.time_bank_ms and now > turn.deadline_ms:  # R35: into the bank: it is spent
         events = [*clocks.used_on_answer(turn, now), *events]
     return _after_decision(state, trial, list(events), now)
