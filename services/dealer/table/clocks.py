@@ -25,19 +25,10 @@ from __future__ import annotations
 from typing import Any
 
 from poker.vocab import table_events as ev
-from poker.vocab.enums import Decision, UnseatReason
-
-_BET = str(Decision.BET.value)
+from poker.vocab.enums import UnseatReason
 
 
 # ------------------------------------------------------------------ R35: time bank
-
-def bank_for(state: Any, seat: int, decision: str) -> int:
-    """The bank a decision of `seat` may use: the seat's, for a betting decision."""
-    if decision != _BET or not state.config.time_bank_ms:
-        return 0
-    return int(state.banks.get(seat, state.config.time_bank_ms))
-
 
 def used_on_answer(turn: ev.TurnStarted, now: int) -> list[ev.TimeBankUsed]:
     """The bank an answer at `now` spends: the time past the decision's own deadline."""

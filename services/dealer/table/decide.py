@@ -346,7 +346,9 @@ def turn_event(state: TableState, hand: Hand, number: int, now: int) -> ev.TurnS
     limit = config.show_time_ms if show else config.action_time_ms
     bet_kind = "" if legal.bet_kind is None else str(legal.bet_kind.value)
     decision = str(legal.decision.value)
-    bank = clocks.bank_for(state, legal.seat, decision)  # R35
+    bank = config.time_bank_ms  # R35: the seat's bank, for a betting decision
+    if bank:
+        bank = state.banks.get(legal.seat, bank) if legal.decision is Decision.BET else 0
     return ev.TurnStarted(
         seat=legal.seat, decision=decision,
         action_number=number, deadline_ms=now + limit,

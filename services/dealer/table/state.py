@@ -296,7 +296,8 @@ def _hand_started(state: TableState, e: HandStarted, s: Stored) -> None:
     state.hands_played += 1
     state.hand_number = state.hands_played
     state.hand_started_at = s.sequence
-    clocks.count_orbits(state, state.button, e.button)  # R34
+    if state.away:
+        clocks.count_orbits(state, state.button, e.button)  # R34
     state.button = e.button
     state.action_number = 0
     state.turn = None
@@ -328,7 +329,8 @@ def _on_hand_ended(state: TableState, e: HandEnded, s: Stored) -> None:
 def _hand_ended(state: TableState, e: HandEnded, s: Stored) -> None:
     _set_stacks(state, e.stacks)
     state.turn = None
-    clocks.refill(state)  # R35
+    if state.config.time_bank_refill_hands:
+        clocks.refill(state)  # R35
 
 
 def _deck_set(state: TableState, e: DeckSet, s: Stored) -> None:
