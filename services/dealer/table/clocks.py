@@ -27,7 +27,6 @@ from typing import Any
 from poker.vocab import table_events as ev
 from poker.vocab.enums import UnseatReason
 
-
 # ------------------------------------------------------------------ R35: time bank
 
 def used_on_answer(turn: ev.TurnStarted, now: int) -> list[ev.TimeBankUsed]:
