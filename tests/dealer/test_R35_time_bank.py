@@ -201,3 +201,30 @@ def test_R35_the_hand_history_has_the_time_limit_and_the_bank_used() -> None:
     fields = history._clock(events, hand)
     assert fields["time_limit"] == 1
     assert sorted(fields["_time_bank_used_ms"]) == [0, 2_500]  # type: ignore[arg-type]
+
+
+def test_R35_the_sdk_view_and_tracker_show_the_bank(dealer: Any, client: Client) -> None:
+    from clients.convert import event_from_proto
+    from clients.sdk import TableClient
+    from clients.tracker import TableTracker
+
+    table_id = client.create(seats=2, action_time_ms=60_000, time_bank_ms=7_000)
+    client.seat(table_id, [1000, 1000])
+    watcher = Watcher(client, table_id)
+    try:
+        turn = _first_turn(watcher).turn_started
+        sdk = TableClient(dealer.address, table_id)
+        try:
+            view = sdk.view()
+        finally:
+            sdk.close()
+        assert view.hand is not None and view.hand.time_bank_ms == 7_000
+        assert view.hand.bank_deadline_unix_ms == turn.deadline_unix_ms + 7_000
+        assert {s.time_bank_ms for s in view.seats} == {7_000}
+        tracker = TableTracker(view)
+        for e in watcher.events:
+            if e.sequence > view.sequence:
+                tracker.apply(event_from_proto(e))
+        assert tracker.view().hand.time_bank_ms == 7_000  # type: ignore[union-attr]
+    finally:
+        watcher.cancel()

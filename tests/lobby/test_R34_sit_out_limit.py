@@ -134,3 +134,15 @@ def test_R34_the_follower_reads_after_the_sequence_it_remembers(
     lobby.follow_tables()
     assert seen == [0, last]
     assert storage.transact(lambda tx: following.followed(tx, "t1")) == last
+
+
+def test_R34_a_database_from_before_the_follower_gets_its_table(storage: Storage,
+                                                                 dealer: FakeDealer) -> None:
+    Lobby(storage, dealer, [D1]).stop()
+    storage.ddl(["DROP TABLE followed"])  # the lobby's database as a version before R34 left it
+    room = Lobby(storage, dealer, [D1])  # start-up creates what is missing
+    try:
+        assert storage.transact(lambda tx: following.followed(tx, "t-none")) == 0
+        assert room.follow_tables() == []
+    finally:
+        room.stop()
