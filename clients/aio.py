@@ -443,6 +443,10 @@ class AsyncTableClient:
     async def muck(self) -> int:
         return await self.act(Action.muck())
 
+    async def run_it(self, times: int) -> int:
+        """R38: answers a RUN_IT decision: run the rest of the board `times` (1 or 2)."""
+        return await self.act(Action.run_it(times))
+
     async def sit_out(self) -> None:
         """Sits out from the next hand on (no cards, no blinds)."""
         await self._do(c.sit_out(self.table_id, await self._my_seat()))

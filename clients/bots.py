@@ -26,9 +26,11 @@ __all__ = ["CallingStation", "EquityBot", "RandomBot", "passive"]
 
 
 def passive(legal: LegalActions) -> Action:
-    """Check when free, else call; at showdown show."""
+    """Check when free, else call; at showdown show; run the board once (R38)."""
     if legal.decision is Decision.SHOW_OR_MUCK:
         return Action.show() if legal.can_show else Action.muck()
+    if legal.decision is Decision.RUN_IT:
+        return Action.run_it(1)
     return Action.check() if legal.can_check else Action.call()
 
 
@@ -56,6 +58,8 @@ class RandomBot:
         r = self.rng.random()
         if legal.decision is Decision.SHOW_OR_MUCK:
             return Action.show() if r < 0.5 and legal.can_show else Action.muck()
+        if legal.decision is Decision.RUN_IT:  # R38: once or twice, at random
+            return Action.run_it(1 if r < 0.5 else 2)
         if r < self.all_in and legal.can_all_in:
             return Action.all_in()
         if legal.bet_kind is not None and r < self.all_in + self.aggression:
@@ -102,6 +106,8 @@ class EquityBot:
         assert legal is not None
         if legal.decision is Decision.SHOW_OR_MUCK:
             return Action.show() if legal.can_show else Action.muck()
+        if legal.decision is Decision.RUN_IT:  # R38: twice lowers the variance, not the odds
+            return Action.run_it(2)
         try:
             equity = self.last_equity = self.equity(view)
         except ServiceError:

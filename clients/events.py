@@ -28,6 +28,7 @@ from clients.models import (
     ShowReason,
     SitOutReason,
     Street,
+    UnseatReason,
 )
 
 __all__ = [
@@ -38,7 +39,8 @@ __all__ = [
     "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "RakeTaken",
     "SeatCard", "StraddleSet",
     "SeatSeed", "SeedsCommitted", "DeckCommitted", "DeckSeeded",
-    "TableClosed", "TurnStarted", "TurnTimedOut", "EVENT_TYPES",
+    "TableClosed", "TurnStarted", "TurnTimedOut", "EVENT_TYPES", "TimeBankUsed", "RunItChosen",
+    "SecondBoardDealt",
 ]
 
 
@@ -187,6 +189,7 @@ class PotAwarded(Event):
     eligible: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     shares: tuple[int, ...] = ()
+    run: int = 0  # R38: 0 run once, else the board (1 or 2) it was settled on
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -269,6 +272,37 @@ class TurnStarted(Event):
     action_number: int
     deadline_unix_ms: int = 0
     legal: LegalActions | None = field(default=None, metadata={"proto": "legal_actions"})
+    time_bank_ms: int = 0  # R35: the seat's bank as the decision starts
+    bank_deadline_unix_ms: int = 0  # R35: deadline_unix_ms + time_bank_ms (0: no bank)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimeBankUsed(Event):
+    """R35: a seat used `used_ms` of its time bank; `left_ms` is left."""
+
+    kind: ClassVar[str] = "time_bank_used"
+    seat: int
+    used_ms: int
+    left_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunItChosen(Event):
+    """R38: an all-in player's answer: run the rest of the board `times` (1 or 2)."""
+
+    kind: ClassVar[str] = "run_it_chosen"
+    seat: int
+    times: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SecondBoardDealt(Event):
+    """R38: cards of the board's second run (and their R3 salts)."""
+
+    kind: ClassVar[str] = "second_board_dealt"
+    street: Street
+    cards: tuple[Card, ...] = ()
+    salts: tuple[bytes, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -298,8 +332,12 @@ class PlayerSeated(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerUnseated(Event):
+    """A player left with their stack; `reason` SIT_OUT_LIMIT when the dealer took them
+    off (R34), None when the lobby did."""
+
     kind: ClassVar[str] = "player_unseated"
     stack: SeatStack
+    reason: UnseatReason | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -380,6 +418,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         BetReturned, CardsShown, CardsMucked, PotAwarded, HandEnded, DeckRevealed, TurnStarted,
         TurnTimedOut, HandVoided, PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut,
         PlayerSatIn, BlindMissed, ButtonSet, LevelSet, TableClosed, SeedsCommitted, DeckCommitted,
-        DeckSeeded, RakeTaken, StraddleSet, DealLimitSet)
+        DeckSeeded, RakeTaken, StraddleSet, DealLimitSet, TimeBankUsed, RunItChosen,
+        SecondBoardDealt)
 }
 assert all(_snake(cls.__name__) == kind for kind, cls in EVENT_TYPES.items())

@@ -60,6 +60,7 @@ from clients.events import (
     HandStarted,
     HandVoided,
     HoleCardsDealt,
+    SecondBoardDealt,
 )
 from clients.models import Street, TableView
 from poker.deckproof import permutation, position_hash
@@ -104,6 +105,7 @@ class _Hand:
     perm: tuple[int, ...] = _IDENTITY
     problems: list[str] = field(default_factory=list)
     ended: bool = False
+    second_at: int = 0  # R38: the next burn of the board's second run (0: none yet)
 
 
 def _open(hand: _Hand, positions: Sequence[int], cards: Sequence[Card],
@@ -224,7 +226,7 @@ class FairDeckChecker:
     #: The event types `feed` reads (it ignores any other).
     reads: frozenset[type[Event]] = frozenset({
         HandStarted, HoleCardsDealt, CardsShown, CardsMucked, BoardDealt, HandEnded,
-        HandVoided, DeckRevealed, DeckSeeded})
+        HandVoided, DeckRevealed, DeckSeeded, SecondBoardDealt})
 
     def __init__(self, policy: Policy = "raise",
                  on_violation: Callable[[FairDeckViolation], None] | None = None) -> None:
@@ -311,6 +313,14 @@ class FairDeckChecker:
             _open(hand, board_positions(len(hand.order), event.street), event.cards,
                   event.salts, f"the {event.street}")
 
+    def _second(self, hand: _Hand, event: SecondBoardDealt) -> None:
+        """R38: the second run follows the first in the deck, each street after its burn."""
+        if hand.order:
+            at = hand.second_at or 2 * len(hand.order) + 8
+            positions = tuple(range(at + 1, at + 1 + len(event.cards)))
+            hand.second_at = at + 1 + len(event.cards)
+            _open(hand, positions, event.cards, event.salts, f"the second {event.street}")
+
     def _ended(self, hand: _Hand, event: HandEnded) -> None:
         hand.ended = True
 
@@ -346,6 +356,7 @@ _FEEDS: dict[type[Event], Any] = {  # with HandStarted and DeckSeeded, FairDeckC
     CardsShown: FairDeckChecker._hole,
     CardsMucked: FairDeckChecker._mucked,
     BoardDealt: FairDeckChecker._board,
+    SecondBoardDealt: FairDeckChecker._second,
     HandEnded: FairDeckChecker._ended,
     HandVoided: FairDeckChecker._voided,
     DeckRevealed: FairDeckChecker._revealed,

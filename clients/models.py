@@ -36,13 +36,14 @@ from poker.vocab.enums import (
     SitOutReason,
     Street,
     Structure,
+    UnseatReason,
 )
 
 __all__ = [
     "Action", "ActionKind", "AnteForm", "BlindKind", "ButtonRule", "Decision", "HandView",
     "LegalActions", "Level", "MinRaiseRule", "Option", "Pot", "Preset", "Rake", "RakeCap",
     "SeatStack", "SeatView", "ShowReason", "SitOutReason", "Street", "Structure", "TableConfig",
-    "TableView",
+    "TableView", "UnseatReason",
 ]
 
 
@@ -80,6 +81,13 @@ class TableConfig:
     absent_dealt_in: bool = False  # T4: a tournament table deals sat-out players in
     button_rule: ButtonRule | None = None  # R5; None: the server's default, dead
     min_players_to_start: int = 0  # the first hand waits for this many; 0: 2
+    # R34 sit-out limit, R35 time bank (None: the rule book's default; 0: none), R38
+    sit_out_limit_ms: int | None = None
+    sit_out_limit_orbits: int | None = None
+    time_bank_ms: int | None = None
+    time_bank_refill_ms: int | None = None
+    time_bank_refill_hands: int | None = None
+    run_it_twice: bool = False
 
     def to_proto(self) -> dealer_pb2.TableConfig:
         """The `poker.v1.TableConfig` message."""
@@ -120,6 +128,7 @@ class SeatView:
     hole_cards: tuple[Card, ...] = ()
     waiting_for_big_blind: bool = False
     hole_card_salts: tuple[bytes, ...] = ()  # R3: each opens its hole card
+    time_bank_ms: int = 0  # R35: the seat's time bank left
 
     @property
     def active(self) -> bool:
@@ -147,6 +156,8 @@ class HandView:
     level: Level | None = None
     board_salts: tuple[bytes, ...] = ()  # R3: each opens its board card
     deck_permutation: tuple[int, ...] = ()  # R39
+    time_bank_ms: int = 0  # R35: the actor's bank as the decision started
+    bank_deadline_unix_ms: int = 0  # R35: the deadline with the bank used too
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,11 @@ legal actions with their amounts, and a prompt that explains what it did not und
     poker play --bots 3 --hands 10
 
 Type `f` fold, `x` check, `c` call, `b 200` bet, `r 300` raise to, `a` all-in, `s` show,
-`m` muck, `?` help, `q` quit.
+`m` muck, `1`/`2` run the board once or twice (R38), `?` help, `q` quit.
+
+The clock of your decision is shown at the prompt (R32's time, then your time bank, R35)
+and, once your own time is up, the time bank counts down every few seconds until you
+answer; an empty line shows the clock again.
 """
 
 from __future__ import annotations
@@ -37,7 +41,9 @@ from clients.stack import LocalSuite
 from poker.log import add_log_format_argument
 
 HELP = ("f fold · x check · c call · b AMOUNT bet · r AMOUNT raise to · a all-in · "
-        "s show · m muck · ? help · q quit")
+        "s show · m muck · 1/2 run it once/twice · ? help · q quit")
+#: R35: how often the time bank's countdown is printed once the decision is in it.
+TICK_S = 5.0
 _WORDS = {
     "f": ActionKind.FOLD, "fold": ActionKind.FOLD,
     "x": ActionKind.CHECK, "k": ActionKind.CHECK, "check": ActionKind.CHECK,
@@ -47,6 +53,9 @@ _WORDS = {
     "a": ActionKind.ALL_IN, "allin": ActionKind.ALL_IN, "all-in": ActionKind.ALL_IN,
     "s": ActionKind.SHOW, "show": ActionKind.SHOW, "m": ActionKind.MUCK, "muck": ActionKind.MUCK,
 }
+
+
+_TIMES = {"1": 1, "once": 1, "2": 2, "twice": 2}
 
 
 class BadInput(ValueError):
@@ -77,6 +86,11 @@ def parse_action(text: str, legal: LegalActions) -> Action:
         raise BadInput("Please type an action (? for help).")
     if words[0] in {"q", "quit", "exit"}:
         raise Quit
+    if legal.decision is Decision.RUN_IT:  # R38
+        times = _TIMES.get(words[0])
+        if times is None:
+            raise BadInput(f"Sorry, run the board once (1) or twice (2)? {_hint(legal)}")
+        return Action.run_it(times)
     kind = _WORDS.get(words[0])
     if kind is None:
         raise BadInput(f"Sorry, I did not understand {text.strip()!r}. {_hint(legal)}")
@@ -124,8 +138,31 @@ def _why(kind: ActionKind, legal: LegalActions) -> str:
 def _hint(legal: LegalActions) -> str:
     keys = {ActionKind.FOLD: "f", ActionKind.CHECK: "x", ActionKind.CALL: "c",
             ActionKind.BET: "b AMOUNT", ActionKind.RAISE: "r AMOUNT", ActionKind.ALL_IN: "a",
-            ActionKind.SHOW: "s", ActionKind.MUCK: "m"}
+            ActionKind.SHOW: "s", ActionKind.MUCK: "m", ActionKind.RUN_IT: "1 or 2"}
     return "You may: " + " · ".join(f"{o} ({keys[o.kind]})" for o in legal.options())
+
+
+def clock_text(view: TableView, now_ms: int) -> str:
+    """R32, R35: the awaited decision's clock: its own time left, then the time bank.
+
+    >>> from clients.models import HandView, Street
+    >>> hand = HandView(hand_id="t-1", hand_number=1, street=Street.FLOP, actor=0,
+    ...                 deadline_unix_ms=20_000, time_bank_ms=30_000,
+    ...                 bank_deadline_unix_ms=50_000)
+    >>> view = TableView(table_id="t", hand=hand)
+    >>> clock_text(view, 8_000), clock_text(view, 35_000)
+    ('Clock: 12 s, then your time bank of 30 s', 'Clock: time bank, 15 s left')
+    """
+    hand = view.hand
+    if hand is None or not hand.deadline_unix_ms:
+        return ""
+    left = max(0, hand.deadline_unix_ms - now_ms) // 1000
+    if not hand.time_bank_ms:
+        return f"Clock: {left} s"
+    if now_ms < hand.deadline_unix_ms:
+        return f"Clock: {left} s, then your time bank of {hand.time_bank_ms // 1000} s"
+    bank = max(0, hand.bank_deadline_unix_ms - now_ms) // 1000
+    return f"Clock: time bank, {bank} s left"
 
 
 def draw_table(view: TableView, names: dict[int, str]) -> str:
@@ -156,6 +193,7 @@ class Human:
     read: Callable[[str], str]
     out: TextIO
     quit: bool = False
+    now_ms: Callable[[], int] = lambda: int(time.time() * 1000)
 
     def act(self, view: TableView) -> Action:
         legal = view.legal
@@ -164,18 +202,38 @@ class Human:
         print(f" Your cards: [{show_cards(view.my_cards)}]"
               + (f" · to call: {legal.call_amount}" if legal.can_call else ""), file=self.out)
         print(" " + _hint(legal), file=self.out, flush=True)
-        while True:
-            try:
-                return parse_action(self.read("your move> "), legal)
-            except BadInput as err:
-                print(f" {err}", file=self.out, flush=True)
-            except (Quit, EOFError):
-                self.quit = True
-                return safest(legal)
+        answered = threading.Event()
+        if view.hand is not None and view.hand.time_bank_ms:
+            threading.Thread(target=self._tick, args=(view, answered), daemon=True).start()
+        try:
+            while True:
+                clock = clock_text(view, self.now_ms())
+                if clock:
+                    print(f" {clock}", file=self.out, flush=True)
+                try:
+                    return parse_action(self.read("your move> "), legal)
+                except BadInput as err:
+                    print(f" {err}", file=self.out, flush=True)
+                except (Quit, EOFError):
+                    self.quit = True
+                    return safest(legal)
+        finally:
+            answered.set()
+
+    def _tick(self, view: TableView, answered: threading.Event) -> None:
+        """R35: once the decision's own time is up, the time bank counts down."""
+        hand = view.hand
+        assert hand is not None
+        wait = max(0.0, (hand.deadline_unix_ms - self.now_ms()) / 1000)
+        while not answered.wait(wait) and self.now_ms() < hand.bank_deadline_unix_ms:
+            print(f"\n {clock_text(view, self.now_ms())}", file=self.out, flush=True)
+            wait = TICK_S
 
 
 def safest(legal: LegalActions) -> Action:
-    """Check if free, else muck at showdown, else fold."""
+    """Check if free, else muck at showdown, else fold; run the board once (R38)."""
+    if legal.decision is Decision.RUN_IT:
+        return Action.run_it(1)
     if legal.can_check:
         return Action.check()
     return Action.muck() if legal.can_muck else Action.fold()
@@ -221,8 +279,8 @@ def run(args: argparse.Namespace) -> int:
 def _play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
     operator = LobbyClient(suite.lobby, suite.operator_token)
     table = operator.open_table(
-        TableConfig(seats=args.bots + 1, levels=(Level(5, 10),), action_time_ms=600_000,
-                    pause_between_hands_ms=0),
+        TableConfig(seats=args.bots + 1, levels=(Level(5, 10),), action_time_ms=120_000,
+                    time_bank_ms=60_000, run_it_twice=True, pause_between_hands_ms=0),
         TableRules(initial_stack=args.stack, max_rebuys=-1), name="You against bots")
     kinds: list[tuple[str, Callable[[int], Bot]]] = [
         ("Ann", lambda i: RandomBot(seed=args.seed)), ("Bob", lambda i: CallingStation()),

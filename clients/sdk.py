@@ -440,6 +440,10 @@ class TableClient:
     def muck(self) -> int:
         return self.act(Action.muck())
 
+    def run_it(self, times: int) -> int:
+        """R38: answers a RUN_IT decision: run the rest of the board `times` (1 or 2)."""
+        return self.act(Action.run_it(times))
+
     def sit_out(self) -> None:
         """Sits out from the next hand on (no cards, no blinds)."""
         self._do(c.sit_out(self.table_id, self._my_seat()))

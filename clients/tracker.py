@@ -50,6 +50,7 @@ from clients.events import (
     PotAwarded,
     RakeTaken,
     TableClosed,
+    TimeBankUsed,
     TurnStarted,
     TurnTimedOut,
 )
@@ -79,6 +80,7 @@ class _Seat:
     folded: bool = False
     hole_cards: tuple[Card, ...] = ()
     waiting_for_big_blind: bool = False
+    time_bank_ms: int = 0  # R35
 
 
 @dataclass
@@ -98,6 +100,8 @@ class _Hand:
     action_number: int = 0
     deadline_unix_ms: int = 0
     legal: LegalActions | None = None
+    time_bank_ms: int = 0  # R35: the actor's bank as the decision started
+    bank_deadline_unix_ms: int = 0
 
 
 class TableTracker:
@@ -115,7 +119,8 @@ class TableTracker:
         self.closed = snapshot.closed
         self.seats: dict[int, _Seat] = {
             s.seat: _Seat(s.player_id, s.stack, s.bet, s.sitting_out, s.in_hand, s.folded,
-                          s.hole_cards, s.waiting_for_big_blind) for s in snapshot.seats}
+                          s.hole_cards, s.waiting_for_big_blind, s.time_bank_ms)
+            for s in snapshot.seats}
         self.hand: _Hand | None = None
         if snapshot.hand is not None:
             h = snapshot.hand
@@ -123,7 +128,8 @@ class TableTracker:
                 h.hand_id, h.hand_number, h.button, h.level, h.commitment, h.test_mode,
                 h.street, list(h.board), sum(p.amount for p in h.pots),
                 {s.seat for s in snapshot.seats if s.active}, h.actor, h.decision,
-                h.action_number, h.deadline_unix_ms, h.legal)
+                h.action_number, h.deadline_unix_ms, h.legal, h.time_bank_ms,
+                h.bank_deadline_unix_ms)
         self._last_view: TableView | None = None
 
     # --------------------------------------------------------------------- reading
@@ -137,7 +143,8 @@ class TableTracker:
             SeatView(seat=n, player_id=s.player_id, stack=s.stack, bet=s.bet,
                      sitting_out=s.sitting_out, in_hand=s.in_hand, folded=s.folded,
                      all_in=s.in_hand and not s.folded and s.stack == 0,
-                     hole_cards=s.hole_cards, waiting_for_big_blind=s.waiting_for_big_blind)
+                     hole_cards=s.hole_cards, waiting_for_big_blind=s.waiting_for_big_blind,
+                     time_bank_ms=s.time_bank_ms)
             for n, s in sorted(self.seats.items()))
         hand_view = None
         if hand is not None:
@@ -148,6 +155,7 @@ class TableTracker:
                 pots=(Pot(hand.collected, eligible),) if hand.collected else (),
                 actor=hand.actor, decision=hand.decision, action_number=hand.action_number,
                 deadline_unix_ms=hand.deadline_unix_ms, legal=hand.legal,
+                time_bank_ms=hand.time_bank_ms, bank_deadline_unix_ms=hand.bank_deadline_unix_ms,
                 commitment=hand.commitment, test_mode=hand.test_mode, button=hand.button,
                 level=hand.level)
         self._last_view = TableView(
@@ -266,6 +274,9 @@ class TableTracker:
         h = self.hand
         h.actor, h.decision, h.action_number = e.seat, e.decision, e.action_number
         h.deadline_unix_ms, h.legal = e.deadline_unix_ms, e.legal
+        h.time_bank_ms, h.bank_deadline_unix_ms = e.time_bank_ms, e.bank_deadline_unix_ms  # R35
+        if e.time_bank_ms and e.seat in self.seats:
+            self.seats[e.seat].time_bank_ms = e.time_bank_ms
         if e.decision is Decision.SHOW_OR_MUCK:  # betting is over: the bets go in the middle
             h.street = Street.SHOWDOWN
             self._gather()
@@ -310,6 +321,8 @@ _HANDLERS: dict[type[Any], Any] = {
     HandVoided: lambda t, e: t._end_hand(e.stacks),
     TurnStarted: TableTracker._turn,
     TurnTimedOut: lambda t, e: t._turn_over(),
+    TimeBankUsed: lambda t, e: t.seats[e.seat].__setattr__("time_bank_ms", e.left_ms)
+    if e.seat in t.seats else None,  # R35
     PlayerSeated: TableTracker._seated,
     PlayerUnseated: TableTracker._unseated,
     ChipsAdded: TableTracker._chips,

@@ -85,6 +85,9 @@ from poker.v1.table_events_pb2 import DeckCommitted as DeckCommitted
 from poker.v1.table_events_pb2 import SeatSeed as SeatSeed
 from poker.v1.table_events_pb2 import DeckSeeded as DeckSeeded
 from poker.v1.table_events_pb2 import TurnStarted as TurnStarted
+from poker.v1.table_events_pb2 import TimeBankUsed as TimeBankUsed
+from poker.v1.table_events_pb2 import RunItChosen as RunItChosen
+from poker.v1.table_events_pb2 import SecondBoardDealt as SecondBoardDealt
 from poker.v1.table_events_pb2 import TurnTimedOut as TurnTimedOut
 from poker.v1.table_events_pb2 import HandVoided as HandVoided
 from poker.v1.table_events_pb2 import PlayerSeated as PlayerSeated
@@ -101,6 +104,7 @@ from poker.v1.table_events_pb2 import DealLimitSet as DealLimitSet
 from poker.v1.table_events_pb2 import TableClosed as TableClosed
 from poker.v1.table_events_pb2 import BlindKind as BlindKind
 from poker.v1.table_events_pb2 import ShowReason as ShowReason
+from poker.v1.table_events_pb2 import UnseatReason as UnseatReason
 from poker.v1.table_events_pb2 import SitOutReason as SitOutReason
 from poker.v1.table_view_pb2 import SeatStack as SeatStack
 from poker.v1.table_view_pb2 import LegalActions as LegalActions
@@ -147,6 +151,8 @@ BLIND_KIND_DEAD: _table_events_pb2.BlindKind
 SHOW_REASON_UNSPECIFIED: _table_events_pb2.ShowReason
 SHOW_REASON_SHOWDOWN: _table_events_pb2.ShowReason
 SHOW_REASON_ALL_IN: _table_events_pb2.ShowReason
+UNSEAT_REASON_UNSPECIFIED: _table_events_pb2.UnseatReason
+UNSEAT_REASON_SIT_OUT_LIMIT: _table_events_pb2.UnseatReason
 SIT_OUT_REASON_UNSPECIFIED: _table_events_pb2.SitOutReason
 SIT_OUT_REASON_REQUESTED: _table_events_pb2.SitOutReason
 SIT_OUT_REASON_TIMED_OUT: _table_events_pb2.SitOutReason
@@ -160,6 +166,7 @@ STREET_COMPLETE: _table_view_pb2.Street
 DECISION_UNSPECIFIED: _table_view_pb2.Decision
 DECISION_BET: _table_view_pb2.Decision
 DECISION_SHOW_OR_MUCK: _table_view_pb2.Decision
+DECISION_RUN_IT: _table_view_pb2.Decision
 ACTION_KIND_UNSPECIFIED: _table_view_pb2.ActionKind
 ACTION_KIND_FOLD: _table_view_pb2.ActionKind
 ACTION_KIND_CHECK: _table_view_pb2.ActionKind
@@ -169,3 +176,4 @@ ACTION_KIND_RAISE: _table_view_pb2.ActionKind
 ACTION_KIND_ALL_IN: _table_view_pb2.ActionKind
 ACTION_KIND_SHOW: _table_view_pb2.ActionKind
 ACTION_KIND_MUCK: _table_view_pb2.ActionKind
+ACTION_KIND_RUN_IT: _table_view_pb2.ActionKind

@@ -24,6 +24,11 @@ class ShowReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SHOW_REASON_SHOWDOWN: _ClassVar[ShowReason]
     SHOW_REASON_ALL_IN: _ClassVar[ShowReason]
 
+class UnseatReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    UNSEAT_REASON_UNSPECIFIED: _ClassVar[UnseatReason]
+    UNSEAT_REASON_SIT_OUT_LIMIT: _ClassVar[UnseatReason]
+
 class SitOutReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     SIT_OUT_REASON_UNSPECIFIED: _ClassVar[SitOutReason]
@@ -38,12 +43,14 @@ BLIND_KIND_DEAD: BlindKind
 SHOW_REASON_UNSPECIFIED: ShowReason
 SHOW_REASON_SHOWDOWN: ShowReason
 SHOW_REASON_ALL_IN: ShowReason
+UNSEAT_REASON_UNSPECIFIED: UnseatReason
+UNSEAT_REASON_SIT_OUT_LIMIT: UnseatReason
 SIT_OUT_REASON_UNSPECIFIED: SitOutReason
 SIT_OUT_REASON_REQUESTED: SitOutReason
 SIT_OUT_REASON_TIMED_OUT: SitOutReason
 
 class TableEvent(_message.Message):
-    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "turn_timed_out", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed", "seeds_committed", "deal_limit_set", "deck_committed", "deck_seeded", "blind_missed", "rake_taken", "straddle_set")
+    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "turn_timed_out", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed", "seeds_committed", "deal_limit_set", "deck_committed", "deck_seeded", "blind_missed", "rake_taken", "straddle_set", "time_bank_used", "run_it_chosen", "second_board_dealt")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -78,6 +85,9 @@ class TableEvent(_message.Message):
     BLIND_MISSED_FIELD_NUMBER: _ClassVar[int]
     RAKE_TAKEN_FIELD_NUMBER: _ClassVar[int]
     STRADDLE_SET_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_USED_FIELD_NUMBER: _ClassVar[int]
+    RUN_IT_CHOSEN_FIELD_NUMBER: _ClassVar[int]
+    SECOND_BOARD_DEALT_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     time_unix_ms: int
     hand_id: str
@@ -112,7 +122,10 @@ class TableEvent(_message.Message):
     blind_missed: BlindMissed
     rake_taken: RakeTaken
     straddle_set: StraddleSet
-    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ..., seeds_committed: _Optional[_Union[SeedsCommitted, _Mapping]] = ..., deal_limit_set: _Optional[_Union[DealLimitSet, _Mapping]] = ..., deck_committed: _Optional[_Union[DeckCommitted, _Mapping]] = ..., deck_seeded: _Optional[_Union[DeckSeeded, _Mapping]] = ..., blind_missed: _Optional[_Union[BlindMissed, _Mapping]] = ..., rake_taken: _Optional[_Union[RakeTaken, _Mapping]] = ..., straddle_set: _Optional[_Union[StraddleSet, _Mapping]] = ...) -> None: ...
+    time_bank_used: TimeBankUsed
+    run_it_chosen: RunItChosen
+    second_board_dealt: SecondBoardDealt
+    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ..., seeds_committed: _Optional[_Union[SeedsCommitted, _Mapping]] = ..., deal_limit_set: _Optional[_Union[DealLimitSet, _Mapping]] = ..., deck_committed: _Optional[_Union[DeckCommitted, _Mapping]] = ..., deck_seeded: _Optional[_Union[DeckSeeded, _Mapping]] = ..., blind_missed: _Optional[_Union[BlindMissed, _Mapping]] = ..., rake_taken: _Optional[_Union[RakeTaken, _Mapping]] = ..., straddle_set: _Optional[_Union[StraddleSet, _Mapping]] = ..., time_bank_used: _Optional[_Union[TimeBankUsed, _Mapping]] = ..., run_it_chosen: _Optional[_Union[RunItChosen, _Mapping]] = ..., second_board_dealt: _Optional[_Union[SecondBoardDealt, _Mapping]] = ...) -> None: ...
 
 class HandPlayer(_message.Message):
     __slots__ = ("seat", "player_id", "stack", "posts_late", "straddles", "posts_dead_small_blind")
@@ -251,18 +264,20 @@ class RakeTaken(_message.Message):
     def __init__(self, amount: _Optional[int] = ..., pots: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PotAwarded(_message.Message):
-    __slots__ = ("index", "amount", "eligible", "winners", "shares")
+    __slots__ = ("index", "amount", "eligible", "winners", "shares", "run")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
     ELIGIBLE_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     SHARES_FIELD_NUMBER: _ClassVar[int]
+    RUN_FIELD_NUMBER: _ClassVar[int]
     index: int
     amount: int
     eligible: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
     shares: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, index: _Optional[int] = ..., amount: _Optional[int] = ..., eligible: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., shares: _Optional[_Iterable[int]] = ...) -> None: ...
+    run: int
+    def __init__(self, index: _Optional[int] = ..., amount: _Optional[int] = ..., eligible: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., shares: _Optional[_Iterable[int]] = ..., run: _Optional[int] = ...) -> None: ...
 
 class HandEnded(_message.Message):
     __slots__ = ("stacks",)
@@ -323,18 +338,50 @@ class DeckSeeded(_message.Message):
     def __init__(self, seeds: _Optional[_Iterable[_Union[SeatSeed, _Mapping]]] = ..., permutation: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class TurnStarted(_message.Message):
-    __slots__ = ("seat", "decision", "action_number", "deadline_unix_ms", "legal_actions")
+    __slots__ = ("seat", "decision", "action_number", "deadline_unix_ms", "legal_actions", "time_bank_ms", "bank_deadline_unix_ms")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     ACTION_NUMBER_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    BANK_DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     decision: _table_view_pb2.Decision
     action_number: int
     deadline_unix_ms: int
     legal_actions: _table_view_pb2.LegalActions
-    def __init__(self, seat: _Optional[int] = ..., decision: _Optional[_Union[_table_view_pb2.Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[_table_view_pb2.LegalActions, _Mapping]] = ...) -> None: ...
+    time_bank_ms: int
+    bank_deadline_unix_ms: int
+    def __init__(self, seat: _Optional[int] = ..., decision: _Optional[_Union[_table_view_pb2.Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[_table_view_pb2.LegalActions, _Mapping]] = ..., time_bank_ms: _Optional[int] = ..., bank_deadline_unix_ms: _Optional[int] = ...) -> None: ...
+
+class TimeBankUsed(_message.Message):
+    __slots__ = ("seat", "used_ms", "left_ms")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    USED_MS_FIELD_NUMBER: _ClassVar[int]
+    LEFT_MS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    used_ms: int
+    left_ms: int
+    def __init__(self, seat: _Optional[int] = ..., used_ms: _Optional[int] = ..., left_ms: _Optional[int] = ...) -> None: ...
+
+class RunItChosen(_message.Message):
+    __slots__ = ("seat", "times")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TIMES_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    times: int
+    def __init__(self, seat: _Optional[int] = ..., times: _Optional[int] = ...) -> None: ...
+
+class SecondBoardDealt(_message.Message):
+    __slots__ = ("street", "cards", "salts")
+    STREET_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    SALTS_FIELD_NUMBER: _ClassVar[int]
+    street: _table_view_pb2.Street
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    salts: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, street: _Optional[_Union[_table_view_pb2.Street, str]] = ..., cards: _Optional[_Iterable[str]] = ..., salts: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class TurnTimedOut(_message.Message):
     __slots__ = ("seat", "action_number")
@@ -365,10 +412,12 @@ class PlayerSeated(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., wait_for_big_blind: _Optional[bool] = ...) -> None: ...
 
 class PlayerUnseated(_message.Message):
-    __slots__ = ("stack",)
+    __slots__ = ("stack", "reason")
     STACK_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
     stack: _table_view_pb2.SeatStack
-    def __init__(self, stack: _Optional[_Union[_table_view_pb2.SeatStack, _Mapping]] = ...) -> None: ...
+    reason: UnseatReason
+    def __init__(self, stack: _Optional[_Union[_table_view_pb2.SeatStack, _Mapping]] = ..., reason: _Optional[_Union[UnseatReason, str]] = ...) -> None: ...
 
 class ChipsAdded(_message.Message):
     __slots__ = ("seat", "amount", "stack")

@@ -23,6 +23,7 @@ class Decision(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECISION_UNSPECIFIED: _ClassVar[Decision]
     DECISION_BET: _ClassVar[Decision]
     DECISION_SHOW_OR_MUCK: _ClassVar[Decision]
+    DECISION_RUN_IT: _ClassVar[Decision]
 
 class ActionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -35,6 +36,7 @@ class ActionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ACTION_KIND_ALL_IN: _ClassVar[ActionKind]
     ACTION_KIND_SHOW: _ClassVar[ActionKind]
     ACTION_KIND_MUCK: _ClassVar[ActionKind]
+    ACTION_KIND_RUN_IT: _ClassVar[ActionKind]
 STREET_UNSPECIFIED: Street
 STREET_PREFLOP: Street
 STREET_FLOP: Street
@@ -45,6 +47,7 @@ STREET_COMPLETE: Street
 DECISION_UNSPECIFIED: Decision
 DECISION_BET: Decision
 DECISION_SHOW_OR_MUCK: Decision
+DECISION_RUN_IT: Decision
 ACTION_KIND_UNSPECIFIED: ActionKind
 ACTION_KIND_FOLD: ActionKind
 ACTION_KIND_CHECK: ActionKind
@@ -54,6 +57,7 @@ ACTION_KIND_RAISE: ActionKind
 ACTION_KIND_ALL_IN: ActionKind
 ACTION_KIND_SHOW: ActionKind
 ACTION_KIND_MUCK: ActionKind
+ACTION_KIND_RUN_IT: ActionKind
 
 class SeatStack(_message.Message):
     __slots__ = ("seat", "player_id", "stack")
@@ -104,7 +108,7 @@ class Pot(_message.Message):
     def __init__(self, amount: _Optional[int] = ..., eligible: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind", "hole_card_salts")
+    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind", "hole_card_salts", "time_bank_ms")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     STACK_FIELD_NUMBER: _ClassVar[int]
@@ -116,6 +120,7 @@ class SeatView(_message.Message):
     HOLE_CARDS_FIELD_NUMBER: _ClassVar[int]
     WAITING_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
     HOLE_CARD_SALTS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     player_id: str
     stack: int
@@ -127,10 +132,11 @@ class SeatView(_message.Message):
     hole_cards: _containers.RepeatedScalarFieldContainer[str]
     waiting_for_big_blind: bool
     hole_card_salts: _containers.RepeatedScalarFieldContainer[bytes]
-    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ..., hole_card_salts: _Optional[_Iterable[bytes]] = ...) -> None: ...
+    time_bank_ms: int
+    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ..., hole_card_salts: _Optional[_Iterable[bytes]] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
 
 class HandView(_message.Message):
-    __slots__ = ("hand_id", "hand_number", "street", "board", "pots", "actor", "decision", "action_number", "deadline_unix_ms", "legal_actions", "commitment", "test_mode", "button", "level", "board_salts", "deck_permutation")
+    __slots__ = ("hand_id", "hand_number", "street", "board", "pots", "actor", "decision", "action_number", "deadline_unix_ms", "legal_actions", "commitment", "test_mode", "button", "level", "board_salts", "deck_permutation", "time_bank_ms", "bank_deadline_unix_ms")
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     STREET_FIELD_NUMBER: _ClassVar[int]
@@ -147,6 +153,8 @@ class HandView(_message.Message):
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     BOARD_SALTS_FIELD_NUMBER: _ClassVar[int]
     DECK_PERMUTATION_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    BANK_DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     hand_id: str
     hand_number: int
     street: Street
@@ -163,7 +171,9 @@ class HandView(_message.Message):
     level: _table_config_pb2.Level
     board_salts: _containers.RepeatedScalarFieldContainer[bytes]
     deck_permutation: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, hand_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., street: _Optional[_Union[Street, str]] = ..., board: _Optional[_Iterable[str]] = ..., pots: _Optional[_Iterable[_Union[Pot, _Mapping]]] = ..., actor: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[LegalActions, _Mapping]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., button: _Optional[int] = ..., level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ..., board_salts: _Optional[_Iterable[bytes]] = ..., deck_permutation: _Optional[_Iterable[int]] = ...) -> None: ...
+    time_bank_ms: int
+    bank_deadline_unix_ms: int
+    def __init__(self, hand_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., street: _Optional[_Union[Street, str]] = ..., board: _Optional[_Iterable[str]] = ..., pots: _Optional[_Iterable[_Union[Pot, _Mapping]]] = ..., actor: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[LegalActions, _Mapping]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., button: _Optional[int] = ..., level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ..., board_salts: _Optional[_Iterable[bytes]] = ..., deck_permutation: _Optional[_Iterable[int]] = ..., time_bank_ms: _Optional[int] = ..., bank_deadline_unix_ms: _Optional[int] = ...) -> None: ...
 
 class TableView(_message.Message):
     __slots__ = ("table_id", "config", "sequence", "seats", "hand", "button", "hands_played", "next_level", "your_seat", "closed")

@@ -61,11 +61,18 @@ class Action:
     def muck(cls) -> Action:
         return cls(ActionKind.MUCK)
 
+    @classmethod
+    def run_it(cls, times: int) -> Action:
+        """R38: answer a RUN_IT decision: run the rest of the board `times` (1 or 2)."""
+        return cls(ActionKind.RUN_IT, times)
+
     def __str__(self) -> str:
         if self.kind is ActionKind.RAISE:
             return f"raise to {self.amount}"
         if self.kind is ActionKind.BET:
             return f"bet {self.amount}"
+        if self.kind is ActionKind.RUN_IT:
+            return "run it twice" if self.amount == 2 else "run it once"
         return "all-in" if self.kind is ActionKind.ALL_IN else self.kind.value
 
 
@@ -118,6 +125,8 @@ class LegalActions:
             return self.can_all_in
         if kind is ActionKind.SHOW:
             return self.can_show
+        if kind is ActionKind.RUN_IT:  # R38
+            return self.decision is Decision.RUN_IT and action.amount in (1, 2)
         return kind is ActionKind.MUCK and self.can_muck
 
     def options(self) -> list[Option]:
@@ -129,6 +138,8 @@ class LegalActions:
         ['check', 'bet 100..900', 'all-in 900']
         """
         out: list[Option] = []
+        if self.decision is Decision.RUN_IT:  # R38: once or twice
+            return [Option(ActionKind.RUN_IT, 1, 2)]
         if self.decision is Decision.SHOW_OR_MUCK:
             if self.can_show:
                 out.append(Option(ActionKind.SHOW))
@@ -164,4 +175,6 @@ class Option:
             return f"call {self.low}"
         if self.kind is ActionKind.ALL_IN:
             return f"all-in {self.low}"
+        if self.kind is ActionKind.RUN_IT:
+            return "run it 1 or 2 times"
         return self.kind.value

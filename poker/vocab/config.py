@@ -182,6 +182,15 @@ class TableConfig:
     absent_dealt_in: bool = False  # T4: sat-out players are dealt in (tournament tables)
     button_rule: ButtonRule = ButtonRule.DEAD  # R5
     min_players_to_start: int = 2  # the first hand waits for this many players
+    # R34: a seat sat out this long, or for this many orbits, is taken off (0: no limit)
+    sit_out_limit_ms: int = 30 * 60_000
+    sit_out_limit_orbits: int = 3
+    # R35: each seat's time bank (0: none), refilled by `time_bank_refill_ms` every
+    # `time_bank_refill_hands` hands (0: never), up to `time_bank_ms`
+    time_bank_ms: int = 30_000
+    time_bank_refill_ms: int = 5_000
+    time_bank_refill_hands: int = 10
+    run_it_twice: bool = False  # R38: all-in players may agree to deal the rest twice
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -246,7 +255,8 @@ class TableConfig:
                 f"fixed_limit_cap: {self.fixed_limit_cap!r} must be at least 1 "
                 "(bets plus raises allowed in a round, R16)"
             )
-        for name in ("all_in_exposure", "test_mode", "player_seeded_decks", "straddle"):
+        for name in ("all_in_exposure", "test_mode", "player_seeded_decks", "straddle",
+                     "run_it_twice"):
             if not isinstance(getattr(self, name), bool):
                 return f"{name}: {getattr(self, name)!r} must be true or false"
         for name in ("action_time_ms", "show_time_ms"):
@@ -268,7 +278,7 @@ class TableConfig:
                 MIN_SEATS <= self.min_players_to_start <= self.seats):
             return (f"min_players_to_start: {self.min_players_to_start!r} must be "
                     f"{MIN_SEATS} to the table's {self.seats} seats")
-        return None
+        return _clock_problem(self)
 
     def _sizes_problem(self) -> str | None:
         """Every bet size a level makes (R16 big bet, R17 minimum) is at most MAX_CHIPS."""
@@ -308,6 +318,25 @@ class TableConfig:
         if self.minutes_per_level:
             index = max(index, int(minutes_played // self.minutes_per_level))
         return self.levels[min(index, len(self.levels) - 1)]
+
+
+#: R34, R35: the longest sit-out limit and time bank a table may set (a day, ten minutes).
+MAX_SIT_OUT_LIMIT_MS = 24 * 3_600_000
+MAX_TIME_BANK_MS = 600_000
+MAX_CLOCK_COUNT = 1_000  # orbits (R34), hands between refills (R35)
+
+
+def _clock_problem(config: TableConfig) -> str | None:
+    """R34's sit-out limit and R35's time bank: whole numbers within their bounds."""
+    for name, top, rule in (("sit_out_limit_ms", MAX_SIT_OUT_LIMIT_MS, "R34"),
+                            ("sit_out_limit_orbits", MAX_CLOCK_COUNT, "R34"),
+                            ("time_bank_ms", MAX_TIME_BANK_MS, "R35"),
+                            ("time_bank_refill_ms", MAX_TIME_BANK_MS, "R35"),
+                            ("time_bank_refill_hands", MAX_CLOCK_COUNT, "R35")):
+        value = getattr(config, name)
+        if not _is_int(value) or not 0 <= value <= top:
+            return f"{name}: {value!r} must be a whole number from 0 (none) to {top} ({rule})"
+    return None
 
 
 def _is_int(value: object) -> bool:

@@ -59,6 +59,7 @@ class ActionKind(StrEnum):
     ALL_IN = "all_in"
     SHOW = "show"
     MUCK = "muck"
+    RUN_IT = "run_it"  # R38: the amount is how many times, 1 or 2
 
 
 class Decision(StrEnum):
@@ -66,6 +67,7 @@ class Decision(StrEnum):
 
     BET = "bet"
     SHOW_OR_MUCK = "show_or_muck"
+    RUN_IT = "run_it"  # R38: run the rest of the board once or twice
 
 
 class Structure(StrEnum):
@@ -109,3 +111,10 @@ class SitOutReason(StrEnum):
 
     REQUESTED = "requested"
     TIMED_OUT = "timed_out"
+
+
+class UnseatReason(StrEnum):
+    """Why the dealer took a player off the table by itself (R34); a player the lobby
+    unseats has no reason (the empty text)."""
+
+    SIT_OUT_LIMIT = "sit_out_limit"

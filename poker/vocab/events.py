@@ -186,7 +186,29 @@ class PotAwarded:
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: tuple[int, ...]
+    run: int = 0  # R38: 0 run once, else the board (1, 2) this half pot is settled on
     kind: ClassVar[str] = "pot_awarded"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class RunItChosen:
+    """R38: an all-in player's answer to running the rest of the board twice: 1 or 2."""
+
+    seat: int
+    times: int
+    kind: ClassVar[str] = "run_it_chosen"
+    visibility: ClassVar[Visibility] = Visibility.PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class SecondBoardDealt:
+    """R38: board cards of the second run, from the deck positions after the first run's."""
+
+    street: Street
+    cards: tuple[int, ...]
+    salts: tuple[bytes, ...] = ()  # R3: opened to everyone
+    kind: ClassVar[str] = "second_board_dealt"
     visibility: ClassVar[Visibility] = Visibility.PUBLIC
 
 
@@ -213,6 +235,8 @@ Event = (
     | RakeTaken
     | PotAwarded
     | HandEnded
+    | RunItChosen
+    | SecondBoardDealt
 )
 
 EVENT_TYPES: tuple[type[Event], ...] = (
@@ -229,6 +253,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     RakeTaken,
     PotAwarded,
     HandEnded,
+    RunItChosen,
+    SecondBoardDealt,
 )
 
 

@@ -27,11 +27,13 @@ class PlayerSeated:
 
 @dataclass(frozen=True, slots=True)
 class PlayerUnseated:
-    """A player left with their stack (R31)."""
+    """A player left with their stack (R31); `reason` "sit_out_limit" when the dealer took
+    them off (R34: the lobby credits the stack as for a LeaveTable), else empty."""
 
     seat: int
     player_id: str
     stack: int
+    reason: str = ""
     audit_only: ClassVar[bool] = False
 
 
@@ -209,6 +211,23 @@ class TurnStarted:
     can_muck: bool = False
     can_all_in: bool = False
     all_in_to: int = 0
+    time_bank_ms: int = 0  # R35: the seat's bank as the decision starts
+    bank_deadline_unix_ms: int = 0  # R35: deadline_ms + time_bank_ms (0: no bank)
+    audit_only: ClassVar[bool] = False
+
+    @property
+    def ends_ms(self) -> int:
+        """When the decision times out, its time bank (R35) used too."""
+        return self.bank_deadline_unix_ms or self.deadline_ms
+
+
+@dataclass(frozen=True, slots=True)
+class TimeBankUsed:
+    """R35: seat `seat` used `used_ms` of its time bank on a decision; `left_ms` is left."""
+
+    seat: int
+    used_ms: int
+    left_ms: int
     audit_only: ClassVar[bool] = False
 
 

@@ -52,7 +52,22 @@ def hand_history(table: Table, hand_id: str, viewer: Any) -> str:
         history = _hide(history, from_button((p.seat for p in hand.players), hand.button),
                         who, shown)
     history.extra.update(_proof(events, who, hand))
+    history.extra.update(_clock(events, hand))
     return phh.dumps(history)
+
+
+def _clock(events: list[Any], hand: Hand) -> dict[str, object]:
+    """R32, R35: PHH's `time_limit` (seconds a decision) and, as a user field, the time
+    bank each player (p1..pN) used in the hand, in milliseconds."""
+    order = from_button((p.seat for p in hand.players), hand.button)
+    used = dict.fromkeys(order, 0)
+    for e in events:
+        if isinstance(e, ev.TimeBankUsed) and e.seat in used:
+            used[e.seat] += e.used_ms
+    out: dict[str, object] = {"time_limit": hand.config.action_time_ms // 1000}
+    if any(used.values()):
+        out["_time_bank_used_ms"] = [used[seat] for seat in order]
+    return out
 
 
 def _proof(events: list[Any], who: Any, hand: Hand) -> dict[str, object]:

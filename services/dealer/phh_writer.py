@@ -18,6 +18,13 @@ p1 is the big blind, p2 the button). Shows and mucks are written where PokerKit
 expects them: at the showdown after the river, or, when the board was run out
 with nobody able to bet (R20, R28), before the rest of the board.
 
+R38: PHH (and PokerKit 0.7.7's notation) has no action for the number of runouts.
+A hand whose board was run twice has its first run as the usual `d db` actions and
+the rest in user-defined fields: `_run_it_twice = true`, `_second_board` (the second
+run's cards, in deal order) and `_run_it_choices` (each answer, `pN` and 1 or 2);
+`finishing_stacks` are the real ones, after both runs (a replay of the actions alone
+runs the board once). Answers of a hand run once are in `_run_it_choices` too.
+
 >>> from services.dealer.engine import Action, PlayerIn, TableConfig
 >>> players = [PlayerIn(3, "ann", 1000), PlayerIn(5, "bob", 1000)]
 >>> hand = Hand.start(TableConfig(), players, button=5, deck=range(52), hand_id="h7")
@@ -31,6 +38,9 @@ with nobody able to bet (R20, R28), before the rest of the board.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from poker.cards import card_text
 from poker.vocab.enums import ActionKind, AnteForm, BlindKind, Structure
 from poker.vocab.events import (
     ActionTaken,
@@ -39,6 +49,8 @@ from poker.vocab.events import (
     CardsMucked,
     CardsShown,
     HoleCardsDealt,
+    RunItChosen,
+    SecondBoardDealt,
 )
 from poker.vocab.seats import from_button
 from services.dealer import phh
@@ -122,6 +134,7 @@ def to_phh(hand: Hand) -> phh.PhhHand:
         extra["_big_blind_seat"] = big
     if posts:
         extra["_late_posts"] = [number[s] for s in sorted(posts, key=number.__getitem__)]
+    extra.update(_runs(events, number))
     stacks = hand.stacks
     return phh.PhhHand(
         variant=variant,
@@ -135,6 +148,20 @@ def to_phh(hand: Hand) -> phh.PhhHand:
         finishing_stacks=[stacks[seat] for seat in order],
         extra=extra,
     )
+
+
+def _runs(events: Sequence[object], number: dict[int, int]) -> dict[str, object]:
+    """R38's user-defined fields (see the module doc)."""
+    choices = [f"p{number[e.seat]} {e.times}" for e in events if isinstance(e, RunItChosen)]
+    second = "".join(card_text(c) for e in events if isinstance(e, SecondBoardDealt)
+                     for c in e.cards)
+    out: dict[str, object] = {}
+    if choices:
+        out["_run_it_choices"] = choices
+    if second:
+        out["_run_it_twice"] = True
+        out["_second_board"] = second
+    return out
 
 
 def dumps(hand: Hand) -> str:

@@ -35,6 +35,7 @@ from services.dealer import checks, codec, deck
 from services.dealer.engine import Hand, HandRanker, Level, TableConfig
 from services.dealer.errors import FailedPrecondition, InvalidArgument, Stopping, TableMoved
 from services.dealer.store import ActRecord, Row, Snapshot, Store
+from services.dealer.table import clocks
 from services.dealer.table import commands as c
 from services.dealer.table.decide import check_seat, decide, needs_button_draw, next_level
 from services.dealer.table.state import (
@@ -99,6 +100,7 @@ class Table:
         self._turn_timer: asyncio.TimerHandle | None = None
         self._start_timer: asyncio.TimerHandle | None = None
         self._seed_timer: asyncio.TimerHandle | None = None
+        self._away_timer: asyncio.TimerHandle | None = None  # R34
         self._starting_next = False  # a hand starting from the end of the one before
 
     # ------------------------------------------------ the state, as read by the dealer
@@ -360,6 +362,7 @@ class Table:
 
     def sit_out(self, seat: int) -> None:
         self._run(c.SitOut(seat))
+        self._arm_away_timer()
 
     def set_straddle(self, seat: int, straddle: bool) -> None:
         self._run(c.SetStraddle(seat, straddle))  # R37
@@ -433,6 +436,8 @@ class Table:
 
     def _hand_over(self) -> None:
         self.log.debug("hand_ended", hand_id=f"{self.table_id}-{self.hand_number}")
+        if self.state.away:
+            self._arm_away_timer()  # R34: a seat that timed out in the hand is away
         if self.options.pause_ms == 0 and not self._starting_next:
             # No pause between hands (bots' tables, tests): the next hand starts now, in
             # the same write as this one's end when the decision is part of a group (one
@@ -471,6 +476,8 @@ class Table:
         state = self.state
         if state.closed or state.hand is not None or state.seeding is not None:
             return
+        if state.away:
+            self._take_off_sat_out()
         planned = plan(state)
         if planned is None:
             return
@@ -544,7 +551,7 @@ class Table:
         if turn is None or self.state.hand is None:
             return
         loop = asyncio.get_running_loop()
-        delay = max(0.0, (turn.deadline_ms - now_ms()) / 1000)
+        delay = max(0.0, (turn.ends_ms - now_ms()) / 1000)  # R35: the bank included
         timer = self._turn_timer
         if timer is not None:
             if timer.when() <= loop.time() + delay:
@@ -557,7 +564,7 @@ class Table:
         hand, turn = self.hand, self.turn
         if hand is None or turn is None:
             return
-        if now_ms() < turn.deadline_ms:
+        if now_ms() < turn.ends_ms:
             self._arm_turn_timer()
         else:
             self._on_deadline(hand.hand_id, turn.action_number)
@@ -575,11 +582,51 @@ class Table:
         except Exception:
             self.log.exception("time_out_failed", hand_id=hand_id)
 
+    def _take_off_sat_out(self) -> None:
+        """R34: seats sat out past the table's limit leave (the lobby follows the
+        PlayerUnseated events and credits their stacks, R31)."""
+        events = decide(self.state, c.TakeOffSatOut(), now_ms())
+        if not events:
+            return
+        store, table_id = self.store, self.table_id
+
+        def delete_seats() -> None:
+            for e in events:
+                store.delete_seat(table_id, e.seat)
+        self._commit(events, also=delete_seats)
+        for e in events:
+            self._on_tokens(e.seat, None)
+            self.log.info("player_unseated", seat=e.seat, player_id=e.player_id,
+                          chips=e.stack, reason=e.reason)
+
+    def _arm_away_timer(self) -> None:
+        """R34: a clock for the first seat to reach the sit-out time limit (an orbit
+        limit is met at a hand's start, where the limit is checked too)."""
+        due = clocks.next_expiry(self.state)
+        timer = self._away_timer
+        if timer is not None:
+            timer.cancel()
+            self._away_timer = None
+        if due is None:
+            return
+        loop = asyncio.get_running_loop()
+        self._away_timer = loop.call_later(max(0.0, (due - now_ms()) / 1000) + 0.001,
+                                           self._on_away_clock)
+
+    def _on_away_clock(self) -> None:
+        self._away_timer = None
+        try:
+            if self.state.hand is None and self.state.seeding is None:
+                self._take_off_sat_out()
+            self._arm_away_timer()
+        except Exception:  # a bug must not stop the loop that runs every table
+            self.log.exception("sit_out_limit_failed")
+
     def _cancel_timers(self) -> None:
-        for timer in (self._turn_timer, self._start_timer, self._seed_timer):
+        for timer in (self._turn_timer, self._start_timer, self._seed_timer, self._away_timer):
             if timer is not None:
                 timer.cancel()
-        self._turn_timer = self._start_timer = self._seed_timer = None
+        self._turn_timer = self._start_timer = self._seed_timer = self._away_timer = None
 
     def shutdown(self) -> None:
         """Stops the clocks and ends the streams (the dealer is stopping); the log stays
@@ -613,6 +660,8 @@ class Table:
         when given); resumes (or voids) the hand it stopped in."""
         self.fold(rows, snapshot)
         state = self.state
+        clocks.adopt_sat_out(state, now_ms())  # R34: a snapshot from before the limit
+        self._arm_away_timer()
         hand_events = [s.event for s in state.hand_events]
         finished = any(type(e) in _HAND_ENDS for e in hand_events)
         hand = state.hand

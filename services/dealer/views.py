@@ -20,7 +20,7 @@ from poker.enum_wire import members, numbers
 from poker.v1 import dealer_pb2 as pb
 from poker.vocab import table_events as ev
 from poker.vocab.config import MAX_RAKE_CAPS
-from poker.vocab.enums import SitOutReason
+from poker.vocab.enums import SitOutReason, UnseatReason
 from services.dealer.auth import Caller
 from services.dealer.engine import (
     AUDITOR,
@@ -48,6 +48,8 @@ from services.dealer.engine import (
     Rake,
     RakeCap,
     RakeTaken,
+    RunItChosen,
+    SecondBoardDealt,
     ShowReason,
     Street,
     Structure,
@@ -148,6 +150,7 @@ def config_from_proto(config: pb.TableConfig) -> tuple[TableConfig, TableOptions
         absent_dealt_in=config.absent_dealt_in,
         button_rule=_enum(_BUTTON_RULES, config.button_rule, "button_rule"),
         min_players_to_start=config.min_players_to_start or 2,
+        **_clock_options(config),
     )
     pause = (config.pause_between_hands_ms if config.HasField("pause_between_hands_ms")
              else DEFAULT_PAUSE_MS)
@@ -179,6 +182,12 @@ def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfi
         absent_dealt_in=config.absent_dealt_in,
         button_rule=_reverse(_BUTTON_RULES)[config.button_rule],
         min_players_to_start=config.min_players_to_start,
+        sit_out_limit_ms=config.sit_out_limit_ms,
+        sit_out_limit_orbits=config.sit_out_limit_orbits,
+        time_bank_ms=config.time_bank_ms,
+        time_bank_refill_ms=config.time_bank_refill_ms,
+        time_bank_refill_hands=config.time_bank_refill_hands,
+        run_it_twice=config.run_it_twice,
     )
 
 
@@ -194,6 +203,19 @@ def rake_from_proto(rake: pb.Rake) -> Rake:
 def rake_to_proto(rake: Rake) -> pb.Rake:
     return pb.Rake(basis_points=rake.basis_points, cap=rake.cap,
                    caps=[pb.RakeCap(players=c.players, cap=c.cap) for c in rake.caps])
+
+
+#: R34, R35: the options whose unset value is the rule book's default and 0 means none.
+_CLOCK_OPTIONS = ("sit_out_limit_ms", "sit_out_limit_orbits", "time_bank_ms",
+                  "time_bank_refill_ms", "time_bank_refill_hands")
+
+
+def _clock_options(config: pb.TableConfig) -> dict[str, Any]:
+    """R34, R35, R38: the options set (an unset one keeps TableConfig's default)."""
+    given: dict[str, Any] = {name: getattr(config, name) for name in _CLOCK_OPTIONS
+                             if config.HasField(name)}
+    given["run_it_twice"] = config.run_it_twice
+    return given
 
 
 def level_to_proto(level: Level) -> pb.Level:
@@ -212,6 +234,8 @@ _STREETS: dict[Street, Any] = numbers(Street, pb.Street)
 _BLINDS: dict[BlindKind, Any] = numbers(BlindKind, pb.BlindKind)
 _SHOW_REASONS: dict[ShowReason, Any] = numbers(ShowReason, pb.ShowReason)
 _SIT_OUT: dict[str, Any] = {k.value: v for k, v in numbers(SitOutReason, pb.SitOutReason).items()}
+_UNSEAT: dict[str, Any] = {"": 0, **{k.value: v for k, v in
+                                     numbers(UnseatReason, pb.UnseatReason).items()}}
 
 
 def action_kind(kind: int) -> str:
@@ -288,6 +312,15 @@ def _board_dealt(e: Any, hand_id: str) -> Any:
                          salts=e.salts)
 
 
+def _second_board_dealt(e: Any, hand_id: str) -> Any:
+    return pb.SecondBoardDealt(street=_STREETS[e.street], cards=texts(e.cards),
+                               salts=e.salts)
+
+
+def _run_it_chosen(e: Any, hand_id: str) -> Any:
+    return pb.RunItChosen(seat=e.seat, times=e.times)
+
+
 def _bet_returned(e: Any, hand_id: str) -> Any:
     return pb.BetReturned(seat=e.seat, amount=e.amount)
 
@@ -304,7 +337,7 @@ def _cards_mucked(e: Any, hand_id: str) -> Any:
 def _pot_awarded(e: Any, hand_id: str) -> Any:
     return pb.PotAwarded(index=e.index, amount=e.amount,
                          eligible=e.eligible, winners=e.winners,
-                         shares=e.shares)
+                         shares=e.shares, run=e.run)
 
 
 def _rake_taken(e: Any, hand_id: str) -> Any:
@@ -318,7 +351,12 @@ def _hand_ended(e: Any, hand_id: str) -> Any:
 def _turn_started(e: Any, table: Table | None) -> Any:
     return pb.TurnStarted(
         seat=e.seat, decision=_DECISIONS[e.decision], action_number=e.action_number,
-        deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e))
+        deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e),
+        time_bank_ms=e.time_bank_ms, bank_deadline_unix_ms=e.bank_deadline_unix_ms)
+
+
+def _time_bank_used(e: Any, table: Table | None) -> Any:
+    return pb.TimeBankUsed(seat=e.seat, used_ms=e.used_ms, left_ms=e.left_ms)
 
 
 def _turn_timed_out(e: Any, table: Table | None) -> Any:
@@ -353,7 +391,8 @@ def _player_seated(e: Any, table: Table | None) -> Any:
 
 def _player_unseated(e: Any, table: Table | None) -> Any:
     return pb.PlayerUnseated(
-        stack=pb.SeatStack(seat=e.seat, player_id=e.player_id, stack=e.stack))
+        stack=pb.SeatStack(seat=e.seat, player_id=e.player_id, stack=e.stack),
+        reason=_UNSEAT[e.reason])
 
 
 def _chips_added(e: Any, table: Table | None) -> Any:
@@ -406,6 +445,8 @@ _ENGINE_MESSAGES: dict[type, Callable[[Any, str], Any]] = {
     PotAwarded: _pot_awarded,
     RakeTaken: _rake_taken,
     HandEnded: _hand_ended,
+    RunItChosen: _run_it_chosen,
+    SecondBoardDealt: _second_board_dealt,
 }
 _DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
     ev.TurnStarted: _turn_started,
@@ -421,6 +462,7 @@ _DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
     ev.PlayerSatIn: _player_sat_in,
     ev.BlindMissed: _blind_missed,
     ev.StraddleSet: _straddle_set,
+    ev.TimeBankUsed: _time_bank_used,
     ev.ButtonSet: _button_set,
     ev.LevelSet: _level_set,
     ev.DealLimitSet: lambda e, table: pb.DealLimitSet(until_hand=e.until_hand,
@@ -661,7 +703,8 @@ def table_view(table: Table, viewer: Viewer) -> pb.TableView:
             and seat not in seen.folded,
             hole_cards=texts(seen.cards.get(seat, ())),
             hole_card_salts=table.salts_of(seen.cards.get(seat, ())),
-            waiting_for_big_blind=state.wait_for_big_blind))
+            waiting_for_big_blind=state.wait_for_big_blind,
+            time_bank_ms=table.state.banks.get(seat, 0)))
     if hand is not None:
         view.hand.CopyFrom(_hand_view(table, viewer))
     return view
@@ -708,6 +751,8 @@ def _hand_view(table: Table, viewer: Viewer) -> pb.HandView:
         out.decision = _DECISIONS[turn.decision]
         out.action_number = turn.action_number
         out.deadline_unix_ms = turn.deadline_ms
+        out.time_bank_ms = turn.time_bank_ms  # R35
+        out.bank_deadline_unix_ms = turn.bank_deadline_unix_ms
         if viewer.seat == turn.seat or viewer.who is AUDITOR:
             out.legal_actions.CopyFrom(legal_from_turn(turn))
     return out

@@ -252,7 +252,9 @@ def _event(event: pb.TableEvent) -> DealerEvent | None:
         e = event.player_seated
         return DealerEvent(event.sequence, "seated", (SeatStack(e.seat, e.player_id, e.stack),))
     if kind == "player_unseated":
-        return DealerEvent(event.sequence, "unseated", (_stack(event.player_unseated.stack),))
+        e = event.player_unseated
+        reason = "sit_out_limit" if e.reason == pb.UNSEAT_REASON_SIT_OUT_LIMIT else ""  # R34
+        return DealerEvent(event.sequence, "unseated", (_stack(e.stack),), reason)
     if kind == "table_closed":
         stacks = tuple(_stack(s) for s in event.table_closed.stacks)
         return DealerEvent(event.sequence, "closed", stacks)

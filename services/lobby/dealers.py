@@ -63,11 +63,13 @@ class DealerTable:
 
 @dataclass(frozen=True, slots=True)
 class DealerEvent:
-    """One event of the table the lobby cares about: seated, unseated, chips added, closed."""
+    """One event of the table the lobby cares about: seated, unseated, chips added, closed;
+    `reason` "sit_out_limit" for a seat the dealer took off by itself (R34)."""
 
     sequence: int
     kind: str  # "seated", "unseated", "chips_added", "closed"
     stacks: tuple[SeatStack, ...] = ()
+    reason: str = ""
 
 
 class Dealer(Protocol):

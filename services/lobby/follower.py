@@ -155,3 +155,28 @@ class BustWatch:
     def tables(self) -> set[str]:
         with self._lock:
             return {t for t, _ in self._seats}
+
+
+class FreedWatch:
+    """R34's follower: the tables where a seat was freed since the last R34 pass (the
+    dealer may have taken a seat sat out past the limit off), which that pass reads."""
+
+    def __init__(self) -> None:
+        self._tables: set[str] = set()
+        self._lock = threading.Lock()
+
+    def __call__(self, note: DealerNote) -> None:
+        if note.kind == "SEAT_FREED":
+            with self._lock:
+                self._tables.add(note.table_id)
+
+    def take(self) -> set[str]:
+        """The tables noted since the last call (and forgets them)."""
+        with self._lock:
+            taken, self._tables = self._tables, set()
+            return taken
+
+    def again(self, tables: set[str]) -> None:
+        """Tables a pass could not read: the next pass reads them."""
+        with self._lock:
+            self._tables |= tables

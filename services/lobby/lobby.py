@@ -18,12 +18,22 @@ from typing import Any
 from poker import metrics
 from poker.journal import Key, Pending, Pruner, Retention, journaled
 from poker.limits import MAX_ID_CHARS, MAX_REPEATED, quote
-from services.lobby import checks, leaving, ledger, players, rake, schema, seating, tables
+from services.lobby import (
+    checks,
+    following,
+    leaving,
+    ledger,
+    players,
+    rake,
+    schema,
+    seating,
+    tables,
+)
 from services.lobby import operations as ops
 from services.lobby.dealers import Dealer, DealerRefused, DealerUnreachable, Level
 from services.lobby.draw import ButtonDraw
 from services.lobby.errors import AlreadyExists, InvalidArgument, LobbyError, NotFound
-from services.lobby.follower import BustWatch, TableFollower
+from services.lobby.follower import BustWatch, FreedWatch, TableFollower
 from services.lobby.journal import RULES, request_key
 from services.lobby.ledger import Audit, Transfer, TransferKind
 from services.lobby.operations import Operation, OpKind, OpState
@@ -58,10 +68,13 @@ class Lobby:
         self._thread: threading.Thread | None = None
         self._pruner: Pruner | None = None
         self._busted: leaving.Busted = {}
+        self.events: following.TableEvents = following.PolledEvents(dealer)  # R34
         self._next_busted_pass = 0.0
         #: FollowTables (services.lobby.follower): R30 looks only where a player busted.
         self.follower: TableFollower | None = None
         self.bust_watch = BustWatch()
+        self.freed_watch = FreedWatch()  # R34: tables where a seat was freed
+        self._full_follow_done = False
         self._full_pass_done = False
 
     # Players and money -----------------------------------------------------------------
@@ -270,6 +283,10 @@ class Lobby:
                 self.send_busted_away(now)
             except Exception:  # a bug here must not stop the recovery
                 log.exception("busted_pass_failed")
+            try:
+                self.follow_tables()
+            except Exception:  # a bug here must not stop the recovery
+                log.exception("follow_pass_failed")
         return len(self.ctx.tx(lambda tx: ops.pending(tx)))
 
     def send_busted_away(self, now: float | None = None) -> list[tuple[Operation, str]]:
@@ -290,7 +307,27 @@ class Lobby:
         pass and while a dealer's stream is down)."""
         self.follower, self._full_pass_done = follower, False
         follower.subscribe(self.bust_watch)
+        follower.subscribe(self.freed_watch)
+        self._full_follow_done = False
         follower.start()
+
+    def follow_tables(self) -> list[Operation]:
+        """R34: credits the stacks of players the dealers took off for sitting out past
+        their tables' limits (`following.follow`); `recover()` does it every BUSTED_PASS_S
+        seconds. With FollowTables (`follow`), a pass reads only the tables where a seat
+        was freed since the last one (every table at the first pass and while a dealer's
+        stream is down), so an idle room costs it nothing."""
+        follower, only = self.follower, None
+        if (follower is not None and self._full_follow_done
+                and follower.connected.issuperset(follower.addresses)):
+            only = self.freed_watch.take()
+            if not only:
+                return []
+        unread: set[str] = set()
+        found = following.follow(self.ctx, self.events, only, unread)
+        self.freed_watch.again(unread)
+        self._full_follow_done = True
+        return found
 
     def _drive(self, op: Operation) -> Operation:
         steps: dict[OpKind, Callable[[Operation], Operation]] = {

@@ -120,6 +120,11 @@ STATEMENTS: tuple[str, ...] = (
     journal.TABLE,
     journal.INDEX,
     *tournament_store.STATEMENTS,  # T1-T9: tournaments (services/lobby/tournament/store.py)
+    # R34: the last event of each table the lobby followed (services/lobby/following.py)
+    """CREATE TABLE IF NOT EXISTS followed (
+        table_id TEXT PRIMARY KEY,
+        sequence BIGINT NOT NULL DEFAULT 0
+    )""",
 )
 
 #: Columns added since the first version: (table, column, definition).

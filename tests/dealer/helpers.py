@@ -47,6 +47,9 @@ class Client:
     def create(self, table_id: str = "", **config: Any) -> str:
         config.setdefault("pause_between_hands_ms", 0)
         config.setdefault("action_time_ms", 10_000)
+        # These tests time decisions out by action_time_ms alone: no R35 time bank
+        # (test_R35_* set it).
+        config.setdefault("time_bank_ms", 0)
         reply = self.stub.CreateTable(pb.CreateTableRequest(
             table_id=table_id, config=pb.TableConfig(**config)), metadata=SVC, timeout=10)
         return reply.table_id

@@ -62,8 +62,9 @@ HANDS = 2000
 SEED = 20_240_601
 
 
-def engine_hand(spec: Spec, deck: list[int]) -> Hand:
-    """The same hand in the engine: p1..pN in seats 0..N-1, the button on the last."""
+def engine_hand(spec: Spec, deck: list[int], **options: object) -> Hand:
+    """The same hand in the engine: p1..pN in seats 0..N-1, the button on the last;
+    `options`: more TableConfig options (R38's run_it_twice)."""
     n = len(spec.stacks)
     config = TableConfig(
         seats=max(n, 2),
@@ -75,6 +76,7 @@ def engine_hand(spec: Spec, deck: list[int]) -> Hand:
         test_mode=True,
         rake=Rake(spec.rake_basis_points, spec.rake_cap) if spec.rake_basis_points else None,
         straddle=spec.straddle,
+        **options,  # type: ignore[arg-type]
     )
     # R37: p3, left of the big blind, is the straddler when the spec has one.
     players = [PlayerIn(i, f"p{i + 1}", stack, straddles=spec.straddle and i == 2)
@@ -127,6 +129,8 @@ def pokerkit_split(hand: Hand) -> list[int]:
     """The engine's final stacks with its pots merged and split as PokerKit does (R22/R24)."""
     result = hand.result
     assert result is not None
+    if any(award.run for award in result.awards):
+        return _pokerkit_split_runs(hand)
     final = dict(result.stacks)
     winners_anywhere = {seat for award in result.awards for seat in award.winners}
     merged: list[list[object]] = []
@@ -151,18 +155,53 @@ Tweak = Callable[[Spec, random.Random], Spec]
 Settle = Callable[[int, Spec, Hand, PokerKitHand, "Counter[str]"], None]
 
 
+def _pokerkit_split_runs(hand: Hand) -> list[int]:
+    """pokerkit_split for a board run twice (R38): PokerKit merges the pots first, then
+    halves each (the odd chip to the first board) and splits each half among the best
+    hands on its board."""
+    result = hand.result
+    assert result is not None
+    final = dict(result.stacks)
+    winners_anywhere = {seat for award in result.awards for seat in award.winners}
+    pots: dict[int, list[object]] = {}  # index -> [eligible, amount, {run: winners}]
+    for award in result.awards:
+        for seat, share in zip(award.winners, award.shares, strict=True):
+            final[seat] -= share
+        pot = pots.setdefault(award.index, [award.eligible, 0, {}])
+        pot[1] = int(pot[1]) + award.amount  # type: ignore[call-overload]
+        pot[2][award.run] = sorted(award.winners)  # type: ignore[index]
+    merged: list[list[object]] = []
+    for index in sorted(pots):
+        eligible, amount, runs = pots[index]
+        remaining = tuple(sorted(set(eligible) & winners_anywhere))  # type: ignore[call-overload]
+        if merged and merged[-1][0] == remaining:
+            merged[-1][1] = int(merged[-1][1]) + int(amount)  # type: ignore[call-overload]
+            merged[-1][2] = {**runs, **merged[-1][2]}  # type: ignore[dict-item]
+        else:
+            merged.append([remaining, amount, dict(runs)])  # type: ignore[call-overload]
+    for _, amount, runs in merged:
+        assert isinstance(amount, int) and isinstance(runs, dict)
+        for run, half in ((1, amount - amount // 2), (2, amount // 2)):
+            winners = runs.get(run) or runs[3 - run]
+            for seat, share in zip(winners, split(half, winners), strict=True):
+                final[seat] += share
+    return [final[seat] for seat in sorted(final)]
+
+
 def play_both(seed: int, stats: Counter[str], structure: str | None = None,
-              tweak: Tweak | None = None, settle: Settle | None = None) -> Hand | None:
+              tweak: Tweak | None = None, settle: Settle | None = None,
+              run_it: Callable[[int], int] | None = None) -> Hand | None:
     """Play one random hand through both (no or fixed limit, or `structure`); the engine's
-    hand when compared to the end."""
+    hand when compared to the end. `run_it`: R38, each player's (seat's) answer to running
+    the board twice, given to both."""
     rng = random.Random(seed)
     spec = random_spec(rng, structure)
     if tweak is not None:
         spec = tweak(spec, rng)
     deck = list(range(52))
     rng.shuffle(deck)
-    theirs = PokerKitHand(spec, deck)
-    mine = engine_hand(spec, deck)
+    theirs = PokerKitHand(spec, deck, run_it)
+    mine = engine_hand(spec, deck, **({"run_it_twice": True} if run_it else {}))
     compared = not big_blind_posted_short(spec)
     if not compared:
         stats["excluded R15/R16: big blind posted short"] += 1
@@ -197,6 +236,9 @@ def play_both(seed: int, stats: Counter[str], structure: str | None = None,
         theirs.apply(choice)
     if not compared:
         return None
+    while run_it and mine.decision is Decision.RUN_IT and mine.actor is not None:
+        stats["run-it decisions"] += 1
+        mine.act(mine.actor, Action.run_it(run_it(mine.actor)))
     while mine.decision is Decision.SHOW_OR_MUCK and mine.actor is not None:
         mine.act(mine.actor, Action.show() if rng.random() < 0.5 else Action.muck())
     assert mine.is_over, f"seed {seed}: the engine still waits for seat {mine.actor}"

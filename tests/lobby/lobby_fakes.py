@@ -248,6 +248,15 @@ class FakeDealer:
             assert table.seats[seat][1] >= 0
         table.hands_played += 1
 
+    def take_off(self, address: str, table_id: str, seat: int) -> SeatStack:
+        """R34: the dealer takes a seat sat out past the limit off by itself."""
+        table = self.tables[(address, table_id)]
+        player, stack, _ = table.seats.pop(seat)
+        result = SeatStack(seat, player, stack)
+        table.events.append(DealerEvent(len(table.events) + 1, "unseated", (result,),
+                                        "sit_out_limit"))
+        return result
+
     def stacks(self, address: str, table_id: str) -> dict[int, int]:
         return {s: v[1] for s, v in self.tables[(address, table_id)].seats.items()}
 

@@ -212,14 +212,21 @@ class Choice(NamedTuple):
 
 
 class PokerKitHand:
-    """One hand played through PokerKit; `actor` is None once the hand is over."""
+    """One hand played through PokerKit; `actor` is None once the hand is over.
 
-    def __init__(self, spec: Spec, deck: Sequence[int]) -> None:
+    `run_it`: R38, each player's answer (1 or 2, by 0-based index) when PokerKit asks for
+    the number of runouts (cash-game mode, an all-in before the river); PokerKit runs
+    the board twice when every player asked chose 2. Unset: one runout, automated.
+    """
+
+    def __init__(self, spec: Spec, deck: Sequence[int],
+                 run_it: Callable[[int], int] | None = None) -> None:
         if sorted(deck) != list(range(DECK_SIZE)):
             raise ValueError("deck: expected the 52 card indexes 0..51, each once")
         self.spec = spec
         self.deck = tuple(deck)
-        self.state = self._create_state(spec)
+        self.run_it = run_it
+        self.state = self._create_state(spec, run_it is not None)
         self._next_card = 2 * spec.players  # the first burn (R12)
         # R19 bookkeeping for the current round, see _book_allows_raise.
         self._round: int | None = None
@@ -228,8 +235,10 @@ class PokerKitHand:
         self._advance()
 
     @staticmethod
-    def _create_state(spec: Spec) -> State:
+    def _create_state(spec: Spec, runouts: bool = False) -> State:
         n, ante = spec.players, spec.ante
+        automations = tuple(a for a in _AUTOMATIONS
+                            if not (runouts and a is Automation.RUNOUT_COUNT_SELECTION))
         if spec.big_blind_ante:
             # Position order: index 1 is the big blind, heads-up included (PokerKit swaps).
             raw_antes: int | list[int] = [0, ante] + [0] * (n - 2)
@@ -249,17 +258,17 @@ class PokerKitHand:
         game: NoLimitTexasHoldem | FixedLimitTexasHoldem | PotLimitTexasHoldem
         if spec.structure == "no_limit":
             game = NoLimitTexasHoldem(
-                _AUTOMATIONS, trimming, raw_antes, blinds, spec.big_blind, mode=Mode.CASH_GAME,
+                automations, trimming, raw_antes, blinds, spec.big_blind, mode=Mode.CASH_GAME,
                 **extra,  # type: ignore[arg-type]
             )
         elif spec.structure == "pot_limit":
             game = PotLimitTexasHoldem(
-                _AUTOMATIONS, trimming, raw_antes, blinds, spec.big_blind, mode=Mode.CASH_GAME,
+                automations, trimming, raw_antes, blinds, spec.big_blind, mode=Mode.CASH_GAME,
                 **extra,  # type: ignore[arg-type]
             )
         else:
             game = FixedLimitTexasHoldem(
-                _AUTOMATIONS,
+                automations,
                 trimming,
                 raw_antes,
                 blinds,
@@ -432,6 +441,11 @@ class PokerKitHand:
                 # R20: nobody else has chips and nothing is owed, so no decision is
                 # left; PokerKit still asks (check or fold), the engine does not.
                 state.check_or_call()
+            elif self.run_it is not None and state.can_select_runout_count():
+                # R38. PokerKit 0.7.7 passes a given player_index on as the runout
+                # count when it checks it; it takes the first selector by itself.
+                player = next(iter(state.runout_count_selector_indices))
+                state.select_runout_count(self.run_it(player))
             elif state.can_deal_hole():
                 # R12: one card at a time from the left of the button, two rounds.
                 for round_ in range(2):

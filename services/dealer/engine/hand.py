@@ -32,8 +32,18 @@ from poker.vocab.actions import Action, LegalActions
 from poker.vocab.config import Level, PlayerIn, TableConfig
 from poker.vocab.enums import Decision, Street
 from poker.vocab.errors import ConfigError, IllegalAction, NotYourTurn
-from poker.vocab.events import DeckSet, Event, HandEnded, HandStarted, PotAwarded, Viewer, redact
-from services.dealer.engine import betting, blinds, dealing, rake, showdown
+from poker.vocab.events import (
+    DeckSet,
+    Event,
+    HandEnded,
+    HandStarted,
+    PotAwarded,
+    RunItChosen,
+    SecondBoardDealt,
+    Viewer,
+    redact,
+)
+from services.dealer.engine import betting, blinds, dealing, rake, runout, showdown
 from services.dealer.engine.pots import Pot, build_pots
 from services.dealer.engine.ranking import HandRanker
 from services.dealer.engine.state import NOBODY, HandState
@@ -44,6 +54,8 @@ APPLY: dict[type[Any], Callable[[HandState, Any], None]] = {
     **betting.APPLY,
     **showdown.APPLY,
     **rake.APPLY,
+    RunItChosen: runout.apply_chosen,  # R38
+    SecondBoardDealt: runout.apply_second,
 }
 
 
@@ -65,10 +77,15 @@ def apply(state: HandState, event: Event) -> None:
     APPLY[type(event)](state, event)
     if state.actor == NOBODY:
         _maybe_showdown(state)
+        if state.config.run_it_twice:
+            runout.after_apply(state)  # R38: the offer, once it is due
 
 
 def _maybe_showdown(state: HandState) -> None:
-    if (
+    rit = state.runout
+    if rit is not None and rit.times == 2:
+        runout.settle(state)  # R38: both boards, once they are out
+    elif (
         state.street is RIVER
         and showdown.ready(state)
         and betting.uncalled(state) is None  # R21 before the pots are formed
@@ -88,6 +105,8 @@ def next_event(state: HandState) -> Event | None:
         if state.sd_award != NOBODY:
             return showdown.award(state)
         return _ended(state)
+    if state.runout is not None and state.runout.awards is not None:  # R38
+        return runout.next_award(state) or _ended(state)
     returned = betting.bet_returned(state)
     if returned is not None:
         return returned
@@ -99,6 +118,9 @@ def next_event(state: HandState) -> Event | None:
         exposure = showdown.next_exposure(state)  # R28
         if exposure is not None:
             return exposure
+    rit = state.runout
+    if rit is not None and rit.times == 2 and state.street is RIVER:
+        return runout.next_second(state)  # R38: the second run
     return dealing.next_board(state)
 
 
@@ -205,6 +227,8 @@ class Hand:
             return LegalActions(
                 state.seats[state.actor], Decision.SHOW_OR_MUCK, can_show=True, can_muck=True
             )
+        if state.decision is Decision.RUN_IT:
+            return runout.legal(state)
         return betting.legal_actions(state)
 
     def act(self, seat: int, action: Action) -> list[Event]:
@@ -224,6 +248,12 @@ class Hand:
             events.append(taken)
             if state.actor == NOBODY:
                 _maybe_showdown(state)
+                if state.config.run_it_twice:
+                    runout.after_apply(state)
+        elif state.decision is Decision.RUN_IT:
+            chosen = runout.resolve(state, p, action)
+            apply(state, chosen)
+            events.append(chosen)
         else:
             shown = showdown.resolve(state, p, action)
             apply(state, shown)
@@ -238,6 +268,8 @@ class Hand:
         p = self._actor_position(seat)
         if state.decision is Decision.SHOW_OR_MUCK:
             return self.act(seat, Action.muck())
+        if state.decision is Decision.RUN_IT:
+            return self.act(seat, runout.time_out())
         if betting.target(state, p) > state.bet[p]:
             return self.act(seat, Action.fold())
         return self.act(seat, Action.check())

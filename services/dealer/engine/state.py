@@ -15,7 +15,7 @@ Per-position values are plain lists, changed in place: no copies per action.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from poker.vocab.enums import Decision, MinRaiseRule, Street, Structure
 from poker.vocab.events import HandStarted, PotAwarded
@@ -88,6 +88,7 @@ class HandState:
         "over",
         "rake",  # R36: what each pot gave to the rake, main pot first; () before it is taken
         "straddle",  # R37: the straddler's position, NOBODY when nobody straddles
+        "runout",
     )
 
     def __init__(self, started: HandStarted, ranker: HandRanker | None) -> None:
@@ -155,6 +156,7 @@ class HandState:
         self.over = False
         self.rake: tuple[int, ...] = ()
         self.straddle = NOBODY
+        self.runout: Any = None  # R38: a services.dealer.engine.runout.Runout once offered
 
     def copy(self) -> HandState:
         """The same state with its own lists (a fork to try a decision on): every slot,
@@ -212,6 +214,7 @@ class HandState:
         new.over = self.over
         new.rake = self.rake
         new.straddle = self.straddle
+        new.runout = None if self.runout is None else self.runout.copy()
         return new
 
     def with_chips(self) -> int:

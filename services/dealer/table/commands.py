@@ -145,7 +145,12 @@ class VoidHand:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class TakeOffSatOut:
+    """R34: the table's clock: seats sat out past the sit-out limit leave."""
+
+
 Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SetDealLimit | SitOut | SitIn
-           | SetStraddle | Act
+           | SetStraddle | Act | TakeOffSatOut
            | ClockRang | Close | StartHand | CommitSeeds | RevealSeed | DealSeeded | Resume
            | VoidHand)

@@ -30,6 +30,7 @@ from services.dealer.engine import (
     HoleCardsDealt,
     Level,
     PlayerIn,
+    SecondBoardDealt,
 )
 from services.dealer.errors import (
     AlreadyExists,
@@ -37,12 +38,12 @@ from services.dealer.errors import (
     InvalidArgument,
     TableNotFound,
 )
+from services.dealer.table import clocks, seatplan
 from services.dealer.table import commands as c
-from services.dealer.table import seatplan
 from services.dealer.table.state import SeatState, SeedHeld, TableState, away, last_hand, plan
 
 #: The engine's events that open cards (R3): each carries their salts.
-_OPENING = frozenset({HoleCardsDealt, BoardDealt, CardsShown})
+_OPENING = frozenset({HoleCardsDealt, BoardDealt, CardsShown, SecondBoardDealt})
 
 
 class Decided(list[Any]):
@@ -152,6 +153,11 @@ def _close(state: TableState, cmd: c.Close, now: int) -> list[Any]:
     return [*events, ev.TableClosed(stacks)]
 
 
+def _take_off_sat_out(state: TableState, cmd: c.TakeOffSatOut, now: int) -> list[Any]:
+    """R34: the seats sat out past the table's limit leave (none while the table is closed)."""
+    return [] if state.closed else list(clocks.take_off(state, now))
+
+
 def _void_hand(state: TableState, cmd: c.VoidHand, now: int) -> list[Any]:
     return [] if state.hand is None else [void_event(state.hand, cmd.reason)]
 
@@ -196,7 +202,9 @@ def _act(state: TableState, cmd: c.Act, now: int) -> list[Any]:
                if turn else "no decision is awaited"))
     action = engine_action(cmd.kind, cmd.amount)
     trial = hand.fork()
-    events = trial.act(cmd.seat, action)  # IllegalAction / NotYourTurn: nothing happens
+    events: list[Any] = trial.act(cmd.seat, action)  # IllegalAction / NotYourTurn: no change
+    if turn.time_bank_ms and now > turn.deadline_ms:  # R35: into the bank: it is spent
+        events = [*clocks.used_on_answer(turn, now), *events]
     return _after_decision(state, trial, list(events), now)
 
 
@@ -208,7 +216,8 @@ def _clock_rang(state: TableState, cmd: c.ClockRang, now: int) -> list[Any]:
             or turn.action_number != number):
         return []
     trial = hand.fork()
-    events: list[Any] = [ev.TurnTimedOut(turn.seat, number), *trial.time_out(turn.seat)]
+    events: list[Any] = [ev.TurnTimedOut(turn.seat, number), *clocks.used_on_time_out(turn),
+                         *trial.time_out(turn.seat)]
     seat = state.seats.get(turn.seat)
     if turn.decision == str(Decision.BET.value) and seat and not seat.sitting_out:
         events.append(ev.PlayerSatOut(turn.seat, "timed_out"))
@@ -347,7 +356,7 @@ def _reveal(hand: Hand, proof: ev.HandSalt, dealt: tuple[int, ...]) -> ev.DeckRe
     for e in hand.events:
         if isinstance(e, HoleCardsDealt):
             opened.append((e.seat, where[e.cards[0]], where[e.cards[1]]))
-        elif isinstance(e, BoardDealt | CardsShown):
+        elif isinstance(e, BoardDealt | CardsShown | SecondBoardDealt):
             public.update(where[c] for c in e.cards)
     return ev.DeckRevealed(b"", proof.deck, _commitment(hand), proof.salts,
                            tuple(sorted(public)), tuple(opened))
@@ -365,9 +374,14 @@ def turn_event(state: TableState, hand: Hand, number: int, now: int) -> ev.TurnS
     show = legal.decision == Decision.SHOW_OR_MUCK
     limit = config.show_time_ms if show else config.action_time_ms
     bet_kind = "" if legal.bet_kind is None else str(legal.bet_kind.value)
+    decision = str(legal.decision.value)
+    bank = config.time_bank_ms  # R35: the seat's bank, for a betting decision
+    if bank:
+        bank = state.banks.get(legal.seat, bank) if legal.decision is Decision.BET else 0
     return ev.TurnStarted(
-        seat=legal.seat, decision=str(legal.decision.value),
+        seat=legal.seat, decision=decision,
         action_number=number, deadline_ms=now + limit,
+        time_bank_ms=bank, bank_deadline_unix_ms=now + limit + bank if bank else 0,
         can_fold=legal.can_fold, can_check=legal.can_check, can_call=legal.can_call,
         call_amount=legal.call_amount, bet_kind=bet_kind, min_to=legal.min_to,
         max_to=legal.max_to, can_show=legal.can_show, can_muck=legal.can_muck,
@@ -523,6 +537,10 @@ def engine_action(kind: str, amount: int) -> Action:
         if amount <= 0:
             raise InvalidArgument(f"amount: a {kind} needs the total it bets to (> 0)")
         return Action(action_kind, amount)
+    if action_kind is ActionKind.RUN_IT:  # R38: how many times
+        if amount not in (1, 2):
+            raise InvalidArgument(f"amount: run_it takes 1 (once) or 2 (twice), not {amount}")
+        return Action(action_kind, amount)
     if amount:
         raise InvalidArgument(f"amount: must be 0 for {kind}")
     return Action(action_kind)
@@ -537,6 +555,7 @@ _DECIDE: dict[type, Callable[[TableState, Any, int], list[Any]]] = {
     c.SetDealLimit: _set_deal_limit,
     c.Close: _close,
     c.VoidHand: _void_hand,
+    c.TakeOffSatOut: _take_off_sat_out,
     c.SitOut: _sit_out,
     c.SitIn: _sit_in,
     c.SetStraddle: _set_straddle,

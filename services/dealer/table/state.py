@@ -28,7 +28,7 @@ from services.dealer.engine import (
     TableConfig,
     blind_seats,
 )
-from services.dealer.table import seatplan
+from services.dealer.table import clocks, seatplan
 
 #: The format of `TableState.snapshot`; a snapshot of another version is not used
 #: (the table is folded from its whole log, and snapshotted anew).
@@ -113,6 +113,8 @@ class TableState:
     deck: tuple[int, ...] = ()  # the running hand's dealt order
     hand_events: list[Stored] = field(default_factory=list)  # the current hand's, stored
     seeding: Seeding | None = None  # R39: seeds awaited before the deal
+    banks: dict[int, int] = field(default_factory=dict)  # R35: seat -> bank left (ms)
+    away: dict[int, list[int]] = field(default_factory=dict)  # R34: seat -> [since, orbits]
 
     # ------------------------------------------------------------ questions
 
@@ -151,6 +153,7 @@ class TableState:
             "chip_keys": [[key, *done] for key, done in self.chip_keys.items()],
             "chains": [[seat, value.hex(), since] for seat, (value, since)
                        in sorted(self.chains.items())],  # R39
+            **clocks.snapshot(self),  # R34, R35
         }
 
     @classmethod
@@ -158,7 +161,7 @@ class TableState:
                       state: dict[str, Any]) -> TableState:
         """The table as `snapshot` left it, before folding the events after it."""
         index, hands_at, time_at = state["level_base"]
-        return cls(
+        table = cls(
             table_id, config, ranker,
             last_sequence=int(state["last_sequence"]),
             # entries 7-8: R33's missed blinds; 9: R37's straddle (older snapshots have 6)
@@ -183,6 +186,8 @@ class TableState:
             chains={int(seat): (bytes.fromhex(value), int(since))
                     for seat, value, since in state.get("chains", ())},
         )
+        clocks.restore(table, state)  # R34, R35
+        return table
 
 
 # ------------------------------------------------------------------- the fold
@@ -265,11 +270,13 @@ def _on_seated(state: TableState, e: ev.PlayerSeated, s: Stored) -> None:
                                     wait_for_big_blind=e.wait_for_big_blind,
                                     joined_late=state.hands_played > 0)
     state.seated_at[e.seat] = s.sequence
+    clocks.on_seated(state, e.seat)
 
 
 def _on_unseated(state: TableState, e: ev.PlayerUnseated, s: Stored) -> None:
     state.seats.pop(e.seat, None)
     state.chains.pop(e.seat, None)
+    clocks.on_unseated(state, e.seat)
 
 
 def _on_seeds_committed(state: TableState, e: ev.SeedsCommitted, s: Stored) -> None:
@@ -304,6 +311,7 @@ def _on_chips(state: TableState, e: ev.ChipsAdded, s: Stored) -> None:
 def _on_sat_out(state: TableState, e: ev.PlayerSatOut, s: Stored) -> None:
     if e.seat in state.seats:
         state.seats[e.seat].sitting_out = True
+        clocks.on_sat_out(state, e.seat, s.time_ms)
 
 
 def _on_sat_in(state: TableState, e: ev.PlayerSatIn, s: Stored) -> None:
@@ -311,6 +319,7 @@ def _on_sat_in(state: TableState, e: ev.PlayerSatIn, s: Stored) -> None:
         state.seats[e.seat].sitting_out = False
         if e.wait_for_big_blind:  # R33
             state.seats[e.seat].wait_for_big_blind = True
+        clocks.on_sat_in(state, e.seat)
 
 
 def _on_straddle(state: TableState, e: ev.StraddleSet, s: Stored) -> None:
@@ -355,6 +364,8 @@ def _hand_started(state: TableState, e: HandStarted, s: Stored) -> None:
     state.hands_played += 1
     state.hand_number = state.hands_played
     state.hand_started_at = s.sequence
+    if state.away:
+        clocks.count_orbits(state, state.button, e.button)  # R34
     small, big = blind_seats(e)
     if small is None:  # R5 dead: the small blind was due to the last big blind's seat
         small = state.last_blinds[1] if state.last_blinds is not None else e.button
@@ -391,6 +402,8 @@ def _on_hand_ended(state: TableState, e: HandEnded, s: Stored) -> None:
 def _hand_ended(state: TableState, e: HandEnded, s: Stored) -> None:
     _set_stacks(state, e.stacks)
     state.turn = None
+    if state.config.time_bank_refill_hands:
+        clocks.refill(state)  # R35
 
 
 def _deck_set(state: TableState, e: DeckSet, s: Stored) -> None:
@@ -437,6 +450,7 @@ _FOLD: dict[type, Callable[[TableState, Any, Stored], None]] = {
     ev.DeckCommitted: _on_deck_committed,
     ev.DeckSeeded: _on_deck_seeded,
     ev.TurnStarted: _on_turn,
+    ev.TimeBankUsed: clocks.on_bank_used,
     ev.HandVoided: _on_voided,
     ev.DeckRevealed: _on_revealed,
     ev.TableClosed: _on_closed,
