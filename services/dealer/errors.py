@@ -84,7 +84,12 @@ class Remembered(DealerError):
     """The refusal once given to a request, given again to its repeat: `code` is its
     category (or the gRPC status code, or either's name: the names are the same)."""
 
+    reason = "FAILED_PRECONDITION"  # the class's; an instance has its code's, or the one kept
+
     def __init__(self, code: Any, message: str, reason: str | None = None) -> None:
-        super().__init__(message, reason=reason)
-        self.category = Category[getattr(code, "name", code)]  # type: ignore[misc]
+        category = Category[getattr(code, "name", code)]
+        # Without the reason it was refused for (poker/journal.py keeps it), the generic
+        # one of its kind: never REMEMBERED, which says nothing to a program.
+        super().__init__(message, reason=reason or category.name)
+        self.category = category  # type: ignore[misc]
 

@@ -211,8 +211,8 @@ def _debit(tx: Tx, source: str, amount: int, kind: TransferKind) -> None:
             f"limit of {low}: the room holds as many chips as the ledger can count")
     raise InsufficientFunds(
         f"{source.split(':', 1)[-1]} has {have} chips; the {what} of {amount} needs "
-        f"{amount - have} more"
-    )
+        f"{amount - have} more", metadata={"balance": have, "amount": amount,
+                                          "needed": amount - have})
 
 
 def _credit(tx: Tx, destination: str, amount: int, kind: TransferKind) -> None:
