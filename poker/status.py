@@ -118,6 +118,14 @@ def details(code: grpc.StatusCode, message: str, reason: str,
     return found
 
 
+def reason_of(err: BaseException) -> tuple[str, dict[str, str]]:
+    """The (reason, metadata) of `err`'s ErrorInfo: for a status reported in a message of
+    its own (PlayActionResult.reason and .metadata)."""
+    if not isinstance(err, errors.PokerError):
+        return INTERNAL_REASON, {}
+    return err.reason, dict(err.metadata)
+
+
 def details_of(err: BaseException, context: Any = None) -> status_pb2.Status:
     """The google.rpc.Status refusing a call with `err` (as `status_of`, with details)."""
     code, message = status_of(err, context)

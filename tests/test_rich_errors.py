@@ -258,3 +258,22 @@ def test_every_reason_of_the_taxonomy_is_listed_in_ErrorReason_and_no_other() ->
     assert not python - listed, f"add to protos/poker/v1/errors.proto: {sorted(python - listed)}"
     assert not listed - python, f"no code gives: {sorted(listed - python)}"
     assert all(errors.is_reason(r) for r in listed)
+
+
+def test_the_sdk_raises_typed_exceptions_with_the_reason_and_numbers(suite: Suite) -> None:
+    from clients import FailedPrecondition, InvalidArgument, LobbyClient
+
+    op = LobbyClient(suite.procs["lobby"].address, token=suite.operator_token)
+    try:
+        op.create_player("sdk-poor", "Poor")
+        op.deposit("sdk-poor", 40)
+        with pytest.raises(FailedPrecondition) as poor:
+            op.withdraw("sdk-poor", 100)
+        assert poor.value.reason == "INSUFFICIENT_BALANCE"
+        assert (poor.value.number("balance"), poor.value.number("needed")) == (40, 60)
+        assert "needs 60 more" in poor.value.message
+        with pytest.raises(InvalidArgument) as bad:
+            op.deposit("sdk-poor", 10, request_id="x" * 500)
+        assert "request_id" in bad.value.field_violations, bad.value.field_violations
+    finally:
+        op.close()
