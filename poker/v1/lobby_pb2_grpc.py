@@ -277,7 +277,8 @@ class LobbyServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListTables(self, request, context):
-        """Lists the tables with their seats and stakes. Any caller with a token.
+        """Lists the tables with their seats and stakes, a page at a time (AIP-158:
+        page_size, page_token, next_page_token). Any caller with a token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
