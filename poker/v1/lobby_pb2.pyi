@@ -168,18 +168,24 @@ class WithdrawResponse(_message.Message):
     def __init__(self, player: _Optional[_Union[Player, _Mapping]] = ...) -> None: ...
 
 class ListTransfersRequest(_message.Message):
-    __slots__ = ("player_id", "limit")
+    __slots__ = ("player_id", "limit", "page_size", "page_token")
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     player_id: str
     limit: int
-    def __init__(self, player_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, player_id: _Optional[str] = ..., limit: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListTransfersResponse(_message.Message):
-    __slots__ = ("transfers",)
+    __slots__ = ("transfers", "next_page_token")
     TRANSFERS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     transfers: _containers.RepeatedCompositeFieldContainer[Transfer]
-    def __init__(self, transfers: _Optional[_Iterable[_Union[Transfer, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, transfers: _Optional[_Iterable[_Union[Transfer, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class TableRules(_message.Message):
     __slots__ = ("min_buy_in", "max_buy_in", "initial_stack", "rebuy_amount", "max_rebuys", "rebuy_until_hand", "rebuy_until_minutes", "late_join", "rebuy_wait_seconds")

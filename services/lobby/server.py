@@ -152,8 +152,11 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     @rpc
     def ListTransfers(self, request: Any, context: Any,
                       caller: Caller) -> pb.ListTransfersResponse:
-        found = self.lobby.transfers(self.whose(caller, request.player_id), request.limit or 100)
-        return pb.ListTransfersResponse(transfers=[transfer_pb(t) for t in found])
+        size = request.page_size or request.limit  # page_size (AIP-158), or its older name
+        found, token = self.lobby.transfers_page(self.whose(caller, request.player_id), size,
+                                                 request.page_token)
+        return pb.ListTransfersResponse(transfers=[transfer_pb(t) for t in found],
+                                        next_page_token=token)
 
     @rpc
     def AuditLedger(self, request: Any, context: Any, caller: Caller) -> pb.AuditLedgerResponse:
