@@ -122,10 +122,12 @@ def set_table_level(table_id: str, level_index: int,
 
 
 def join(table_id: str, buy_in: int, seat: int | None, player_id: str,
-         wait_for_big_blind: bool, request_id: str | None) -> Call[Seating]:
+         wait_for_big_blind: bool, request_id: str | None,
+         resume: bool = False) -> Call[Seating]:
     request = lobby_pb2.JoinTableRequest(
         table_id=table_id, player_id=player_id, buy_in=buy_in,
-        wait_for_big_blind=wait_for_big_blind, request_id=request_id or new_request_id())
+        wait_for_big_blind=wait_for_big_blind, request_id=request_id or new_request_id(),
+        resume=resume)
     if seat is not None:
         request.seat = seat
     return Call("JoinTable", request, lambda r: from_proto(Seating, r))

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import grpc
 
+from clients.accounts import LeaveResult
 from clients.convert import event_from_proto
 from clients.errors import ActionRefused, StreamGap
 from clients.events import (
@@ -105,6 +106,8 @@ class PlayResult:
     stopped_because: str = ""
     #: Seconds from sending each decision to seeing its result.
     latencies: list[float] = field(default_factory=list)
+    #: The lobby's answer to the leave of `play(leave=True)` (the stack cashed out).
+    left: LeaveResult | None = None
 
 
 @dataclass(frozen=True, slots=True)

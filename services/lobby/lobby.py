@@ -229,9 +229,10 @@ class Lobby:
     # player's own (operations.scope).
 
     def join(self, player_id: str, table_id: str, seat: int | None, buy_in: int,
-             wait_for_big_blind: bool, request_id: str, by: str | None = None) -> Operation:
+             wait_for_big_blind: bool, request_id: str, by: str | None = None,
+             resume: bool = False) -> Operation:
         return seating.join(self.ctx, player_id, table_id, seat, buy_in, wait_for_big_blind,
-                            request_id, by)
+                            request_id, by, resume)
 
     def rebuy(self, player_id: str, table_id: str, amount: int, request_id: str,
               by: str | None = None) -> Operation:
