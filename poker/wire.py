@@ -35,6 +35,7 @@ from google.protobuf.message import DecodeError  # type: ignore[import-untyped,u
 from poker import errors
 from poker.log import get_logger
 from poker.status import (
+    INTERNAL_REASON,
     MAX_STATUS_CHARS,
     abort_with,
     abort_with_async,
@@ -184,7 +185,9 @@ def _unexpected(method: str, err: Exception, context: grpc.ServicerContext) -> N
     if isinstance(err, errors.PokerError):
         abort_with(context, details_of(err, context))
     log.exception("rpc_failed", rpc=method)
-    context.abort(grpc.StatusCode.UNKNOWN, bounded(f"Exception calling application: {err}"))
+    abort_with(context, details(grpc.StatusCode.UNKNOWN,
+                                bounded(f"Exception calling application: {err}"),
+                                INTERNAL_REASON))
 
 
 def _sync_requests(parser: _Parser, requests: Iterator[bytes],
