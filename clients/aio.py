@@ -137,7 +137,12 @@ class AsyncLobbyClient:
         return await self._do(c.open_table(config, rules, name, table_id, request_id))
 
     async def tables(self, include_closed: bool = False) -> list[LobbyTable]:
-        return await self._do(c.list_tables(include_closed))
+        """Every table, oldest first: ListTables page after page (AIP-158)."""
+        found, token = await self._do(c.list_tables(include_closed))
+        while token:
+            page, token = await self._do(c.list_tables(include_closed, token))
+            found += page
+        return found
 
     async def table(self, table_id: str) -> LobbyTable:
         return await self._do(c.get_lobby_table(table_id))

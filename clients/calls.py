@@ -94,9 +94,12 @@ def open_table(config: TableConfig, rules: TableRules, name: str, table_id: str,
         request_id=request_id or new_request_id()), lambda r: from_proto(LobbyTable, r.table))
 
 
-def list_tables(include_closed: bool) -> Call[list[LobbyTable]]:
-    return Call("ListTables", lobby_pb2.ListTablesRequest(include_closed=include_closed),
-                lambda r: [from_proto(LobbyTable, t) for t in r.tables])
+def list_tables(include_closed: bool,
+                page_token: str = "") -> Call[tuple[list[LobbyTable], str]]:
+    """One page of tables (AIP-158), and the token of the next ("" after the last)."""
+    return Call("ListTables", lobby_pb2.ListTablesRequest(include_closed=include_closed,
+                                                          page_token=page_token),
+                lambda r: ([from_proto(LobbyTable, t) for t in r.tables], r.next_page_token))
 
 
 def get_lobby_table(table_id: str) -> Call[LobbyTable]:

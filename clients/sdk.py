@@ -134,7 +134,12 @@ class LobbyClient:
         return self._do(c.open_table(config, rules, name, table_id, request_id))
 
     def tables(self, include_closed: bool = False) -> list[LobbyTable]:
-        return self._do(c.list_tables(include_closed))
+        """Every table, oldest first: ListTables page after page (AIP-158)."""
+        found, token = self._do(c.list_tables(include_closed))
+        while token:
+            page, token = self._do(c.list_tables(include_closed, token))
+            found += page
+        return found
 
     def table(self, table_id: str) -> LobbyTable:
         return self._do(c.get_lobby_table(table_id))

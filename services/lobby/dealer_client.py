@@ -163,7 +163,7 @@ def _reason_of(err: grpc.RpcError) -> tuple[str, dict[str, str]]:
     """The reason and metadata of a dealer's refusal (its ErrorInfo), to pass on."""
     try:
         found = rpc_status.from_call(err)
-    except ValueError:
+    except Exception:  # noqa: BLE001 - no trailer, or one that does not decode: no reason
         return "", {}
     for packed in found.details if found is not None else ():
         if packed.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):

@@ -14,6 +14,7 @@ import pytest
 from lobby_fakes import FakeDealer
 from lobby_server import OPERATOR, Client, code_of, serving
 
+from clients import LobbyClient
 from poker.limits import MAX_PAGE_SIZE
 from poker.v1 import lobby_pb2 as pb
 from services.lobby.lobby import Lobby
@@ -62,6 +63,11 @@ def test_paging_1000_tables_with_tables_opened_between_pages(storage: Storage,
                 token = page.next_page_token
                 if not token:
                     break
+            # the SDK's tables() reads every page (1000 a page: two pages here)
+            address = channel._channel.target().decode().removeprefix("dns:///")
+            sdk = LobbyClient(address, token=OPERATOR)
+            assert [t.table_id for t in sdk.tables()] == seen
+            sdk.close()
         assert len(seen) == len(set(seen)), "a table given twice"
         assert seen[:N] == [f"t{n:04d}" for n in range(N)], "a table skipped or out of order"
         assert seen[N:] == [f"u{n:02d}" for n in range(added)]  # the new ones, in order
