@@ -263,7 +263,8 @@ class LobbyServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListTransfers(self, request, context):
-        """A player's latest transfers, newest first. The operator, or the player themself.
+        """A player's transfers, newest first, a page at a time (AIP-158: page_size,
+        page_token, next_page_token). The operator, or the player themself.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
