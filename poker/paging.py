@@ -70,12 +70,14 @@ def _refuse(problem: str, error: type[errors.PokerError]) -> errors.PokerError:
 
 def read(size: int, page_token: str, *, scope: str, default: int,
          maximum: int = MAX_PAGE_SIZE,
-         error: type[errors.PokerError] = errors.InvalidArgument) -> Page:
+         error: type[errors.PokerError] = errors.InvalidArgument,
+         size_field: str = "page_size") -> Page:
     """The page a request asks for; `error` (an INVALID_ARGUMENT kind) for a page_size
-    past `maximum` or a page_token this query did not give."""
+    past `maximum` or a page_token this query did not give. `size_field`: the request
+    field the size came from (an older name, `limit`, says so)."""
     if not 0 <= size <= maximum:
-        raise error(f"page_size: {size} is not in 0..{maximum} (0: {default})",
-                    field="page_size")
+        raise error(f"{size_field}: {size} is not in 0..{maximum} (0: {default})",
+                    field=size_field)
     if not page_token:
         return Page(size or default, None)
     if len(page_token) > MAX_PAGE_TOKEN_CHARS:

@@ -87,13 +87,14 @@ class Lobby:
             raise InvalidArgument(f"limit: {limit} is not in 1..{checks.MAX_TRANSFERS}")
         return self.transfers_page(player_id, limit)[0]
 
-    def transfers_page(self, player_id: str, size: int = 0,
-                       token: str = "") -> tuple[list[Transfer], str]:
+    def transfers_page(self, player_id: str, size: int = 0, token: str = "",
+                       size_field: str = "page_size") -> tuple[list[Transfer], str]:
         """One page of a player's transfers, newest first (size 0: 100), and the next
         token (poker/paging.py: keyset on the transfer id, opaque, checked)."""
         scope = f"ListTransfers:{player_id}"
         asked = paging.read(size, token, scope=scope, default=DEFAULT_TRANSFERS_PAGE,
-                            maximum=checks.MAX_TRANSFERS, error=InvalidArgument)
+                            maximum=checks.MAX_TRANSFERS, error=InvalidArgument,
+                            size_field=size_field)
 
         def run(tx: Tx) -> tuple[list[Transfer], str]:
             players.get(tx, player_id)

@@ -153,9 +153,11 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     @rpc
     def ListTransfers(self, request: Any, context: Any,
                       caller: Caller) -> pb.ListTransfersResponse:
-        size = request.page_size or request.limit  # page_size (AIP-158), or its older name
+        # page_size (AIP-158), or its older name
+        size, field = ((request.page_size, "page_size") if request.page_size
+                       else (request.limit, "limit"))
         found, token = self.lobby.transfers_page(self.whose(caller, request.player_id), size,
-                                                 request.page_token)
+                                                 request.page_token, field)
         return pb.ListTransfersResponse(transfers=[transfer_pb(t) for t in found],
                                         next_page_token=token)
 

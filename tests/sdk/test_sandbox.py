@@ -33,7 +33,7 @@ def _readme_bot() -> str:
     return match.group(1)
 
 
-def _read_exports(sandbox: subprocess.Popen[str], timeout: float = 90) -> dict[str, str]:
+def _read_exports(sandbox: subprocess.Popen[str], timeout: float = 240) -> dict[str, str]:
     assert sandbox.stdout is not None
     found: dict[str, str] = {}
     seen: list[str] = []
