@@ -6,7 +6,11 @@ stable, machine-readable `reason` (UPPER_SNAKE, the same in every release, for c
 branch on), with `metadata` (string keys and values, for code to read: the seat whose
 turn it is, the limit that was passed) and a message for a person. The services'
 exceptions (`services/*/errors.py`) and the engine's are subclasses; the gRPC status
-of each is decided in one place, `poker.status`.
+of each is decided in one place, `poker.status`, which sends the reason and metadata as
+a google.rpc.ErrorInfo, the `field` at fault (an INVALID_ARGUMENT) as a BadRequest and
+`retry_after_s` (UNAVAILABLE, RESOURCE_EXHAUSTED) as a RetryInfo. Every reason is a
+name of `poker.v1.ErrorReason` (protos/poker/v1/errors.proto; tests/test_rich_errors.py
+checks that the two lists agree).
 
 >>> class NotYourTurn(PokerError):
 ...     category = Category.FAILED_PRECONDITION
