@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test venv proto sdk lint bench clean
+.PHONY: demo test venv proto sdk gen lint bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -29,6 +29,10 @@ test: $(STAMP) node_modules/.bin/buf
 
 proto: $(STAMP)
 	$(PY) -m poker.protogen
+
+# Clients of the API in Python and TypeScript into gen/ (buf.gen.yaml: local plugins only).
+gen: $(STAMP) node_modules/.bin/buf
+	PATH="$(CURDIR)/node_modules/.bin:$$PATH" buf generate
 
 # clients/sdk.py (the sync SDK) is generated from clients/aio.py; tests/sdk/test_syncgen.py
 # fails when it is stale.

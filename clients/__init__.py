@@ -20,10 +20,18 @@ from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.cards import Card, cards
 from clients.errors import (
     ActionRefused,
+    AlreadyExists,
+    FailedPrecondition,
     FairDeckViolation,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
     PokerError,
+    ResourceExhausted,
     ServiceError,
     StreamGap,
+    Unauthenticated,
+    Unavailable,
 )
 from clients.evaluator import EvaluatorClient
 from clients.events import Event
@@ -52,4 +60,7 @@ __all__ = [
     "Level", "LobbyClient", "LobbyTable", "PlayResult", "Player", "PokerError", "RandomBot",
     "RetryPolicy", "Seating", "SeatView", "ServiceError", "Street", "StreamGap", "TableClient",
     "TableConfig", "TableRules", "TableView", "View", "cards",
+    # typed refusals (clients/errors.py): .reason, .metadata, .field_violations, .retry_after
+    "AlreadyExists", "FailedPrecondition", "InvalidArgument", "NotFound", "PermissionDenied",
+    "ResourceExhausted", "Unauthenticated", "Unavailable",
 ]

@@ -153,6 +153,8 @@ class Seating:
     buy_in: int
     player: Player | None = None
     button_draw: ButtonDraw | None = None
+    #: The seat the player had already (`sit(resume=True)`): nothing was bought.
+    resumed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

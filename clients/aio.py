@@ -144,7 +144,12 @@ class AsyncLobbyClient:
         return await self._do(c.open_table(config, rules, name, table_id, request_id))
 
     async def tables(self, include_closed: bool = False) -> list[LobbyTable]:
-        return await self._do(c.list_tables(include_closed))
+        """Every table, oldest first: ListTables page after page (AIP-158)."""
+        found, token = await self._do(c.list_tables(include_closed))
+        while token:
+            page, token = await self._do(c.list_tables(include_closed, token))
+            found += page
+        return found
 
     async def table(self, table_id: str) -> LobbyTable:
         return await self._do(c.get_lobby_table(table_id))
@@ -163,22 +168,26 @@ class AsyncLobbyClient:
 
     async def join(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
                    player_id: str = "", wait_for_big_blind: bool = False,
-                   request_id: str | None = None) -> Seating:
-        """Buys in and takes a seat; the answer carries the seat token and the dealer."""
+                   request_id: str | None = None, resume: bool = False) -> Seating:
+        """Buys in and takes a seat; the answer carries the seat token and the dealer.
+        `resume`: a player seated there already gets that seat back (nothing bought)."""
         return await self._do(c.join(table_id, buy_in, seat, player_id, wait_for_big_blind,
-                                     request_id))
+                                     request_id, resume))
 
     async def sit(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
                   player_id: str = "", wait_for_big_blind: bool = False,
-                  dealer_address: str | None = None,
+                  dealer_address: str | None = None, resume: bool = True,
                   **table_options: Any) -> AsyncTableClient:
         """`join`, then a table client for the seat at its dealer (`dealer_address`
-        overrides the address the lobby gives, e.g. behind NAT or in compose)."""
+        overrides the address the lobby gives, e.g. behind NAT or in compose). A player
+        who sits there already resumes that seat (`resume`; False: ALREADY_EXISTS)."""
         seating = await self.join(table_id, buy_in, seat=seat, player_id=player_id,
-                                  wait_for_big_blind=wait_for_big_blind)
+                                  wait_for_big_blind=wait_for_big_blind, resume=resume)
         table_options.setdefault("tls", self.tls)
-        return AsyncTableClient(dealer_address or seating.dealer_address, table_id,
-                                seating.seat_token, seat=seating.seat, **table_options)
+        client = AsyncTableClient(dealer_address or seating.dealer_address, table_id,
+                                  seating.seat_token, seat=seating.seat, **table_options)
+        client.seating, client.lobby, client.player_id = seating, self, player_id
+        return client
 
     async def rebuy(self, table_id: str, amount: int = 0, *, player_id: str = "",
                     request_id: str | None = None) -> RebuyResult:
@@ -301,6 +310,10 @@ class AsyncTableClient:
         #: room's other dealers) when this one does not answer (clients.moves).
         self.route = DealerRoute(address, dealers)
         self._tls, self._options = tls, options
+        #: Set by `LobbyClient.sit`: the seating, and the lobby `play(leave=True)` leaves by.
+        self.seating: Seating | None = None
+        self.lobby: AsyncLobbyClient | None = None
+        self.player_id = ""
         self.timeout, self.retry = timeout, retry or RetryPolicy()
         self.reconnect_for = reconnect_for
         self._own_channel = channel is None
@@ -572,7 +585,7 @@ class AsyncTableClient:
                    until: Callable[[TableView], bool] | None = None,
                    rebuy: Callable[[], bool] | None = None,
                    on_events: Callable[[list[Event]], None] | None = None,
-                   after: int | None = None) -> PlayResult:
+                   after: int | None = None, leave: bool = False) -> PlayResult:
         """Plays `bot` at this seat over one Play stream until a stop condition:
         `hands` of its own hands, the table's hand `until_hand`, `seconds`, `until(view)`,
         being busted (unless `rebuy()` returns True), unseated, or the table closing.
@@ -584,6 +597,8 @@ class AsyncTableClient:
         default: from a fresh snapshot. `on_events` sees every new event, in order.
         `bot.act` returns an Action (an asyncio client's bot may make it a coroutine);
         `rebuy` is a plain callable (it runs between hands).
+        `leave`: at the end, leave the table through the lobby this client was seated by
+        (`LobbyClient.sit`): the stack goes back to the balance (`result.left`).
         """
         follower = await self._follower(after)
         adapter = AsyncBotAdapter(bot)
@@ -622,6 +637,12 @@ class AsyncTableClient:
                 stream.cancel()
         session.result.last_sequence = follower.last
         session.result.view = follower.tracker.view()
+        if leave:
+            if self.lobby is None:
+                raise ServiceError("play(leave=True) needs a client from LobbyClient.sit()",
+                                   grpc.StatusCode.FAILED_PRECONDITION)
+            session.result.left = await self.lobby.leave(self.table_id,
+                                                         player_id=self.player_id)
         return session.result
 
     async def _play_stream(self, stream: AsyncPlayStream, adapter: AsyncBotAdapter,

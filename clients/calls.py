@@ -95,9 +95,12 @@ def open_table(config: TableConfig, rules: TableRules, name: str, table_id: str,
         request_id=request_id or new_request_id()), lambda r: from_proto(LobbyTable, r.table))
 
 
-def list_tables(include_closed: bool) -> Call[list[LobbyTable]]:
-    return Call("ListTables", lobby_pb2.ListTablesRequest(include_closed=include_closed),
-                lambda r: [from_proto(LobbyTable, t) for t in r.tables])
+def list_tables(include_closed: bool,
+                page_token: str = "") -> Call[tuple[list[LobbyTable], str]]:
+    """One page of tables (AIP-158), and the token of the next ("" after the last)."""
+    return Call("ListTables", lobby_pb2.ListTablesRequest(include_closed=include_closed,
+                                                          page_token=page_token),
+                lambda r: ([from_proto(LobbyTable, t) for t in r.tables], r.next_page_token))
 
 
 def get_lobby_table(table_id: str) -> Call[LobbyTable]:
@@ -123,10 +126,12 @@ def set_table_level(table_id: str, level_index: int,
 
 
 def join(table_id: str, buy_in: int, seat: int | None, player_id: str,
-         wait_for_big_blind: bool, request_id: str | None) -> Call[Seating]:
+         wait_for_big_blind: bool, request_id: str | None,
+         resume: bool = False) -> Call[Seating]:
     request = lobby_pb2.JoinTableRequest(
         table_id=table_id, player_id=player_id, buy_in=buy_in,
-        wait_for_big_blind=wait_for_big_blind, request_id=request_id or new_request_id())
+        wait_for_big_blind=wait_for_big_blind, request_id=request_id or new_request_id(),
+        resume=resume)
     if seat is not None:
         request.seat = seat
     return Call("JoinTable", request, lambda r: from_proto(Seating, r))

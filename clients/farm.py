@@ -249,7 +249,8 @@ class BotFarm:
             # The session builds the seat's view from its tracker only when it needs one.
             tracker = follower.tracker
             for answer in answers:  # raises ActionRefused for a live refusal
-                session.on_result(answer.action_number, answer.code, answer.message, tracker)
+                session.on_result(answer.action_number, answer.code, answer.message, tracker,
+                                  answer.reason, dict(answer.metadata))
             if seat.adapter is not None:
                 await seat.adapter.prepare(session, tracker)
             step = session.step(events, tracker)

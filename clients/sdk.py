@@ -141,7 +141,12 @@ class LobbyClient:
         return self._do(c.open_table(config, rules, name, table_id, request_id))
 
     def tables(self, include_closed: bool = False) -> list[LobbyTable]:
-        return self._do(c.list_tables(include_closed))
+        """Every table, oldest first: ListTables page after page (AIP-158)."""
+        found, token = self._do(c.list_tables(include_closed))
+        while token:
+            page, token = self._do(c.list_tables(include_closed, token))
+            found += page
+        return found
 
     def table(self, table_id: str) -> LobbyTable:
         return self._do(c.get_lobby_table(table_id))
@@ -160,22 +165,26 @@ class LobbyClient:
 
     def join(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
              player_id: str = "", wait_for_big_blind: bool = False,
-             request_id: str | None = None) -> Seating:
-        """Buys in and takes a seat; the answer carries the seat token and the dealer."""
+             request_id: str | None = None, resume: bool = False) -> Seating:
+        """Buys in and takes a seat; the answer carries the seat token and the dealer.
+        `resume`: a player seated there already gets that seat back (nothing bought)."""
         return self._do(c.join(table_id, buy_in, seat, player_id, wait_for_big_blind,
-                               request_id))
+                               request_id, resume))
 
     def sit(self, table_id: str, buy_in: int = 0, *, seat: int | None = None,
             player_id: str = "", wait_for_big_blind: bool = False,
-            dealer_address: str | None = None,
+            dealer_address: str | None = None, resume: bool = True,
             **table_options: Any) -> TableClient:
         """`join`, then a table client for the seat at its dealer (`dealer_address`
-        overrides the address the lobby gives, e.g. behind NAT or in compose)."""
+        overrides the address the lobby gives, e.g. behind NAT or in compose). A player
+        who sits there already resumes that seat (`resume`; False: ALREADY_EXISTS)."""
         seating = self.join(table_id, buy_in, seat=seat, player_id=player_id,
-                            wait_for_big_blind=wait_for_big_blind)
+                            wait_for_big_blind=wait_for_big_blind, resume=resume)
         table_options.setdefault("tls", self.tls)
-        return TableClient(dealer_address or seating.dealer_address, table_id,
-                           seating.seat_token, seat=seating.seat, **table_options)
+        client = TableClient(dealer_address or seating.dealer_address, table_id,
+                             seating.seat_token, seat=seating.seat, **table_options)
+        client.seating, client.lobby, client.player_id = seating, self, player_id
+        return client
 
     def rebuy(self, table_id: str, amount: int = 0, *, player_id: str = "",
               request_id: str | None = None) -> RebuyResult:
@@ -298,6 +307,10 @@ class TableClient:
         #: room's other dealers) when this one does not answer (clients.moves).
         self.route = DealerRoute(address, dealers)
         self._tls, self._options = tls, options
+        #: Set by `LobbyClient.sit`: the seating, and the lobby `play(leave=True)` leaves by.
+        self.seating: Seating | None = None
+        self.lobby: LobbyClient | None = None
+        self.player_id = ""
         self.timeout, self.retry = timeout, retry or RetryPolicy()
         self.reconnect_for = reconnect_for
         self._own_channel = channel is None
@@ -569,7 +582,7 @@ class TableClient:
              until: Callable[[TableView], bool] | None = None,
              rebuy: Callable[[], bool] | None = None,
              on_events: Callable[[list[Event]], None] | None = None,
-             after: int | None = None) -> PlayResult:
+             after: int | None = None, leave: bool = False) -> PlayResult:
         """Plays `bot` at this seat over one Play stream until a stop condition:
         `hands` of its own hands, the table's hand `until_hand`, `seconds`, `until(view)`,
         being busted (unless `rebuy()` returns True), unseated, or the table closing.
@@ -581,6 +594,8 @@ class TableClient:
         default: from a fresh snapshot. `on_events` sees every new event, in order.
         `bot.act` returns an Action (an asyncio client's bot may make it a coroutine);
         `rebuy` is a plain callable (it runs between hands).
+        `leave`: at the end, leave the table through the lobby this client was seated by
+        (`LobbyClient.sit`): the stack goes back to the balance (`result.left`).
         """
         follower = self._follower(after)
         adapter = BotAdapter(bot)
@@ -619,6 +634,12 @@ class TableClient:
                 stream.cancel()
         session.result.last_sequence = follower.last
         session.result.view = follower.tracker.view()
+        if leave:
+            if self.lobby is None:
+                raise ServiceError("play(leave=True) needs a client from LobbyClient.sit()",
+                                   grpc.StatusCode.FAILED_PRECONDITION)
+            session.result.left = self.lobby.leave(self.table_id,
+                                                   player_id=self.player_id)
         return session.result
 
     def _play_stream(self, stream: PlayStream, adapter: BotAdapter,

@@ -11,12 +11,13 @@ hand, stop.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import grpc
 
+from clients.accounts import LeaveResult
 from clients.convert import event_from_proto
 from clients.errors import ActionRefused, StreamGap
 from clients.events import (
@@ -105,6 +106,8 @@ class PlayResult:
     stopped_because: str = ""
     #: Seconds from sending each decision to seeing its result.
     latencies: list[float] = field(default_factory=list)
+    #: The lobby's answer to the leave of `play(leave=True)` (the stack cashed out).
+    left: LeaveResult | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +164,8 @@ class BotSession:
         """The driver's next moves after a response: its new `events`, the table after them
         (its view or its tracker), and its PlayActionResult (None when it has none)."""
         if result is not None:
-            self.on_result(result.action_number, result.code, result.message, table)
+            self.on_result(result.action_number, result.code, result.message, table,
+                           getattr(result, "reason", ""), dict(getattr(result, "metadata", {})))
         calls: list[str] = []
         for command, why in self.on_events(events, table):
             if command == "stop":
@@ -309,7 +313,8 @@ class BotSession:
         self.sent_keys.clear()
         self.result.reconnects += 1
 
-    def on_result(self, action_number: int, code: int, message: str, table: Table) -> None:
+    def on_result(self, action_number: int, code: int, message: str, table: Table,
+                  reason: str = "", metadata: Mapping[str, str] | None = None) -> None:
         """A PlayActionResult: records latency; raises ActionRefused for a live refusal
         (a stale one, overtaken by a time-out, is only recorded)."""
         sent = self.sent_at.pop(action_number, None)
@@ -317,7 +322,8 @@ class BotSession:
             self.result.latencies.append(time.monotonic() - sent)
         if code == 0:
             return
-        refused = ActionRefused(message, _STATUS.get(code, grpc.StatusCode.UNKNOWN), self.method)
+        refused = ActionRefused(message, _STATUS.get(code, grpc.StatusCode.UNKNOWN), self.method,
+                                reason=reason, metadata=metadata)
         self.result.refused.append(refused)
         view = _view(table)
         hand = view.hand

@@ -28,6 +28,9 @@ COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
      "start an evaluator alone and show what it does"),
     (("play",), "clients.play", "play against bots in the terminal"),
     (("acpc",), "clients.acpc", "seat ACPC protocol bots (text over TCP) at a table"),
+    (("sandbox",), "clients.sandbox",
+     "start the suite with a funded player and a table of house bots; print POKER_LOBBY, "
+     "POKER_TOKEN and POKER_TABLE for your bot"),
     (("health",), "poker.healthcheck", "ask a service whether it is serving (grpc.health.v1)"),
 ]
 

@@ -6,7 +6,11 @@ stable, machine-readable `reason` (UPPER_SNAKE, the same in every release, for c
 branch on), with `metadata` (string keys and values, for code to read: the seat whose
 turn it is, the limit that was passed) and a message for a person. The services'
 exceptions (`services/*/errors.py`) and the engine's are subclasses; the gRPC status
-of each is decided in one place, `poker.status`.
+of each is decided in one place, `poker.status`, which sends the reason and metadata as
+a google.rpc.ErrorInfo, the `field` at fault (an INVALID_ARGUMENT) as a BadRequest and
+`retry_after_s` (UNAVAILABLE, RESOURCE_EXHAUSTED) as a RetryInfo. Every reason is a
+name of `poker.v1.ErrorReason` (protos/poker/v1/errors.proto; tests/test_rich_errors.py
+checks that the two lists agree).
 
 >>> class NotYourTurn(PokerError):
 ...     category = Category.FAILED_PRECONDITION
@@ -80,6 +84,9 @@ class PokerError(Exception):
 
     category: ClassVar[Category] = Category.INTERNAL
     reason: str = "POKER_ERROR"
+    #: For UNAVAILABLE and RESOURCE_EXHAUSTED: how long a caller should wait before
+    #: trying again (google.rpc.RetryInfo); a raise site may say otherwise.
+    retry_after_s: float = 1.0
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -88,13 +95,40 @@ class PokerError(Exception):
         assert is_reason(cls.reason), f"{cls.__name__}.reason {cls.reason!r} is not UPPER_SNAKE"
 
     def __init__(self, *args: object, reason: str | None = None,
-                 metadata: Mapping[str, str] | None = None) -> None:
+                 metadata: Mapping[str, object] | None = None, field: str | None = None,
+                 retry_after_s: float | None = None) -> None:
         super().__init__(*args)
         if reason is not None:
             if not is_reason(reason):
                 raise ValueError(f"reason {reason!r} is not UPPER_SNAKE")
             self.reason = reason
-        self.metadata: dict[str, str] = dict(metadata or {})
+        #: The numbers and names a caller's code reads (google.rpc.ErrorInfo.metadata):
+        #: values given as numbers become their decimal text.
+        self.metadata: dict[str, str] = {str(k): str(v) for k, v in (metadata or {}).items()}
+        #: The request field at fault (google.rpc.BadRequest), when the raise site says;
+        #: else `field_of` reads it from a message that starts with `field: `.
+        self.field = field
+        if retry_after_s is not None:
+            self.retry_after_s = retry_after_s
+
+
+_FIELD = re.compile(r"([a-z][a-z0-9_]*(?:(?:\.[a-z][a-z0-9_]*)|(?:\[[0-9]+\]))*): ")
+
+
+def field_of(err: PokerError) -> str:
+    """The request field an INVALID_ARGUMENT refusal is about: the one its raise site
+    named, else the path its message starts with (`request_id: at most 64 characters`),
+    else "" (the request as a whole).
+
+    >>> field_of(PokerError("config.seats: 11 is not 2..10"))
+    'config.seats'
+    >>> field_of(PokerError("bad", field="amount")), field_of(PokerError("no field here"))
+    ('amount', '')
+    """
+    if err.field is not None:
+        return err.field
+    found = _FIELD.match(str(err))
+    return found.group(1) if found else ""
 
 
 class InvalidArgument(PokerError):

@@ -54,6 +54,7 @@ from typing import Any, Protocol, TypeVar
 
 import structlog
 
+from poker.errors import PokerError
 from poker.limits import quote
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -98,7 +99,10 @@ class Key:
 @dataclass(frozen=True, slots=True)
 class Entry:
     """What the journal keeps of a request: its fingerprint, what it was (for a message),
-    the answer (JSON; a refusal is `{"refused": {"code": ..., "message": ...}}`) and when."""
+    the answer (JSON; a refusal is `{"refused": {"code": ..., "message": ..., "reason": ...,
+    "metadata": {...}}}`) and when. An entry written before refusals kept their reason
+    has none: `refused` gives it the code's name (NOT_FOUND, ...), the generic reason of
+    its kind, never a made-up one."""
 
     fingerprint: str
     what: str
@@ -110,6 +114,18 @@ class Entry:
         data = json.loads(self.answer)
         refused = data.get("refused") if isinstance(data, dict) else None
         return (str(refused["code"]), str(refused["message"])) if refused else None
+
+    @property
+    def refused(self) -> tuple[str, str, str, dict[str, str]] | None:
+        """(code, message, reason, metadata) of a refusal; None for an answer."""
+        data = json.loads(self.answer)
+        refused = data.get("refused") if isinstance(data, dict) else None
+        if not refused:
+            return None
+        code = str(refused["code"])
+        metadata = refused.get("metadata") or {}
+        return (code, str(refused["message"]), str(refused.get("reason") or code),
+                {str(k): str(v) for k, v in metadata.items()})
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,9 +248,14 @@ class Pending:
         self.journal.put(self.key, entry, tx)
         self.recorded = True
 
-    def refuse(self, code: str, message: str) -> None:
-        """Writes a refusal in a transaction of its own."""
-        answer = json.dumps({"refused": {"code": code, "message": message}}, sort_keys=True)
+    def refuse(self, code: str, message: str, reason: str = "",
+               metadata: Mapping[str, str] | None = None) -> None:
+        """Writes a refusal in a transaction of its own, with its reason and metadata
+        (poker/errors.py), so that its repeat is refused for the same reason."""
+        refused: dict[str, Any] = {"code": code, "message": message}
+        if reason:
+            refused["reason"], refused["metadata"] = reason, dict(metadata or {})
+        answer = json.dumps({"refused": refused}, sort_keys=True)
         self.journal.put_alone(self.key, self._entry(answer))
         self.recorded = True
 
@@ -296,9 +317,13 @@ def journaled(call: str, rules: Rules, *, key: Callable[[dict[str, Any]], Key | 
                         raise rules.reused(k, done)
                 elif done.fingerprint != fp:
                     raise rules.reused(k, done)
-                refusal = done.refusal
+                refusal = done.refused
                 if refusal is not None:
-                    raise rules.refused_again(*refusal)
+                    code, message, reason, metadata = refusal
+                    again = rules.refused_again(code, message)
+                    if isinstance(again, PokerError):  # the reason it was refused for
+                        again.reason, again.metadata = reason, metadata
+                    raise again
                 return True, decode(self, json.loads(done.answer), arguments)
 
             found, answer = answered()
@@ -315,7 +340,8 @@ def journaled(call: str, rules: Rules, *, key: Callable[[dict[str, Any]], Key | 
             except rules.errors as err:
                 code = rules.code_of(err)
                 if code is not None and not entry.recorded:
-                    entry.refuse(code, str(err))
+                    entry.refuse(code, str(err), getattr(err, "reason", ""),
+                                 getattr(err, "metadata", None))
                 raise
 
         return run  # type: ignore[return-value]

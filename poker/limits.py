@@ -38,6 +38,10 @@ MAX_CARDS_TEXT_CHARS = 4096
 MAX_TEXT_CHARS = 1024
 #: the most entries of a repeated field in one request, unless the field says less
 MAX_REPEATED = 1000
+#: the most items of one page of a list call (AIP-158 page_size; 0 asks for the call's default)
+MAX_PAGE_SIZE = MAX_REPEATED
+#: the longest page_token a list call accepts (poker/paging.py makes them far shorter)
+MAX_PAGE_TOKEN_CHARS = 512
 #: how much of a bad value an error message quotes
 QUOTE_CHARS = 40
 

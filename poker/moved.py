@@ -8,8 +8,9 @@ and a `google.rpc.ErrorInfo` in the status details (grpcio-status's
 no live owner (its lease expired and no dealer adopted it yet: ask again shortly).
 UNAVAILABLE because a client that knows nothing of it retries, as after a restart.
 
-`trailers(...)` is the server's half (poker.status sends it with any error that has
-`error_info`); `moved_to(error)` the client's (clients.aio, services.lobby's
+A dealer raises services.dealer.errors.TableMoved (reason and metadata), which
+poker.status sends as every refusal's details; `trailers(...)` builds the same trailers
+(for tests); `moved_to(error)` is the client's half (clients.aio, services.lobby's
 dealer client): the address, or None when the error is no TABLE_MOVED.
 
 >>> err = _Fake(trailers("t1", "10.0.0.2:50052"))

@@ -3,7 +3,8 @@
 `serve_forever` runs a thread-pool server (the evaluator, the lobby) and
 `serve_forever_async` a grpc.aio one on the running event loop (the dealer), by the
 same rules. Health checking (`grpc.health.v1`) and server reflection are added to
-every server, their requests parsed by `poker.wire` as the services' are; SIGTERM and
+every server (reflection v1 and v1alpha, with the protos' comments: poker/reflection.py),
+their requests parsed by `poker.wire` as the services' are; SIGTERM and
 SIGINT stop it gracefully (in-flight calls get a grace period, health says NOT_SERVING
 first) and within a deadline (`arm_stop_deadline`); the bound port is logged and
 printed as `listening on HOST:PORT` once the signal handlers are in place, so a test
@@ -28,9 +29,8 @@ from typing import Any, NoReturn
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
-from poker import metrics, wire
+from poker import metrics, reflection, wire
 from poker import tls as tls_options
 from poker.log import get_logger
 
@@ -143,11 +143,8 @@ def add_health_and_reflection(server: grpc.Server | grpc.aio.Server,
     sync or asyncio, their requests guarded by poker.wire as the services' are."""
     wire.add(server, health.SERVICE_NAME, health_pb2_grpc.add_HealthServicer_to_server,
              health_servicer)
-    on_loop = isinstance(server, grpc.aio.Server)
-    servicer = (reflection.aio.ReflectionServicer if on_loop else reflection.ReflectionServicer)(
-        [*names, health.SERVICE_NAME, reflection.SERVICE_NAME])
-    wire.add(server, reflection.SERVICE_NAME,
-             reflection_pb2_grpc.add_ServerReflectionServicer_to_server, servicer)
+    # grpc.reflection.v1 and v1alpha, with the protos' comments (poker/reflection.py).
+    reflection.add(server, [*names, health.SERVICE_NAME])
 
 
 def serve_forever(services: Sequence[Service], host: str, port: int, name: str,

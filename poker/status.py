@@ -2,9 +2,18 @@
 
 A `poker.errors.PokerError` is refused with the status code of its category and its
 message (cut by `bounded`); any other exception is a bug: INTERNAL, with a message
-that quotes nothing of it, and its traceback in the service's log. `abort` (sync) and
-`abort_async` (grpc.aio) end a call that way; `status_of` is the same mapping for a
-caller that reports the status in a message of its own (a refused action on a stream).
+that quotes nothing of it, and its traceback in the service's log.
+
+Every refusal also carries machine-readable details, the `google.rpc.Status` in the
+`grpc-status-details-bin` trailer (read it with `grpc_status.rpc_status.from_call`):
+an `ErrorInfo` (domain `poker.v1`, the error's stable `reason`, one of
+`poker.v1.ErrorReason`'s names, and its `metadata`: min_to, max_to, call_amount,
+balance, ...); for INVALID_ARGUMENT a `BadRequest` naming the field at fault; for
+UNAVAILABLE and RESOURCE_EXHAUSTED a `RetryInfo` with how long to wait (`details`).
+
+`abort` (sync) and `abort_async` (grpc.aio) end a call that way; `status_of` is the
+same mapping for a caller that reports the status in a message of its own (a refused
+action on a stream).
 
 >>> status_of(errors.NotFound("no table 'x'"))
 (<StatusCode.NOT_FOUND: (5, 'not found')>, "no table 'x'")
@@ -14,9 +23,12 @@ caller that reports the status in a message of its own (a refused action on a st
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 import grpc
+from google.protobuf import any_pb2, duration_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from poker import errors
 from poker.log import get_logger
@@ -67,6 +79,86 @@ def status_of(err: BaseException, context: Any = None) -> tuple[grpc.StatusCode,
     return grpc.StatusCode.INTERNAL, f"internal error ({type(err).__name__}): the log says more"
 
 
+#: The reason of an error that is not a refusal but a bug (INTERNAL).
+INTERNAL_REASON = "INTERNAL_ERROR"
+#: The wait a RetryInfo advises when the error does not say (seconds).
+DEFAULT_RETRY_S = 1.0
+_RETRIED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED)
+
+
+def details(code: grpc.StatusCode, message: str, reason: str,
+            metadata: Mapping[str, str] | None = None, field: str = "",
+            retry_after_s: float = DEFAULT_RETRY_S) -> status_pb2.Status:
+    """The google.rpc.Status of a refusal: ErrorInfo always, BadRequest (INVALID_ARGUMENT)
+    and RetryInfo (UNAVAILABLE, RESOURCE_EXHAUSTED) when they apply.
+
+    >>> d = details(grpc.StatusCode.INVALID_ARGUMENT, "amount: below 1", "INVALID_ARGUMENT",
+    ...             {"min": "1"}, field="amount")
+    >>> [a.TypeName() for a in d.details]
+    ['google.rpc.ErrorInfo', 'google.rpc.BadRequest']
+    """
+    found = status_pb2.Status(code=code.value[0], message=message)
+    packed = any_pb2.Any()
+    packed.Pack(error_details_pb2.ErrorInfo(reason=reason, domain=errors.DOMAIN,
+                                            metadata=dict(metadata or {})))
+    found.details.append(packed)
+    if code is grpc.StatusCode.INVALID_ARGUMENT:
+        packed = any_pb2.Any()
+        packed.Pack(error_details_pb2.BadRequest(field_violations=[
+            error_details_pb2.BadRequest.FieldViolation(
+                field=field, description=message, reason=reason)]))
+        found.details.append(packed)
+    if code in _RETRIED:
+        delay = duration_pb2.Duration()
+        delay.FromMilliseconds(int(retry_after_s * 1000))
+        packed = any_pb2.Any()
+        packed.Pack(error_details_pb2.RetryInfo(retry_delay=delay))
+        found.details.append(packed)
+    assert code_pb2.Code.Name(found.code) == code.name
+    return found
+
+
+def reason_of(err: BaseException) -> tuple[str, dict[str, str]]:
+    """The (reason, metadata) of `err`'s ErrorInfo: for a status reported in a message of
+    its own (PlayActionResult.reason and .metadata)."""
+    if not isinstance(err, errors.PokerError):
+        return INTERNAL_REASON, {}
+    return err.reason, dict(err.metadata)
+
+
+def details_of(err: BaseException, context: Any = None) -> status_pb2.Status:
+    """The google.rpc.Status refusing a call with `err` (as `status_of`, with details)."""
+    code, message = status_of(err, context)
+    if not isinstance(err, errors.PokerError):
+        return details(code, message, INTERNAL_REASON)
+    return details(code, message, err.reason, err.metadata, errors.field_of(err),
+                   err.retry_after_s)
+
+
+#: The trailer that carries a status's details (gRPC's convention).
+DETAILS_KEY = "grpc-status-details-bin"
+
+
+def trailers(found: status_pb2.Status) -> tuple[tuple[str, bytes], ...]:
+    """The trailing metadata that carries `found`'s details."""
+    return ((DETAILS_KEY, found.SerializeToString()),)
+
+
+def abort_with(context: grpc.ServicerContext, found: status_pb2.Status) -> NoReturn:
+    """Ends a synchronous call with `found` (its code, message and details)."""
+    context.set_trailing_metadata(trailers(found))
+    context.abort(grpc.StatusCode[code_pb2.Code.Name(found.code)], found.message)
+    raise AssertionError("context.abort returned")  # pragma: no cover
+
+
+async def abort_with_async(context: grpc.aio.ServicerContext,
+                           found: status_pb2.Status) -> NoReturn:
+    """Ends an asyncio call with `found` (its code, message and details)."""
+    await context.abort(grpc.StatusCode[code_pb2.Code.Name(found.code)], found.message,
+                        trailers(found))
+    raise AssertionError("context.abort returned")  # pragma: no cover
+
+
 def _report(err: BaseException, code: grpc.StatusCode, rpc: str) -> None:
     if not isinstance(err, errors.PokerError):
         log.error("internal_error", rpc=rpc, error=repr(err)[:200], exc_info=err)
@@ -83,13 +175,9 @@ def abort(context: grpc.ServicerContext, err: BaseException, rpc: str = "") -> N
     `err` is raised again."""
     if context.code() is not None:
         raise err
-    code, message = status_of(err, context)
-    _report(err, code, rpc)
-    trailing = getattr(err, "trailers", None)  # poker.moved: an ErrorInfo in the details
-    if trailing:
-        context.abort(code, message, trailing_metadata=trailing)
-    context.abort(code, message)
-    raise AssertionError("context.abort returned")  # pragma: no cover
+    found = details_of(err, context)
+    _report(err, grpc.StatusCode[code_pb2.Code.Name(found.code)], rpc)
+    abort_with(context, found)
 
 
 async def abort_async(context: grpc.aio.ServicerContext, err: BaseException,
@@ -98,10 +186,6 @@ async def abort_async(context: grpc.aio.ServicerContext, err: BaseException,
     call aborted already) is raised again as it is."""
     if isinstance(err, grpc.aio.AbortError):
         raise err
-    code, message = status_of(err, context)
-    _report(err, code, rpc)
-    trailing = getattr(err, "trailers", None)  # poker.moved: an ErrorInfo in the details
-    if trailing:
-        await context.abort(code, message, trailing_metadata=trailing)
-    await context.abort(code, message)
-    raise AssertionError("context.abort returned")  # pragma: no cover
+    found = details_of(err, context)
+    _report(err, grpc.StatusCode[code_pb2.Code.Name(found.code)], rpc)
+    await abort_with_async(context, found)

@@ -34,7 +34,15 @@ from google.protobuf.message import DecodeError  # type: ignore[import-untyped,u
 
 from poker import errors
 from poker.log import get_logger
-from poker.status import MAX_STATUS_CHARS, bounded, status_of
+from poker.status import (
+    INTERNAL_REASON,
+    MAX_STATUS_CHARS,
+    abort_with,
+    abort_with_async,
+    bounded,
+    details,
+    details_of,
+)
 
 __all__ = ["MAX_STATUS_CHARS", "add", "bounded", "explain", "guarded", "handlers_of", "register"]
 
@@ -128,6 +136,12 @@ class _Parser:
 
 
 _INVALID = grpc.StatusCode.INVALID_ARGUMENT
+#: The reason of a request that does not parse (poker.v1.ErrorReason).
+MALFORMED = "MALFORMED_REQUEST"
+
+
+def _malformed(refused: str) -> Any:
+    return details(_INVALID, refused, MALFORMED)
 
 
 def _sync_unary(parser: _Parser, behavior: Callable[..., Any],
@@ -135,7 +149,7 @@ def _sync_unary(parser: _Parser, behavior: Callable[..., Any],
     def unary(data: bytes, context: grpc.ServicerContext) -> Any:
         request, refused = parser.parse(data)
         if refused is not None:
-            context.abort(_INVALID, refused)
+            abort_with(context, _malformed(refused))
         if not one_answer:  # an iterator of answers: gRPC runs it
             return behavior(request, context)
         try:
@@ -169,9 +183,11 @@ def _unexpected(method: str, err: Exception, context: grpc.ServicerContext) -> N
     if context.code() is not None:  # aborted, or set_code: the handler's own answer
         return
     if isinstance(err, errors.PokerError):
-        context.abort(*status_of(err, context))
+        abort_with(context, details_of(err, context))
     log.exception("rpc_failed", rpc=method)
-    context.abort(grpc.StatusCode.UNKNOWN, bounded(f"Exception calling application: {err}"))
+    abort_with(context, details(grpc.StatusCode.UNKNOWN,
+                                bounded(f"Exception calling application: {err}"),
+                                INTERNAL_REASON))
 
 
 def _sync_requests(parser: _Parser, requests: Iterator[bytes],
@@ -179,7 +195,7 @@ def _sync_requests(parser: _Parser, requests: Iterator[bytes],
     for index, data in enumerate(requests, 1):
         request, refused = parser.parse(data, index)
         if refused is not None:
-            context.abort(_INVALID, refused)
+            abort_with(context, _malformed(refused))
         yield request
 
 
@@ -187,7 +203,7 @@ def _async_unary(parser: _Parser, behavior: Callable[..., Any]) -> Callable[...,
     async def unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
         request, refused = parser.parse(data)
         if refused is not None:
-            await context.abort(_INVALID, refused)
+            await abort_with_async(context, _malformed(refused))
         return await behavior(request, context)
 
     return unary
@@ -197,7 +213,7 @@ def _async_unary_gen(parser: _Parser, behavior: Callable[..., Any]) -> Callable[
     async def unary_stream(data: bytes, context: grpc.aio.ServicerContext) -> Any:
         request, refused = parser.parse(data)
         if refused is not None:
-            await context.abort(_INVALID, refused)
+            await abort_with_async(context, _malformed(refused))
         async for response in behavior(request, context):
             yield response
 
@@ -230,7 +246,7 @@ async def _async_requests(parser: _Parser, requests: AsyncIterator[bytes],
             # The status goes out now; the handler reading this stream (perhaps in a task
             # of its own) then sees its requests end rather than an exception to report.
             try:
-                await context.abort(_INVALID, refused)
+                await abort_with_async(context, _malformed(refused))
             except grpc.aio.AbortError:
                 return
         yield request

@@ -64,7 +64,7 @@ def test_every_refusal_has_a_category_and_a_stable_upper_snake_reason() -> None:
     ("services.lobby.errors", "InsufficientFunds", "FAILED_PRECONDITION",
      "INSUFFICIENT_BALANCE"),
     ("services.lobby.errors", "LimitReached", "FAILED_PRECONDITION", "LIMIT_EXCEEDED"),
-    ("services.lobby.errors", "RequestReused", "ALREADY_EXISTS", "REQUEST_ID_REUSED"),
+    ("services.lobby.errors", "RequestReused", "INVALID_ARGUMENT", "REQUEST_ID_REUSED"),
     ("services.lobby.errors", "SeatUnavailable", "FAILED_PRECONDITION", "SEAT_UNAVAILABLE"),
     ("services.lobby.storage", "StorageConflict", "ABORTED", "STORAGE_CONFLICT"),
     ("services.evaluator.errors", "LimitExceeded", "INVALID_ARGUMENT", "LIMIT_EXCEEDED"),
@@ -112,6 +112,10 @@ class FakeContext:
     def __init__(self, remaining: float | None = None) -> None:
         self.remaining = remaining
         self.aborted: tuple[grpc.StatusCode, str] | None = None
+        self.trailers: Any = ()
+
+    def set_trailing_metadata(self, trailers: Any) -> None:
+        self.trailers = trailers
 
     def time_remaining(self) -> float | None:
         return self.remaining
@@ -125,8 +129,8 @@ class FakeContext:
 
 
 class FakeAsyncContext(FakeContext):
-    async def abort(self, code: grpc.StatusCode, message: str) -> Any:
-        self.aborted = (code, message)
+    async def abort(self, code: grpc.StatusCode, message: str, trailers: Any = ()) -> Any:
+        self.aborted, self.trailers = (code, message), trailers
         raise grpc.aio.AbortError()
 
 

@@ -24,13 +24,14 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14poker/v1/cards.proto\x12\x08poker.v1*\xd7\x02\n\x0cHandCategory\x12\x1d\n\x19HAND_CATEGORY_UNSPECIFIED\x10\x00\x12\x1b\n\x17HAND_CATEGORY_HIGH_CARD\x10\x01\x12\x16\n\x12HAND_CATEGORY_PAIR\x10\x02\x12\x1a\n\x16HAND_CATEGORY_TWO_PAIR\x10\x03\x12!\n\x1dHAND_CATEGORY_THREE_OF_A_KIND\x10\x04\x12\x1a\n\x16HAND_CATEGORY_STRAIGHT\x10\x05\x12\x17\n\x13HAND_CATEGORY_FLUSH\x10\x06\x12\x1c\n\x18HAND_CATEGORY_FULL_HOUSE\x10\x07\x12 \n\x1cHAND_CATEGORY_FOUR_OF_A_KIND\x10\x08\x12 \n\x1cHAND_CATEGORY_STRAIGHT_FLUSH\x10\t\x12\x1d\n\x19HAND_CATEGORY_ROYAL_FLUSH\x10\nb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14poker/v1/cards.proto\x12\x08poker.v1*\xd7\x02\n\x0cHandCategory\x12\x1d\n\x19HAND_CATEGORY_UNSPECIFIED\x10\x00\x12\x1b\n\x17HAND_CATEGORY_HIGH_CARD\x10\x01\x12\x16\n\x12HAND_CATEGORY_PAIR\x10\x02\x12\x1a\n\x16HAND_CATEGORY_TWO_PAIR\x10\x03\x12!\n\x1dHAND_CATEGORY_THREE_OF_A_KIND\x10\x04\x12\x1a\n\x16HAND_CATEGORY_STRAIGHT\x10\x05\x12\x17\n\x13HAND_CATEGORY_FLUSH\x10\x06\x12\x1c\n\x18HAND_CATEGORY_FULL_HOUSE\x10\x07\x12 \n\x1cHAND_CATEGORY_FOUR_OF_A_KIND\x10\x08\x12 \n\x1cHAND_CATEGORY_STRAIGHT_FLUSH\x10\t\x12\x1d\n\x19HAND_CATEGORY_ROYAL_FLUSH\x10\nBi\n\x0c\x63om.poker.v1B\nCardsProtoP\x01Z#poker-suite/gen/go/poker/v1;pokerv1\xa2\x02\x03PKR\xaa\x02\x08Poker.V1\xca\x02\x08Poker\\V1\xea\x02\tPoker::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'poker.v1.cards_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
-  DESCRIPTOR._loaded_options = None
+  _globals['DESCRIPTOR']._loaded_options = None
+  _globals['DESCRIPTOR']._serialized_options = b'\n\014com.poker.v1B\nCardsProtoP\001Z#poker-suite/gen/go/poker/v1;pokerv1\242\002\003PKR\252\002\010Poker.V1\312\002\010Poker\\V1\352\002\tPoker::V1'
   _globals['_HANDCATEGORY']._serialized_start=35
   _globals['_HANDCATEGORY']._serialized_end=378
 # @@protoc_insertion_point(module_scope)

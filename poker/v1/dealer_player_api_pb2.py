@@ -26,13 +26,16 @@ from poker.v1 import table_events_pb2 as poker_dot_v1_dot_table__events__pb2
 from poker.v1 import table_view_pb2 as poker_dot_v1_dot_table__view__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n poker/v1/dealer_player_api.proto\x12\x08poker.v1\x1a\x1bpoker/v1/table_events.proto\x1a\x19poker/v1/table_view.proto\"H\n\x12\x43ommitSeedsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x12\n\nchain_head\x18\x03 \x01(\x0c\"\'\n\x13\x43ommitSeedsResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"R\n\x11RevealSeedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x0c\"\x14\n\x12RevealSeedResponse\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"6\n\x10GetTableResponse\x12\"\n\x05table\x18\x01 \x01(\x0b\x32\x13.poker.v1.TableView\"\x88\x01\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x15\n\raction_number\x18\x04 \x01(\x04\x12\"\n\x04kind\x18\x05 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x04\"\x1f\n\x0b\x41\x63tResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"/\n\rSitOutRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\x10\n\x0eSitOutResponse\"J\n\x0cSitInRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x1a\n\x12wait_for_big_blind\x18< \x01(\x08\"\x0f\n\rSitInResponse\"F\n\x12SetStraddleRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x10\n\x08straddle\x18\x03 \x01(\x08\"\x15\n\x13SetStraddleResponse\"=\n\x11WatchTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\":\n\x12WatchTableResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\"f\n\x0bPlayRequest\x12$\n\x05start\x18\x01 \x01(\x0b\x32\x13.poker.v1.PlayStartH\x00\x12&\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x14.poker.v1.PlayActionH\x00\x42\t\n\x07request\"5\n\tPlayStart\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\"h\n\nPlayAction\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\x12\x15\n\raction_number\x18\x02 \x01(\x04\x12\"\n\x04kind\x18\x03 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x04 \x01(\x04\"Z\n\x10PlayActionResult\x12\x15\n\raction_number\x18\x01 \x01(\x04\x12\x0c\n\x04\x63ode\x18\x02 \x01(\r\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x10\n\x08sequence\x18\x04 \x01(\x04\"g\n\x0cPlayResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x31\n\raction_result\x18\x02 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\"^\n\x0fPlayManyRequest\x12 \n\x04open\x18\x01 \x03(\x0b\x32\x12.poker.v1.PlaySeat\x12)\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32\x18.poker.v1.PlaySeatAction\"H\n\x08PlaySeat\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x03 \x01(\x04\"V\n\x0ePlaySeatAction\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12$\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x14.poker.v1.PlayAction\"e\n\x10PlayManyResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.SeatEvents\x12+\n\x07results\x18\x02 \x03(\x0b\x32\x1a.poker.v1.SeatActionResult\"R\n\nSeatEvents\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\"^\n\x10SeatActionResult\x12*\n\x06result\x18\x01 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\":\n\x15GetHandHistoryRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07hand_id\x18\x02 \x01(\t\"%\n\x16GetHandHistoryResponse\x12\x0b\n\x03phh\x18\x01 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n poker/v1/dealer_player_api.proto\x12\x08poker.v1\x1a\x1bpoker/v1/table_events.proto\x1a\x19poker/v1/table_view.proto\"H\n\x12\x43ommitSeedsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x12\n\nchain_head\x18\x03 \x01(\x0c\"\'\n\x13\x43ommitSeedsResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"R\n\x11RevealSeedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x0c\"\x14\n\x12RevealSeedResponse\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"6\n\x10GetTableResponse\x12\"\n\x05table\x18\x01 \x01(\x0b\x32\x13.poker.v1.TableView\"\x88\x01\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x15\n\raction_number\x18\x04 \x01(\x04\x12\"\n\x04kind\x18\x05 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x04\"\x1f\n\x0b\x41\x63tResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"/\n\rSitOutRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\x10\n\x0eSitOutResponse\"J\n\x0cSitInRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x1a\n\x12wait_for_big_blind\x18< \x01(\x08\"\x0f\n\rSitInResponse\"F\n\x12SetStraddleRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x10\n\x08straddle\x18\x03 \x01(\x08\"\x15\n\x13SetStraddleResponse\"=\n\x11WatchTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\":\n\x12WatchTableResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\"f\n\x0bPlayRequest\x12$\n\x05start\x18\x01 \x01(\x0b\x32\x13.poker.v1.PlayStartH\x00\x12&\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x14.poker.v1.PlayActionH\x00\x42\t\n\x07request\"5\n\tPlayStart\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\"h\n\nPlayAction\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\x12\x15\n\raction_number\x18\x02 \x01(\x04\x12\"\n\x04kind\x18\x03 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x04 \x01(\x04\"\xd7\x01\n\x10PlayActionResult\x12\x15\n\raction_number\x18\x01 \x01(\x04\x12\x0c\n\x04\x63ode\x18\x02 \x01(\r\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x10\n\x08sequence\x18\x04 \x01(\x04\x12\x0e\n\x06reason\x18\x64 \x01(\t\x12:\n\x08metadata\x18\x65 \x03(\x0b\x32(.poker.v1.PlayActionResult.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"g\n\x0cPlayResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x31\n\raction_result\x18\x02 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\"^\n\x0fPlayManyRequest\x12 \n\x04open\x18\x01 \x03(\x0b\x32\x12.poker.v1.PlaySeat\x12)\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32\x18.poker.v1.PlaySeatAction\"H\n\x08PlaySeat\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x03 \x01(\x04\"V\n\x0ePlaySeatAction\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12$\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x14.poker.v1.PlayAction\"e\n\x10PlayManyResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.SeatEvents\x12+\n\x07results\x18\x02 \x03(\x0b\x32\x1a.poker.v1.SeatActionResult\"R\n\nSeatEvents\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\"^\n\x10SeatActionResult\x12*\n\x06result\x18\x01 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\":\n\x15GetHandHistoryRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07hand_id\x18\x02 \x01(\t\"%\n\x16GetHandHistoryResponse\x12\x0b\n\x03phh\x18\x01 \x01(\tBs\n\x0c\x63om.poker.v1B\x14\x44\x65\x61lerPlayerApiProtoP\x01Z#poker-suite/gen/go/poker/v1;pokerv1\xa2\x02\x03PKR\xaa\x02\x08Poker.V1\xca\x02\x08Poker\\V1\xea\x02\tPoker::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'poker.v1.dealer_player_api_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
-  DESCRIPTOR._loaded_options = None
+  _globals['DESCRIPTOR']._loaded_options = None
+  _globals['DESCRIPTOR']._serialized_options = b'\n\014com.poker.v1B\024DealerPlayerApiProtoP\001Z#poker-suite/gen/go/poker/v1;pokerv1\242\002\003PKR\252\002\010Poker.V1\312\002\010Poker\\V1\352\002\tPoker::V1'
+  _globals['_PLAYACTIONRESULT_METADATAENTRY']._loaded_options = None
+  _globals['_PLAYACTIONRESULT_METADATAENTRY']._serialized_options = b'8\001'
   _globals['_COMMITSEEDSREQUEST']._serialized_start=102
   _globals['_COMMITSEEDSREQUEST']._serialized_end=174
   _globals['_COMMITSEEDSRESPONSE']._serialized_start=176
@@ -71,24 +74,26 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PLAYSTART']._serialized_end=1123
   _globals['_PLAYACTION']._serialized_start=1125
   _globals['_PLAYACTION']._serialized_end=1229
-  _globals['_PLAYACTIONRESULT']._serialized_start=1231
-  _globals['_PLAYACTIONRESULT']._serialized_end=1321
-  _globals['_PLAYRESPONSE']._serialized_start=1323
-  _globals['_PLAYRESPONSE']._serialized_end=1426
-  _globals['_PLAYMANYREQUEST']._serialized_start=1428
-  _globals['_PLAYMANYREQUEST']._serialized_end=1522
-  _globals['_PLAYSEAT']._serialized_start=1524
-  _globals['_PLAYSEAT']._serialized_end=1596
-  _globals['_PLAYSEATACTION']._serialized_start=1598
-  _globals['_PLAYSEATACTION']._serialized_end=1684
-  _globals['_PLAYMANYRESPONSE']._serialized_start=1686
-  _globals['_PLAYMANYRESPONSE']._serialized_end=1787
-  _globals['_SEATEVENTS']._serialized_start=1789
-  _globals['_SEATEVENTS']._serialized_end=1871
-  _globals['_SEATACTIONRESULT']._serialized_start=1873
-  _globals['_SEATACTIONRESULT']._serialized_end=1967
-  _globals['_GETHANDHISTORYREQUEST']._serialized_start=1969
-  _globals['_GETHANDHISTORYREQUEST']._serialized_end=2027
-  _globals['_GETHANDHISTORYRESPONSE']._serialized_start=2029
-  _globals['_GETHANDHISTORYRESPONSE']._serialized_end=2066
+  _globals['_PLAYACTIONRESULT']._serialized_start=1232
+  _globals['_PLAYACTIONRESULT']._serialized_end=1447
+  _globals['_PLAYACTIONRESULT_METADATAENTRY']._serialized_start=1400
+  _globals['_PLAYACTIONRESULT_METADATAENTRY']._serialized_end=1447
+  _globals['_PLAYRESPONSE']._serialized_start=1449
+  _globals['_PLAYRESPONSE']._serialized_end=1552
+  _globals['_PLAYMANYREQUEST']._serialized_start=1554
+  _globals['_PLAYMANYREQUEST']._serialized_end=1648
+  _globals['_PLAYSEAT']._serialized_start=1650
+  _globals['_PLAYSEAT']._serialized_end=1722
+  _globals['_PLAYSEATACTION']._serialized_start=1724
+  _globals['_PLAYSEATACTION']._serialized_end=1810
+  _globals['_PLAYMANYRESPONSE']._serialized_start=1812
+  _globals['_PLAYMANYRESPONSE']._serialized_end=1913
+  _globals['_SEATEVENTS']._serialized_start=1915
+  _globals['_SEATEVENTS']._serialized_end=1997
+  _globals['_SEATACTIONRESULT']._serialized_start=1999
+  _globals['_SEATACTIONRESULT']._serialized_end=2093
+  _globals['_GETHANDHISTORYREQUEST']._serialized_start=2095
+  _globals['_GETHANDHISTORYREQUEST']._serialized_end=2153
+  _globals['_GETHANDHISTORYRESPONSE']._serialized_start=2155
+  _globals['_GETHANDHISTORYRESPONSE']._serialized_end=2192
 # @@protoc_insertion_point(module_scope)

@@ -157,16 +157,27 @@ class PlayAction(_message.Message):
     def __init__(self, hand_id: _Optional[str] = ..., action_number: _Optional[int] = ..., kind: _Optional[_Union[_table_view_pb2.ActionKind, str]] = ..., amount: _Optional[int] = ...) -> None: ...
 
 class PlayActionResult(_message.Message):
-    __slots__ = ("action_number", "code", "message", "sequence")
+    __slots__ = ("action_number", "code", "message", "sequence", "reason", "metadata")
+    class MetadataEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     ACTION_NUMBER_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
     action_number: int
     code: int
     message: str
     sequence: int
-    def __init__(self, action_number: _Optional[int] = ..., code: _Optional[int] = ..., message: _Optional[str] = ..., sequence: _Optional[int] = ...) -> None: ...
+    reason: str
+    metadata: _containers.ScalarMap[str, str]
+    def __init__(self, action_number: _Optional[int] = ..., code: _Optional[int] = ..., message: _Optional[str] = ..., sequence: _Optional[int] = ..., reason: _Optional[str] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
     __slots__ = ("events", "action_result")

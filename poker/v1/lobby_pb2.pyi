@@ -178,18 +178,24 @@ class WithdrawResponse(_message.Message):
     def __init__(self, player: _Optional[_Union[Player, _Mapping]] = ...) -> None: ...
 
 class ListTransfersRequest(_message.Message):
-    __slots__ = ("player_id", "limit")
+    __slots__ = ("player_id", "limit", "page_size", "page_token")
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     player_id: str
     limit: int
-    def __init__(self, player_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, player_id: _Optional[str] = ..., limit: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListTransfersResponse(_message.Message):
-    __slots__ = ("transfers",)
+    __slots__ = ("transfers", "next_page_token")
     TRANSFERS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     transfers: _containers.RepeatedCompositeFieldContainer[Transfer]
-    def __init__(self, transfers: _Optional[_Iterable[_Union[Transfer, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, transfers: _Optional[_Iterable[_Union[Transfer, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class TableRules(_message.Message):
     __slots__ = ("min_buy_in", "max_buy_in", "initial_stack", "rebuy_amount", "max_rebuys", "rebuy_until_hand", "rebuy_until_minutes", "late_join", "rebuy_wait_seconds")
@@ -354,36 +360,40 @@ class SetTableLevelResponse(_message.Message):
     def __init__(self, level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ...) -> None: ...
 
 class JoinTableRequest(_message.Message):
-    __slots__ = ("table_id", "seat", "player_id", "buy_in", "wait_for_big_blind", "request_id")
+    __slots__ = ("table_id", "seat", "player_id", "buy_in", "wait_for_big_blind", "request_id", "resume")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     BUY_IN_FIELD_NUMBER: _ClassVar[int]
     WAIT_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    RESUME_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat: int
     player_id: str
     buy_in: int
     wait_for_big_blind: bool
     request_id: str
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., player_id: _Optional[str] = ..., buy_in: _Optional[int] = ..., wait_for_big_blind: _Optional[bool] = ..., request_id: _Optional[str] = ...) -> None: ...
+    resume: bool
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., player_id: _Optional[str] = ..., buy_in: _Optional[int] = ..., wait_for_big_blind: _Optional[bool] = ..., request_id: _Optional[str] = ..., resume: _Optional[bool] = ...) -> None: ...
 
 class JoinTableResponse(_message.Message):
-    __slots__ = ("seat", "seat_token", "dealer_address", "buy_in", "player", "button_draw")
+    __slots__ = ("seat", "seat_token", "dealer_address", "buy_in", "player", "button_draw", "resumed")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     DEALER_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     BUY_IN_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     BUTTON_DRAW_FIELD_NUMBER: _ClassVar[int]
+    RESUMED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     seat_token: str
     dealer_address: str
     buy_in: int
     player: Player
     button_draw: ButtonDraw
-    def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., dealer_address: _Optional[str] = ..., buy_in: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., button_draw: _Optional[_Union[ButtonDraw, _Mapping]] = ...) -> None: ...
+    resumed: bool
+    def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., dealer_address: _Optional[str] = ..., buy_in: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., button_draw: _Optional[_Union[ButtonDraw, _Mapping]] = ..., resumed: _Optional[bool] = ...) -> None: ...
 
 class RebuyRequest(_message.Message):
     __slots__ = ("table_id", "player_id", "amount", "request_id")

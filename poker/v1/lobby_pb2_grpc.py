@@ -40,8 +40,9 @@ class LobbyServiceStub:
 
     A request_id belongs to its caller (the operator, or one player) and one RPC:
     sent again by that caller to that RPC with any field different (another
-    player, amount, table, seat, buy-in, ...) it is refused with ALREADY_EXISTS
-    and nothing moves; the message says what the id was used for. (Requests
+    player, amount, table, seat, buy-in, ...) it is refused with INVALID_ARGUMENT,
+    reason REQUEST_ID_REUSED (as the dealer refuses it), and nothing moves; the
+    message says what the id was used for. (Requests
     stored by a lobby before this rule, keyed by the player acted for, are still
     answered, and compared by table and amount.)
 
@@ -70,10 +71,10 @@ class LobbyServiceStub:
 
     Errors: UNAUTHENTICATED no or an unknown token; PERMISSION_DENIED a player
     acting on another player's money or calling an operator's RPC;
-    INVALID_ARGUMENT a malformed request, a field past its limit, or an amount
-    outside the table's rules (the message gives the range); NOT_FOUND an
-    unknown player or table; ALREADY_EXISTS a player or table id taken, or a
-    request_id reused with other fields; FAILED_PRECONDITION the state refuses it
+    INVALID_ARGUMENT a malformed request, a field past its limit, an amount
+    outside the table's rules (the message gives the range), or a request_id
+    reused with other fields; NOT_FOUND an unknown player or table;
+    ALREADY_EXISTS a player or table id taken; FAILED_PRECONDITION the state refuses it
     now (not enough balance, a balance or a table past MAX_CHIPS, table full,
     seat taken, rebuy not allowed now, table not open);
     UNAVAILABLE the table's dealer cannot be reached: money already moved is
@@ -189,8 +190,9 @@ class LobbyServiceServicer:
 
     A request_id belongs to its caller (the operator, or one player) and one RPC:
     sent again by that caller to that RPC with any field different (another
-    player, amount, table, seat, buy-in, ...) it is refused with ALREADY_EXISTS
-    and nothing moves; the message says what the id was used for. (Requests
+    player, amount, table, seat, buy-in, ...) it is refused with INVALID_ARGUMENT,
+    reason REQUEST_ID_REUSED (as the dealer refuses it), and nothing moves; the
+    message says what the id was used for. (Requests
     stored by a lobby before this rule, keyed by the player acted for, are still
     answered, and compared by table and amount.)
 
@@ -219,10 +221,10 @@ class LobbyServiceServicer:
 
     Errors: UNAUTHENTICATED no or an unknown token; PERMISSION_DENIED a player
     acting on another player's money or calling an operator's RPC;
-    INVALID_ARGUMENT a malformed request, a field past its limit, or an amount
-    outside the table's rules (the message gives the range); NOT_FOUND an
-    unknown player or table; ALREADY_EXISTS a player or table id taken, or a
-    request_id reused with other fields; FAILED_PRECONDITION the state refuses it
+    INVALID_ARGUMENT a malformed request, a field past its limit, an amount
+    outside the table's rules (the message gives the range), or a request_id
+    reused with other fields; NOT_FOUND an unknown player or table;
+    ALREADY_EXISTS a player or table id taken; FAILED_PRECONDITION the state refuses it
     now (not enough balance, a balance or a table past MAX_CHIPS, table full,
     seat taken, rebuy not allowed now, table not open);
     UNAVAILABLE the table's dealer cannot be reached: money already moved is
@@ -266,7 +268,8 @@ class LobbyServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListTransfers(self, request, context):
-        """A player's latest transfers, newest first. The operator, or the player themself.
+        """A player's transfers, newest first, a page at a time (AIP-158: page_size,
+        page_token, next_page_token). The operator, or the player themself.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -280,7 +283,8 @@ class LobbyServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListTables(self, request, context):
-        """Lists the tables with their seats and stakes. Any caller with a token.
+        """Lists the tables with their seats and stakes, a page at a time (AIP-158:
+        page_size, page_token, next_page_token). Any caller with a token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -467,8 +471,9 @@ class LobbyService:
 
     A request_id belongs to its caller (the operator, or one player) and one RPC:
     sent again by that caller to that RPC with any field different (another
-    player, amount, table, seat, buy-in, ...) it is refused with ALREADY_EXISTS
-    and nothing moves; the message says what the id was used for. (Requests
+    player, amount, table, seat, buy-in, ...) it is refused with INVALID_ARGUMENT,
+    reason REQUEST_ID_REUSED (as the dealer refuses it), and nothing moves; the
+    message says what the id was used for. (Requests
     stored by a lobby before this rule, keyed by the player acted for, are still
     answered, and compared by table and amount.)
 
@@ -497,10 +502,10 @@ class LobbyService:
 
     Errors: UNAUTHENTICATED no or an unknown token; PERMISSION_DENIED a player
     acting on another player's money or calling an operator's RPC;
-    INVALID_ARGUMENT a malformed request, a field past its limit, or an amount
-    outside the table's rules (the message gives the range); NOT_FOUND an
-    unknown player or table; ALREADY_EXISTS a player or table id taken, or a
-    request_id reused with other fields; FAILED_PRECONDITION the state refuses it
+    INVALID_ARGUMENT a malformed request, a field past its limit, an amount
+    outside the table's rules (the message gives the range), or a request_id
+    reused with other fields; NOT_FOUND an unknown player or table;
+    ALREADY_EXISTS a player or table id taken; FAILED_PRECONDITION the state refuses it
     now (not enough balance, a balance or a table past MAX_CHIPS, table full,
     seat taken, rebuy not allowed now, table not open);
     UNAVAILABLE the table's dealer cannot be reached: money already moved is

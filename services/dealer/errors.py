@@ -89,21 +89,21 @@ class TableMoved(DealerError):
 
     def __init__(self, table_id: str, address: str) -> None:
         where = f"at {address}" if address else "being adopted by another dealer: ask again"
-        super().__init__(f"table {table_id!r} is not served by this dealer: it is {where}")
+        super().__init__(f"table {table_id!r} is not served by this dealer: it is {where}",
+                         metadata={"table_id": table_id, "dealer_address": address})
         self.table_id, self.address = table_id, address
-
-    @property
-    def trailers(self) -> tuple[tuple[str, bytes], ...]:
-        from poker.moved import trailers
-
-        return trailers(self.table_id, self.address, str(self))
 
 
 class Remembered(DealerError):
     """The refusal once given to a request, given again to its repeat: `code` is its
     category (or the gRPC status code, or either's name: the names are the same)."""
 
+    reason = "FAILED_PRECONDITION"  # the class's; an instance has its code's, or the one kept
+
     def __init__(self, code: Any, message: str, reason: str | None = None) -> None:
-        super().__init__(message, reason=reason)
-        self.category = Category[getattr(code, "name", code)]  # type: ignore[misc]
+        category = Category[getattr(code, "name", code)]
+        # Without the reason it was refused for (poker/journal.py keeps it), the generic
+        # one of its kind: never REMEMBERED, which says nothing to a program.
+        super().__init__(message, reason=reason or category.name)
+        self.category = category  # type: ignore[misc]
 

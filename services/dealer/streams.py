@@ -32,7 +32,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from poker.limits import quote
-from poker.status import status_of
+from poker.status import reason_of, status_of
 from poker.v1 import dealer_pb2 as pb
 from services.dealer import checks, codec, views
 from services.dealer.auth import Caller
@@ -373,6 +373,8 @@ class PlaySession:
         except Exception as err:  # noqa: BLE001 - reported in the result, the stream goes on
             code, message = status_of(err)
             result.code, result.message = code.value[0], message
+            result.reason, metadata = reason_of(err)
+            result.metadata.update(metadata)
         return result
 
     def _result_due(self) -> bool:
@@ -506,6 +508,8 @@ class PlayManySession:
         except Exception as err:  # noqa: BLE001 - reported in the result, the stream goes on
             code, message = status_of(err)
             result.result.code, result.result.message = code.value[0], message
+            result.result.reason, metadata = reason_of(err)
+            result.result.metadata.update(metadata)
         frame = views.length_delimited(_RESULTS_FIELD, result.SerializeToString())
         return feed, result.result.sequence, frame
 

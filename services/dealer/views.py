@@ -250,7 +250,7 @@ def action_kind(kind: int) -> str:
 
 def legal_from_turn(turn: ev.TurnStarted) -> pb.LegalActions:
     bet_kinds = {"bet": pb.ACTION_KIND_BET, "raise": pb.ACTION_KIND_RAISE}
-    bet_kind = bet_kinds.get(turn.bet_kind, pb.ACTION_KIND_UNSPECIFIED)
+    bet_kind = bet_kinds.get(turn.bet_kind)  # optional: unset when no bet nor raise is allowed
     return pb.LegalActions(
         seat=turn.seat, decision=_DECISIONS[turn.decision], can_fold=turn.can_fold,
         can_check=turn.can_check, can_call=turn.can_call, call_amount=turn.call_amount,

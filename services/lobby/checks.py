@@ -38,7 +38,7 @@ def chips(field: str, amount: int) -> int:
     try:
         return limits.check_chips(field, amount)
     except ValueError as err:
-        raise InvalidArgument(str(err)) from None
+        raise InvalidArgument(str(err), field=field) from None
 
 
 def text(field: str, value: str, maximum: int = MAX_TEXT_CHARS, *,
@@ -47,7 +47,7 @@ def text(field: str, value: str, maximum: int = MAX_TEXT_CHARS, *,
     try:
         return limits.check_text(field, value, maximum, required=required)
     except ValueError as err:
-        raise InvalidArgument(str(err)) from None
+        raise InvalidArgument(str(err), field=field) from None
 
 
 def an_id(field: str, value: str) -> str:
@@ -55,7 +55,7 @@ def an_id(field: str, value: str) -> str:
     text(field, value, MAX_ID_CHARS, required=True)
     if not _ID.match(value):
         raise InvalidArgument(f"{field} {quote(value)} is not a valid id: 1 to {MAX_ID_CHARS} "
-                              "of letters, digits, _ . : @ -")
+                              "of letters, digits, _ . : @ -", field=field)
     return value
 
 
@@ -67,7 +67,7 @@ def lookup_id(field: str, value: str) -> str:
 def request_id(value: str, what: str = "a retried request acts once") -> str:
     """A request_id: required, at most MAX_ID_CHARS."""
     if not value:
-        raise InvalidArgument(f"request_id is required: it makes {what}")
+        raise InvalidArgument(f"request_id is required: it makes {what}", field="request_id")
     return text("request_id", value, MAX_ID_CHARS)
 
 

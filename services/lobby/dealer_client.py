@@ -15,6 +15,8 @@ from typing import Any
 
 import grpc
 from google.protobuf import json_format  # type: ignore[import-untyped,unused-ignore]
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 from poker.moved import moved_to
 from poker.v1 import dealer_pb2 as pb
@@ -234,11 +236,25 @@ class GrpcDealer:
         raise DealerUnreachable(f"{address}: the events of {table_id} ended before {until}")
 
 
+def _reason_of(err: grpc.RpcError) -> tuple[str, dict[str, str]]:
+    """The reason and metadata of a dealer's refusal (its ErrorInfo), to pass on."""
+    try:
+        found = rpc_status.from_call(err)
+    except Exception:  # noqa: BLE001 - no trailer, or one that does not decode: no reason
+        return "", {}
+    for packed in found.details if found is not None else ():
+        if packed.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            packed.Unpack(info)
+            return info.reason, dict(info.metadata)
+    return "", {}
+
+
 def _error(err: grpc.RpcError, address: str, method: str) -> Exception:
     code = err.code()
     details = err.details() or code.name
     if code in REFUSALS:
-        return DealerRefused(code.name, details)
+        return DealerRefused(code.name, details, *_reason_of(err))
     return DealerUnreachable(f"{address} {method}: {code.name}: {details}")
 
 

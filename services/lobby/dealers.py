@@ -17,12 +17,15 @@ from poker.vocab.config import Level as Level  # the vocabulary's blind level (R
 
 
 class DealerRefused(Exception):
-    """The dealer answered and refused; `status` is the gRPC code name."""
+    """The dealer answered and refused; `status` is the gRPC code name, `reason` and
+    `metadata` its ErrorInfo's (errors.proto; empty when it sent none)."""
 
-    def __init__(self, status: str, message: str) -> None:
+    def __init__(self, status: str, message: str, reason: str = "",
+                 metadata: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.reason, self.metadata = reason, dict(metadata or {})
 
 
 class DealerUnreachable(Exception):

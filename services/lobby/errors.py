@@ -39,8 +39,10 @@ class AlreadyExists(LobbyError):
     category = Category.ALREADY_EXISTS
 
 
-class RequestReused(AlreadyExists):
-    """A request_id sent again with other fields (never journaled: it answers another request)."""
+class RequestReused(InvalidArgument):
+    """A request_id sent again with other fields (never journaled: it answers another
+    request). INVALID_ARGUMENT, as the dealer answers it (the request is wrong, whatever
+    the state); lobbies before issue 16 answered ALREADY_EXISTS."""
 
     reason = "REQUEST_ID_REUSED"
 

@@ -8,7 +8,8 @@ written is journaled when it is an answer (NOT_FOUND, ALREADY_EXISTS,
 PERMISSION_DENIED); one that says "not now" (FAILED_PRECONDITION, UNAVAILABLE) or that
 the request is malformed (INVALID_ARGUMENT) is not: the same request may be sent again.
 
-The same request_id with other fields is ALREADY_EXISTS (lobby.proto). Entries are kept
+The same request_id with other fields is INVALID_ARGUMENT, reason REQUEST_ID_REUSED
+(lobby.proto, as the dealer answers it). Entries are kept
 for --journal-retention-hours (default 24) and at most --journal-max-entries of each
 RPC.
 
@@ -133,7 +134,7 @@ def _reused(key: Key, done: Entry) -> Exception:
     return ops.reused(key.request_id, done.what or "another request")
 
 
-#: How the lobby answers from its journal: a reused id is ALREADY_EXISTS (lobby.proto).
+#: How the lobby answers from its journal: a reused id is INVALID_ARGUMENT (lobby.proto).
 RULES = journal.Rules(errors=(errors.LobbyError,), fingerprint=_fingerprint,
                       code_of=_code_of, refused_again=_refused_again, reused=_reused)
 

@@ -230,8 +230,8 @@ def _debit(tx: Tx, source: str, amount: int, kind: TransferKind) -> None:
             f"limit of {low}: the room holds as many chips as the ledger can count")
     raise InsufficientFunds(
         f"{source.split(':', 1)[-1]} has {have} chips; the {what} of {amount} needs "
-        f"{amount - have} more"
-    )
+        f"{amount - have} more", metadata={"balance": have, "amount": amount,
+                                          "needed": amount - have})
 
 
 def _credit(tx: Tx, destination: str, amount: int, kind: TransferKind) -> None:
@@ -275,6 +275,19 @@ def transfers_of(tx: Tx, account_id: str, limit: int = 100) -> list[Transfer]:
         (account_id, account_id, limit),
     )
     return [_transfer(r) for r in rows]
+
+
+def transfers_page(tx: Tx, account_id: str, size: int,
+                   before: int | None = None) -> tuple[list[Transfer], bool]:
+    """At most `size` transfers in or out of an account, newest first, older than the
+    transfer `before` (a keyset: ids only grow); and whether older ones remain."""
+    where, params = "(source = ? OR destination = ?)", list[Any]([account_id, account_id])
+    if before is not None:
+        where += " AND id < ?"
+        params.append(before)
+    rows = tx.all(f"SELECT * FROM transfers WHERE {where} ORDER BY id DESC LIMIT ?",
+                  (*params, size + 1))
+    return [_transfer(r) for r in rows[:size]], len(rows) > size
 
 
 def _transfer(row: dict[str, Any]) -> Transfer:

@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from poker import metrics
+from poker import metrics, paging
 from poker.journal import Key, Pending, Pruner, Retention, journaled
-from poker.limits import MAX_ID_CHARS, MAX_REPEATED, quote
+from poker.limits import MAX_REPEATED, quote
 from services.lobby import (
     checks,
     following,
@@ -49,6 +49,8 @@ from services.lobby.tables import Table, TableStatus
 BUSTED_PASS_S = 2.0
 #: ListTables answers at most this many tables (ListTablesRequest.page_size).
 MAX_TABLES_PAGE = MAX_REPEATED
+#: ListTransfers's page when the request says no size.
+DEFAULT_TRANSFERS_PAGE = 100
 
 
 class Lobby:
@@ -102,10 +104,23 @@ class Lobby:
     def transfers(self, player_id: str, limit: int = 100) -> list[Transfer]:
         if not 0 < limit <= checks.MAX_TRANSFERS:
             raise InvalidArgument(f"limit: {limit} is not in 1..{checks.MAX_TRANSFERS}")
+        return self.transfers_page(player_id, limit)[0]
 
-        def run(tx: Tx) -> list[Transfer]:
+    def transfers_page(self, player_id: str, size: int = 0, token: str = "",
+                       size_field: str = "page_size") -> tuple[list[Transfer], str]:
+        """One page of a player's transfers, newest first (size 0: 100), and the next
+        token (poker/paging.py: keyset on the transfer id, opaque, checked)."""
+        scope = f"ListTransfers:{player_id}"
+        asked = paging.read(size, token, scope=scope, default=DEFAULT_TRANSFERS_PAGE,
+                            maximum=checks.MAX_TRANSFERS, error=InvalidArgument,
+                            size_field=size_field)
+
+        def run(tx: Tx) -> tuple[list[Transfer], str]:
             players.get(tx, player_id)
-            return ledger.transfers_of(tx, ledger.player_account(player_id), limit)
+            after = None if asked.after is None else int(asked.after[0])
+            found, more = ledger.transfers_page(tx, ledger.player_account(player_id),
+                                                asked.size, after)
+            return found, (paging.token([found[-1].id], scope) if more else "")
 
         return self.ctx.tx(run)
 
@@ -204,12 +219,12 @@ class Lobby:
 
     def tables_page(self, include_closed: bool, size: int = 0,
                     token: str = "") -> tuple[list[Table], str]:
-        """One page of tables, oldest first (size 0: MAX_TABLES_PAGE), and the next token."""
-        size = size or MAX_TABLES_PAGE
-        if not 0 < size <= MAX_TABLES_PAGE:
-            raise InvalidArgument(f"page_size: {size} is not in 1..{MAX_TABLES_PAGE}")
-        checks.text("page_token", token, MAX_ID_CHARS)
-        return self.ctx.tx(lambda tx: tables.page(tx, include_closed, size, token))
+        """One page of tables, oldest first (size 0: MAX_TABLES_PAGE), and the next token
+        (poker/paging.py: keyset, opaque, checked)."""
+        scope = f"ListTables:{'all' if include_closed else 'open'}"
+        asked = paging.read(size, token, scope=scope, default=MAX_TABLES_PAGE,
+                            maximum=MAX_TABLES_PAGE, error=InvalidArgument)
+        return self.ctx.tx(lambda tx: tables.page(tx, include_closed, asked, scope))
 
     def button_draw(self, table_id: str) -> ButtonDraw | None:
         def run(tx: Tx) -> ButtonDraw | None:
@@ -245,9 +260,10 @@ class Lobby:
     # player's own (operations.scope).
 
     def join(self, player_id: str, table_id: str, seat: int | None, buy_in: int,
-             wait_for_big_blind: bool, request_id: str, by: str | None = None) -> Operation:
+             wait_for_big_blind: bool, request_id: str, by: str | None = None,
+             resume: bool = False) -> Operation:
         return seating.join(self.ctx, player_id, table_id, seat, buy_in, wait_for_big_blind,
-                            request_id, by)
+                            request_id, by, resume)
 
     def rebuy(self, player_id: str, table_id: str, amount: int, request_id: str,
               by: str | None = None) -> Operation:

@@ -92,6 +92,7 @@ class Operation:
     error: str = ""
     dealer_request_id: str = ""
     fingerprint: str = ""
+    resumed: bool = False  # in memory only: a JoinTable answered with the seat already had
 
     @property
     def final(self) -> bool:

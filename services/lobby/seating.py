@@ -73,13 +73,16 @@ from services.lobby.tables import SeatState
            decode=lambda ctx, done, a: _joined(ctx, ctx.op(done["op"])),
            journal=lambda ctx: ctx.journal)
 def join(ctx: Ctx, player_id: str, table_id: str, seat: int | None, buy_in: int,
-         wait_for_big_blind: bool, request_id: str, by: str | None = None, *,
-         entry: Pending | None = None) -> Operation:
+         wait_for_big_blind: bool, request_id: str, by: str | None = None,
+         resume: bool = False, *, entry: Pending | None = None) -> Operation:
     """Buys in and seats the player; returns the finished operation with the seat token
     (in memory: from the dealer's answer, or asked of the dealer again for a retry).
 
     `by`: whose request id it is (operations.scope): the operator's, or None for the
-    player's own. The operation is the request's journaled answer (services/lobby/journal.py)."""
+    player's own. The operation is the request's journaled answer (services/lobby/journal.py).
+    `resume`: a player seated at the table already gets the buy-in that seated them (its
+    token asked of the dealer again), nothing bought and nothing journaled; without it,
+    ALREADY_EXISTS (ALREADY_SEATED)."""
     assert entry is not None
     checks.lookup_id("table_id", table_id)
     checks.lookup_id("player_id", player_id)
@@ -94,7 +97,11 @@ def join(ctx: Ctx, player_id: str, table_id: str, seat: int | None, buy_in: int,
         players.get(tx, player_id)
         mine = table.seat_of(player_id)
         if mine is not None:
-            raise AlreadyExists(f"you already sit at seat {mine.seat} of table {table_id}")
+            seated = ops.last_join(tx, table_id, player_id) if resume else None
+            if seated is not None and seated.seat == mine.seat:
+                raise _Resumed(seated)
+            raise AlreadyExists(f"you already sit at seat {mine.seat} of table {table_id}",
+                                reason="ALREADY_SEATED", metadata={"seat": mine.seat})
         amount = table.rules.buy_in(buy_in)
         chosen = tables.choose_seat(table, seat)
         tables.book_seat(tx, table_id, chosen, player_id, amount)
@@ -108,11 +115,24 @@ def join(ctx: Ctx, player_id: str, table_id: str, seat: int | None, buy_in: int,
         entry.record({"op": op.id}, tx, ops.describe(op))
         return op
 
-    op = ctx.tx(begin)
+    try:
+        op = ctx.tx(begin)
+    except _Resumed as resumed:
+        log.info("seat_resumed", table_id=table_id, player_id=player_id,
+                 seat=resumed.op.seat, op_id=resumed.op.id)
+        return replace(_joined(ctx, resumed.op), resumed=True)
     log.info("buy_in_debited", table_id=table_id, player_id=player_id, seat=op.seat,
              amount=op.amount, op_id=op.id)
     ctx.fault("after_debit")
     return _joined(ctx, op, owned=True)
+
+
+class _Resumed(Exception):  # noqa: N818 - not an error: the seat the player has
+    """Leaves the buy-in's transaction with the buy-in that seated the player already."""
+
+    def __init__(self, op: Operation) -> None:
+        super().__init__(op.id)
+        self.op = op
 
 
 def _joined(ctx: Ctx, op: Operation, owned: bool = False) -> Operation:

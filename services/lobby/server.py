@@ -20,6 +20,7 @@ import structlog
 
 from poker import journal, metrics, status, tls, wire
 from poker.cards import card_text
+from poker.errors import PokerError
 from poker.limits import MAX_NAME_CHARS, MAX_TOKEN_CHARS
 from poker.log import add_log_format_argument
 from poker.serving import Service, serve_forever
@@ -157,8 +158,13 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     @rpc
     def ListTransfers(self, request: Any, context: Any,
                       caller: Caller) -> pb.ListTransfersResponse:
-        found = self.lobby.transfers(self.whose(caller, request.player_id), request.limit or 100)
-        return pb.ListTransfersResponse(transfers=[transfer_pb(t) for t in found])
+        # page_size (AIP-158), or its older name
+        size, field = ((request.page_size, "page_size") if request.page_size
+                       else (request.limit, "limit"))
+        found, token = self.lobby.transfers_page(self.whose(caller, request.player_id), size,
+                                                 request.page_token, field)
+        return pb.ListTransfersResponse(transfers=[transfer_pb(t) for t in found],
+                                        next_page_token=token)
 
     @rpc
     def AuditLedger(self, request: Any, context: Any, caller: Caller) -> pb.AuditLedgerResponse:
@@ -236,14 +242,15 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         player_id = self.whose(caller, request.player_id)
         seat = request.seat if request.HasField("seat") else None
         op = self.lobby.join(player_id, request.table_id, seat, request.buy_in,
-                             request.wait_for_big_blind, request.request_id, self.scope(caller))
+                             request.wait_for_big_blind, request.request_id, self.scope(caller),
+                             request.resume)
         table = self.lobby.table(request.table_id)
         draw = self.lobby.button_draw(request.table_id)
         return pb.JoinTableResponse(
             seat=op.seat, seat_token=op.seat_token,
             dealer_address=current_dealer(self.lobby, table.dealer, table.table_id),
             buy_in=op.amount, player=player_pb(self.lobby.player(player_id)),
-            button_draw=draw_pb(draw) if draw else None)
+            button_draw=draw_pb(draw) if draw else None, resumed=op.resumed)
 
     @rpc
     def Rebuy(self, request: Any, context: Any, caller: Caller) -> pb.RebuyResponse:
@@ -344,11 +351,22 @@ def transfer_pb(t: Transfer) -> pb.Transfer:
                        time_unix_ms=int(t.created_at * 1000))
 
 
+def filled(config: dealer_pb2.TableConfig) -> dealer_pb2.TableConfig:
+    """The configuration as the table's dealer runs it, every default filled in: the one
+    CreateTableResponse gives (the dealer's own mapping, services/dealer/views.py)."""
+    from services.dealer import views
+
+    try:
+        return views.config_to_proto(*views.config_from_proto(config))
+    except PokerError:  # a configuration the dealer would refuse (none stored is): as kept
+        return config
+
+
 def table_pb(table: Table) -> pb.LobbyTable:
     seats = [pb.LobbySeat(seat=s.seat, player_id=s.player_id, display_name=shown(s.display_name),
                           status=pb.SeatStatus.Value(f"SEAT_STATUS_{s.state.value.upper()}"),
                           bought_in=s.bought_in, rebuys=s.rebuys) for s in table.seats]
-    config = game_config({**table.game, "seats": table.rules.seats})
+    config = filled(game_config({**table.game, "seats": table.rules.seats}))
     return pb.LobbyTable(
         table_id=table.table_id, name=shown(table.name), config=config,
         rules=rules_pb(table.rules),

@@ -106,10 +106,13 @@ def refusal(err: DealerRefused, what: str) -> LobbyError:
             f"the dealer refused the lobby's service credential ({message}); the operator "
             "must start the lobby with the dealer's service token (--service-token)"
         )
+    # The dealer's reason and numbers are passed on (SEAT_TAKEN, INVALID_CONFIG, ...).
+    reason = err.reason or None
     if err.status == "ALREADY_EXISTS":
-        return SeatUnavailable(f"{what} refused by the dealer: {message}")
-    return _BY_STATUS.get(err.status, FailedPrecondition)(f"{what} refused by the dealer: "
-                                                          f"{message}")
+        return SeatUnavailable(f"{what} refused by the dealer: {message}", reason=reason,
+                               metadata=err.metadata)
+    return _BY_STATUS.get(err.status, FailedPrecondition)(
+        f"{what} refused by the dealer: {message}", reason=reason, metadata=err.metadata)
 
 
 def not_an_answer(table: tables.Table, err: DealerRefused, what: str) -> Unavailable:

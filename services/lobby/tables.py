@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from poker import paging
 from poker.limits import quote
 from services.lobby import checks, ledger
 from services.lobby.draw import ButtonDraw, DrawCard, draw_button
@@ -107,23 +108,22 @@ def listing(tx: Tx, include_closed: bool = False) -> list[Table]:
     return [_table(tx, r) for r in rows if include_closed or r["status"] != TableStatus.CLOSED]
 
 
-def page(tx: Tx, include_closed: bool, size: int, after: str = "") -> tuple[list[Table], str]:
-    """At most `size` tables, oldest first, after the table `after` (a page token: the id
-    of the last table of the previous page); and the token of the next page, or ""."""
+def page(tx: Tx, include_closed: bool, asked: paging.Page, scope: str) -> tuple[list[Table], str]:
+    """At most `asked.size` tables, oldest first, after the key `asked.after` (created_at,
+    id: poker/paging.py's keyset); and the token of the next page, or ""."""
     sql, params = "SELECT * FROM tables", []
     where = [] if include_closed else ["status <> ?"]
     params += [] if include_closed else [TableStatus.CLOSED.value]
-    if after:
-        last = tx.one("SELECT created_at, id FROM tables WHERE id = ?", (after,))
-        if last is None:
-            raise InvalidArgument(f"page_token {quote(after)} is not one this lobby gave")
-        where.append("(created_at > ? OR (created_at = ? AND id > ?))")
-        params += [last["created_at"], last["created_at"], last["id"]]
+    if asked.after is not None:
+        condition, values = paging.keyset(["created_at", "id"], asked.after)
+        where.append(condition)
+        params += values
     if where:
         sql += " WHERE " + " AND ".join(where)
-    rows = tx.all(sql + " ORDER BY created_at, id LIMIT ?", (*params, size + 1))
-    found = [_table(tx, r) for r in rows[:size]]
-    return found, (found[-1].table_id if len(rows) > size else "")
+    rows, more = paging.split(tx.all(sql + " ORDER BY created_at, id LIMIT ?",
+                                     (*params, asked.size + 1)), asked.size)
+    found = [_table(tx, r) for r in rows]
+    return found, (paging.token([rows[-1]["created_at"], rows[-1]["id"]], scope) if more else "")
 
 
 def _table(tx: Tx, row: dict[str, Any]) -> Table:

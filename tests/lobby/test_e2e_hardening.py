@@ -17,7 +17,7 @@ from poker.v1 import lobby_pb2 as pb
 
 pytestmark = pytest.mark.slow
 INVALID, FAILED = grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION
-EXISTS = grpc.StatusCode.ALREADY_EXISTS
+REUSED = grpc.StatusCode.INVALID_ARGUMENT  # reason REQUEST_ID_REUSED
 
 
 @pytest.fixture
@@ -66,10 +66,11 @@ def test_findings_2_4_7_money_over_the_wire(suite: Suite, request: pytest.Fixtur
     audit = audited(op)
     assert audit.player_balances == 0 and audit.operator_balance == 0
 
-    # 7: a request_id reused with other fields is ALREADY_EXISTS, for every money call.
+    # 7: a request_id reused with other fields is INVALID_ARGUMENT (REQUEST_ID_REUSED), for
+    # every money call.
     deposit(100, "for-p3", "p3")
     got, _ = refused(lambda: deposit(100, "for-p3", "p2"))
-    assert got == EXISTS
+    assert got == REUSED
     tokens = {name: new_player(op, name, 1000) for name in ("bob", "cy")}
     players = {name: suite.lobby_stub(lobby, token) for name, token in tokens.items()}
     open_table(op, "t1")
@@ -77,7 +78,7 @@ def test_findings_2_4_7_money_over_the_wire(suite: Suite, request: pytest.Fixtur
         table_id="t1", buy_in=buy_in, request_id="j"))
     bob = join(300)
     got, message = refused(lambda: join(400))
-    assert got == EXISTS and "other fields" in message
+    assert got == REUSED and "other fields" in message
     assert join(300).seat_token == bob.seat_token  # the same request: the same answer
     cy = players["cy"].JoinTable(pb.JoinTableRequest(table_id="t1", buy_in=300,
                                                      request_id="j"))
@@ -88,7 +89,7 @@ def test_findings_2_4_7_money_over_the_wire(suite: Suite, request: pytest.Fixtur
         table_id="t1", amount=amount, request_id="r"))
     assert rebuy(500).stack == 500
     got, _ = refused(lambda: rebuy(400))
-    assert got == EXISTS
+    assert got == REUSED
     assert rebuy(500).amount == 500
     assert (loser.GetPlayer(pb.GetPlayerRequest()).player.balance == 1000 - 300 - 500)
     audited(op)

@@ -1,7 +1,8 @@
 """The hardening issue's lobby findings, on the in-process server (with the in-memory dealer), on
 SQLite and PostgreSQL: chips never pass their maximum (2), a bad request is INVALID_ARGUMENT,
 never INTERNAL (4), every string and list has a limit (5), errors quote a short prefix (6), a
-request_id reused with other fields is ALREADY_EXISTS (7), and floats are finite (8).
+request_id reused with other fields is INVALID_ARGUMENT (REQUEST_ID_REUSED) (7), and floats
+are finite (8).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from services.lobby.storage import PostgresStorage, SqliteStorage, Storage
 
 D1 = "d1:1"
 INVALID, FAILED = grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION
-EXISTS = grpc.StatusCode.ALREADY_EXISTS
+REUSED = grpc.StatusCode.INVALID_ARGUMENT  # reason REQUEST_ID_REUSED
 #: A status message never carries much of what was sent.
 SHORT = 400
 
@@ -294,7 +295,7 @@ def test_finding6_a_long_dealer_message_is_cut(op: Client, dealer: FakeDealer) -
 
 # ---------------------------------------------------------------- 7: request_id fingerprints
 
-def test_finding7_a_join_reused_with_another_buy_in_is_already_exists(op: Client) -> None:
+def test_finding7_a_join_reused_with_another_buy_in_is_request_id_reused(op: Client) -> None:
     player(op, "ann", 1000)
     player(op, "bob", 1000)
     open_table(op)
@@ -305,12 +306,12 @@ def test_finding7_a_join_reused_with_another_buy_in_is_already_exists(op: Client
     for other in ({"buy_in": 400}, {"seat": 2}, {"wait_for_big_blind": True},
                   {"player_id": "bob"}):
         got, message = code_of(lambda o=other: join(**o))
-        assert got == EXISTS and "'j'" in message and "other fields" in message, (other, message)
+        assert got == REUSED and "'j'" in message and "other fields" in message, (other, message)
     assert balance(op, "ann") == 700 and balance(op, "bob") == 1000
     audited(op)
 
 
-def test_finding7_a_rebuy_reused_with_another_amount_is_already_exists(
+def test_finding7_a_rebuy_reused_with_another_amount_is_request_id_reused(
         op: Client, dealer: FakeDealer) -> None:
     player(op, "ann", 2000)
     player(op, "bob", 2000)
@@ -323,26 +324,26 @@ def test_finding7_a_rebuy_reused_with_another_amount_is_already_exists(
         table_id="t1", player_id="ann", amount=amount, request_id="r"))
     assert rebuy(500).stack == 500
     got, message = code_of(lambda: rebuy(400))
-    assert got == EXISTS and "rebuy of 500" in message
+    assert got == REUSED and "rebuy of 500" in message
     assert balance(op, "ann") == 1000
     audited(op)
 
 
-def test_finding7_a_deposit_id_reused_for_another_player_is_already_exists(op: Client) -> None:
+def test_finding7_a_deposit_id_reused_for_another_player_is_request_id_reused(op: Client) -> None:
     for name in ("p2", "p3"):
         player(op, name)
     op.Deposit(pb.DepositRequest(player_id="p3", amount=100, request_id="d"))
     got, message = code_of(lambda: op.Deposit(pb.DepositRequest(
         player_id="p2", amount=100, request_id="d")))
-    assert got == EXISTS and "player p3" in message
+    assert got == REUSED and "player p3" in message
     got, _ = code_of(lambda: op.Deposit(pb.DepositRequest(
         player_id="p3", amount=101, request_id="d")))
-    assert got == EXISTS
+    assert got == REUSED
     # Another RPC, another namespace: the deposit's id is free for a withdrawal.
     op.Withdraw(pb.WithdrawRequest(player_id="p3", amount=60, request_id="d"))
     got, _ = code_of(lambda: op.Withdraw(pb.WithdrawRequest(
         player_id="p3", amount=40, request_id="d")))
-    assert got == EXISTS
+    assert got == REUSED
     assert (balance(op, "p2"), balance(op, "p3")) == (0, 40)
     audited(op)
 
@@ -356,36 +357,36 @@ def test_finding7_the_operators_ids_and_a_players_ids_are_apart(op: Client,
                                      request_id="same"))
     got, _ = code_of(lambda: op.JoinTable(pb.JoinTableRequest(  # the operator's id, reused
         table_id="t1", player_id="ann", buy_in=200, request_id="same")))
-    assert got == EXISTS
+    assert got == REUSED
     mine = ann.JoinTable(pb.JoinTableRequest(table_id="t1", buy_in=300, request_id="same"))
     assert mine.buy_in == 300 and mine.player.balance == 700  # ann's own id: a new request
 
 
-def test_finding7_close_leave_and_open_reused_elsewhere_are_already_exists(
+def test_finding7_close_leave_and_open_reused_elsewhere_are_request_id_reused(
         op: Client, channel: grpc.Channel) -> None:
     ann = Client(channel, player(op, "ann", 1000))
     open_table(op, "t1")
     open_table(op, "t2")
     got, _ = code_of(lambda: op.OpenTable(pb.OpenTableRequest(
         table_id="t3", request_id="open-t1", rules=pb.TableRules(initial_stack=100))))
-    assert got == EXISTS
+    assert got == REUSED
     got, _ = code_of(lambda: op.OpenTable(pb.OpenTableRequest(  # same table, other rules
         table_id="t1", request_id="open-t1", rules=pb.TableRules(initial_stack=100))))
-    assert got == EXISTS
+    assert got == REUSED
     for table_id in ("t1", "t2"):
         ann.JoinTable(pb.JoinTableRequest(table_id=table_id, buy_in=100,
                                           request_id=f"j-{table_id}"))
     ann.LeaveTable(pb.LeaveTableRequest(table_id="t1", request_id="l"))
     got, _ = code_of(lambda: ann.LeaveTable(pb.LeaveTableRequest(table_id="t2",
                                                                   request_id="l")))
-    assert got == EXISTS
+    assert got == REUSED
     op.CloseLobbyTable(pb.CloseLobbyTableRequest(table_id="t1", request_id="c"))
     got, _ = code_of(lambda: op.CloseLobbyTable(pb.CloseLobbyTableRequest(
         table_id="t2", request_id="c")))
-    assert got == EXISTS
+    assert got == REUSED
     got, _ = code_of(lambda: op.CloseLobbyTable(pb.CloseLobbyTableRequest(
         table_id="t1", void_hand_in_progress=True, request_id="c")))
-    assert got == EXISTS
+    assert got == REUSED
     assert op.CloseLobbyTable(pb.CloseLobbyTableRequest(
         table_id="t1", request_id="c")).table.status == pb.TABLE_STATUS_CLOSED
     audited(op)

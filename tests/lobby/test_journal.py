@@ -1,8 +1,9 @@
 """The lobby's request journal (services/lobby/journal.py), on SQLite and PostgreSQL: a repeat
 within the retention gets the same answer, a refusal too; the same id with other fields is
-ALREADY_EXISTS (lobby.proto); entries go after the retention and past the bound; the answer is
-written in the transaction of what the request did; a database of the version before (operations
-with fingerprints, no journal) is journaled at start and its requests still answered.
+INVALID_ARGUMENT, reason REQUEST_ID_REUSED (lobby.proto); entries go after the retention and
+past the bound; the answer is written in the transaction of what the request did; a database
+of the version before (operations with fingerprints, no journal) is journaled at start and its
+requests still answered.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 from lobby_fakes import FakeDealer
 
 from poker.journal import Entry, Key, Retention, prune_all
-from services.lobby.errors import AlreadyExists, NotFound
+from services.lobby.errors import NotFound, RequestReused
 from services.lobby.journal import LobbyJournal
 from services.lobby.lobby import Lobby
 from services.lobby.operations import OpState
@@ -59,7 +60,7 @@ def test_a_repeat_gets_the_same_answer_and_a_refusal_the_same_refusal(lobby: Lob
     assert (again.id, again.seat, again.state) == (first.id, first.seat, OpState.DONE)
     assert again.seat_token == first.seat_token
     assert lobby.player("ann").balance == 700  # debited once
-    with pytest.raises(AlreadyExists, match="'j1' was already used for a buy-in of 300"):
+    with pytest.raises(RequestReused, match="'j1' was already used for a buy-in of 300"):
         lobby.join("ann", "t1", None, 400, False, "j1")
     with pytest.raises(NotFound) as refused:
         lobby.rebuy("ann", "t9", 100, "r1")
@@ -67,7 +68,7 @@ def test_a_repeat_gets_the_same_answer_and_a_refusal_the_same_refusal(lobby: Lob
     with pytest.raises(NotFound) as again_refused:  # journaled: the same answer, now too
         lobby.rebuy("ann", "t9", 100, "r1")
     assert str(again_refused.value) == str(refused.value)
-    with pytest.raises(AlreadyExists, match="'r1'"):
+    with pytest.raises(RequestReused, match="'r1'"):
         lobby.rebuy("ann", "t9", 101, "r1")
     assert ("JoinTable", "ann", "j1") in entries(lobby)
     assert ("Rebuy", "ann", "r1") in entries(lobby)
@@ -135,7 +136,7 @@ def test_a_database_of_the_version_before_is_journaled_and_keeps_its_answers(
     assert (again.id, again.seat, again.state) == (first.id, first.seat, OpState.DONE)
     assert room.leave("ann", "t1", "l1").id == left.id
     assert room.player("ann").balance == 1000  # nothing moved again
-    with pytest.raises(AlreadyExists, match="'j1'"):
+    with pytest.raises(RequestReused, match="'j1'"):
         room.join("ann", "t1", None, 400, False, "j1", by="*")
     assert room.open_table("T1", RULES, {}, "open-1", table_id="t1").table_id == "t1"
     assert room.audit().ok

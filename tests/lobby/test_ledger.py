@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from services.lobby import ledger, schema
-from services.lobby.errors import AlreadyExists, InsufficientFunds, InvalidArgument, NotFound
+from services.lobby.errors import InsufficientFunds, InvalidArgument, NotFound, RequestReused
 from services.lobby.ledger import AccountKind, TransferKind
 from services.lobby.storage import Storage, Tx
 
@@ -57,7 +57,7 @@ def test_a_retried_transfer_moves_money_once(db: Storage) -> None:
 
 def test_a_key_reused_for_another_transfer_is_refused(db: Storage) -> None:
     move(db, "d1", TransferKind.DEPOSIT, ledger.OPERATOR, ANN, 500)
-    with pytest.raises(AlreadyExists, match="already used"):
+    with pytest.raises(RequestReused, match="already used"):
         move(db, "d1", TransferKind.DEPOSIT, ledger.OPERATOR, ANN, 600)
 
 

@@ -19,7 +19,7 @@ from lobby_server import OPERATOR, Client, serving
 from poker.limits import MAX_CHIPS, MAX_LEDGER_TOTAL
 from poker.v1 import lobby_pb2 as pb
 from services.lobby import schema
-from services.lobby.errors import AlreadyExists
+from services.lobby.errors import RequestReused
 from services.lobby.lobby import Lobby
 from services.lobby.operations import OPERATOR_SCOPE, OpState
 from services.lobby.rules import TableRules
@@ -152,15 +152,15 @@ def test_finding7_an_old_database_is_migrated_and_its_requests_still_answered(
     lobby = Lobby(storage, FakeDealer(), [D1])
     assert lobby.audit().ok
     assert lobby.deposit("ann", 800, "d1").balance == 300  # the old deposit, not a new one
-    with pytest.raises(AlreadyExists, match="'d1'"):
+    with pytest.raises(RequestReused, match="'d1'"):
         lobby.deposit("ann", 900, "d1")
     # The old rebuy, asked for again by ann and by the operator for her: its answer.
     for by in (None, OPERATOR_SCOPE):
         again = lobby.rebuy("ann", "t1", 200, "r1", by=by)
         assert again.state is OpState.DONE and again.result == 200
-        with pytest.raises(AlreadyExists, match="a rebuy of 200"):
+        with pytest.raises(RequestReused, match="a rebuy of 200"):
             lobby.rebuy("ann", "t1", 300, "r1", by=by)
-    with pytest.raises(AlreadyExists):
+    with pytest.raises(RequestReused):
         lobby.join("ann", "t2", None, 300, False, "j1")  # another table under the old id
     assert lobby.player("ann").balance == 300 and lobby.audit().ok
     cols = storage.transact(lambda tx: (schema.columns(tx, storage.dialect, "operations"),
@@ -168,7 +168,7 @@ def test_finding7_an_old_database_is_migrated_and_its_requests_still_answered(
     assert all("fingerprint" in c for c in cols)
     # New requests are fingerprinted: the same id with other fields is refused from now on.
     lobby.deposit("ann", 50, "d2")
-    with pytest.raises(AlreadyExists):
+    with pytest.raises(RequestReused):
         lobby.deposit("ann", 51, "d2")
     lobby.stop()
 

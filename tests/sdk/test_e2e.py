@@ -101,13 +101,17 @@ def test_refused_actions_raise_with_the_dealers_reason_and_code(
     with pytest.raises(ActionRefused) as not_yours:
         other.table.fold()
     assert not_yours.value.code is grpc.StatusCode.FAILED_PRECONDITION
-    assert not_yours.value.reason, "the dealer says why"
+    assert not_yours.value.message, "the dealer says why"
+    assert not_yours.value.reason == "NOT_YOUR_TURN"
+    assert not_yours.value.number("actor") == hand.actor
     legal = actor.table.view().legal
     assert legal is not None and legal.can_raise
     with pytest.raises(ActionRefused) as too_small:
         actor.table.raise_to(legal.min_to - 1)
     assert too_small.value.code is grpc.StatusCode.FAILED_PRECONDITION
-    assert str(legal.min_to) in too_small.value.reason, too_small.value.reason
+    assert str(legal.min_to) in too_small.value.message, too_small.value.message
+    assert too_small.value.reason == "BELOW_MIN_RAISE"  # typed: reason and numbers
+    assert too_small.value.number("min_to") == legal.min_to
     with pytest.raises(ActionRefused):
         actor.table.check()  # facing the big blind preflop
     assert actor.table.raise_to(legal.min_to) > 0

@@ -261,7 +261,7 @@ def test_an_illegal_action_of_a_farmed_bot_raises_out_of_play(
     with pytest.raises(ActionRefused) as refused:
         play_farm(farmers, [Illegal(), CallingStation()], hands=3)
     assert refused.value.code is grpc.StatusCode.FAILED_PRECONDITION
-    assert refused.value.reason, "the dealer says why"
+    assert refused.value.message and refused.value.reason, "the dealer says why"
     assert refused.value.method == "PlayMany"
     operator.close_table(table_ids[0], void_hand_in_progress=True)
     conserved(operator, [f.player for f in farmers], [])

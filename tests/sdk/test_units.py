@@ -357,7 +357,8 @@ def test_refusals_are_not_retried_and_keep_the_reason_and_code() -> None:
              name="Act")
     assert method.calls == 1
     assert caught.value.code is grpc.StatusCode.FAILED_PRECONDITION
-    assert caught.value.reason == "try again" and "Act: FAILED_PRECONDITION" in str(caught.value)
+    assert caught.value.message == "try again" and "Act: FAILED_PRECONDITION" in str(caught.value)
+    assert caught.value.reason == "FAILED_PRECONDITION"  # no details sent: the code's name
     unsafe = _Flaky(1, grpc.StatusCode.UNAVAILABLE)
     with pytest.raises(ServiceError):
         call(unsafe, "req", metadata=(), timeout=2.0, retry=None)

@@ -244,11 +244,12 @@ def resolve(state: HandState, p: int, action: Action) -> ActionTaken:
         return ActionTaken(seat, FOLD, bet, 0, False)
     if kind is CHECK:
         if owe:
-            raise IllegalAction(f"you cannot check: {owe} to call")
+            raise IllegalAction(f"you cannot check: {owe} to call", reason="CANNOT_CHECK",
+                                metadata={"call_amount": owe})
         return ActionTaken(seat, CHECK, bet, 0, False)
     if kind is CALL:
         if not owe:
-            raise IllegalAction("there is no bet to call: check instead")
+            raise IllegalAction("there is no bet to call: check instead", reason="NOTHING_TO_CALL")
         added = owe if owe < stack else stack
         return ActionTaken(seat, CALL, bet + added, added, added == stack)
     if kind is ALL_IN:
@@ -257,16 +258,18 @@ def resolve(state: HandState, p: int, action: Action) -> ActionTaken:
         refusal = _raise_refusal(state, p, owe)
         if refusal is not None:
             choice = f"call {owe} or fold" if owe else "check or fold"
-            raise IllegalAction(f"you cannot go all-in: {refusal}; you may {choice}")
+            raise IllegalAction(f"you cannot go all-in: {refusal}; you may {choice}",
+                                reason="RAISE_NOT_ALLOWED", metadata={"call_amount": owe})
         _, max_to = _raise_bounds(state, p, owe)
         if max_to < bet + stack:
             raise IllegalAction(
-                f"you cannot go all-in: the most you may {_verb(state)} to is {max_to}"
-            )
+                f"you cannot go all-in: the most you may {_verb(state)} to is {max_to}",
+                reason="ABOVE_MAX_RAISE", metadata={"max_to": max_to, "call_amount": owe})
         return ActionTaken(seat, BET if state.current == 0 else RAISE, bet + stack, stack, True)
     if kind is BET or kind is RAISE:
         return _resolve_bet(state, p, action, owe)
-    raise IllegalAction(f"you cannot {kind.value} now: it is your turn to bet, not to show or muck")
+    raise IllegalAction(f"you cannot {kind.value} now: it is your turn to bet, not to show or muck",
+                        reason="WRONG_DECISION")
 
 
 def _verb(state: HandState) -> str:
@@ -281,26 +284,34 @@ def _resolve_bet(state: HandState, p: int, action: Action, owe: int) -> ActionTa
     to = action.amount
     word = "bet of" if kind is BET else "raise to"
     if state.current == 0 and kind is RAISE:
-        raise IllegalAction("you cannot raise: nobody has bet; bet instead")
+        raise IllegalAction("you cannot raise: nobody has bet; bet instead",
+                            reason="NO_BET_TO_RAISE")
     if state.current and kind is BET:
-        raise IllegalAction(f"you cannot bet: the bet is already {state.current}; raise instead")
+        raise IllegalAction(f"you cannot bet: the bet is already {state.current}; raise instead",
+                            reason="BET_ALREADY_MADE", metadata={"current_bet": state.current})
     refusal = _raise_refusal(state, p, owe)
     if refusal is not None:
         choice = f"call {owe} or fold" if owe else "check or fold"
-        raise IllegalAction(f"you cannot {kind.value}: {refusal}; you may {choice}")
+        raise IllegalAction(f"you cannot {kind.value}: {refusal}; you may {choice}",
+                            reason="RAISE_NOT_ALLOWED", metadata={"call_amount": owe})
     min_to, max_to = _raise_bounds(state, p, owe)
+    bounds = {"min_to": min_to, "max_to": max_to, "call_amount": owe, "stack": stack}
     if to < min_to:
         if kind is BET:
-            raise IllegalAction(f"bet of {to} is below the minimum bet of {min_to}")
-        raise IllegalAction(f"raise to {to} is below the minimum raise to {min_to}")
+            raise IllegalAction(f"bet of {to} is below the minimum bet of {min_to}",
+                                reason="BELOW_MIN_BET", metadata=bounds)
+        raise IllegalAction(f"raise to {to} is below the minimum raise to {min_to}",
+                            reason="BELOW_MIN_RAISE", metadata=bounds)
     if to > max_to:
         if to > bet + stack:
-            raise IllegalAction(f"{word} {to} is more than you have: all-in is {bet + stack}")
+            raise IllegalAction(f"{word} {to} is more than you have: all-in is {bet + stack}",
+                                reason="ABOVE_STACK", metadata=bounds)
         if state.fixed:
             raise IllegalAction(
-                f"{word} {to} is not allowed: in fixed limit it is exactly {max_to}"
-            )
-        raise IllegalAction(f"{word} {to} is above the pot limit of {max_to}")
+                f"{word} {to} is not allowed: in fixed limit it is exactly {max_to}",
+                reason="ABOVE_MAX_RAISE", metadata=bounds)
+        raise IllegalAction(f"{word} {to} is above the pot limit of {max_to}",
+                            reason="ABOVE_MAX_RAISE", metadata=bounds)
     added = to - bet
     return ActionTaken(seat, kind, to, added, added == stack)
 

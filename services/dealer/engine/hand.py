@@ -222,7 +222,7 @@ class Hand:
         if state.decision is BET_DECISION:
             return betting.legal_actions(state)
         if state.actor == NOBODY:
-            raise IllegalAction("nobody is to act: the hand is over")
+            raise IllegalAction("nobody is to act: the hand is over", reason="HAND_OVER")
         if state.decision is Decision.SHOW_OR_MUCK:
             return LegalActions(
                 state.seats[state.actor], Decision.SHOW_OR_MUCK, can_show=True, can_muck=True
@@ -278,7 +278,7 @@ class Hand:
         state = self._state
         p = state.actor
         if p == NOBODY:
-            raise NotYourTurn("nobody is to act: the hand is over", None)
+            raise NotYourTurn("nobody is to act: the hand is over", None, reason="HAND_OVER")
         if state.seats[p] != seat:
             actor = state.seats[p]
             raise NotYourTurn(f"it is seat {actor}'s turn, not seat {seat}'s", actor)

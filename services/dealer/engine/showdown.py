@@ -169,8 +169,8 @@ def resolve(state: HandState, p: int, action: Action) -> CardsShown | CardsMucke
     if action.kind is ActionKind.MUCK:
         return CardsMucked(state.seats[p], state.hole[p])
     raise IllegalAction(
-        f"you cannot {action.kind.value} now: the showdown is on; show or muck your hand"
-    )
+        f"you cannot {action.kind.value} now: the showdown is on; show or muck your hand",
+        reason="WRONG_DECISION")
 
 
 def apply_shown(state: HandState, event: CardsShown) -> None:

@@ -76,12 +76,14 @@ def _seat_player(state: TableState, cmd: c.SeatPlayer, now: int) -> list[Any]:
         raise InvalidArgument("player_id: required")
     checks.text_id("player_id", player_id)
     if any(s.player_id == player_id for s in state.seats.values()):
-        raise AlreadyExists(f"player {quote(player_id)} is already seated at {state.table_id}")
+        raise AlreadyExists(f"player {quote(player_id)} is already seated at {state.table_id}",
+                            reason="ALREADY_SEATED")
     seat = free_seat(state) if cmd.seat is None else cmd.seat
     if not 0 <= seat < state.config.seats:
         raise InvalidArgument(_no_such_seat(state, seat))
     if seat in state.seats:
-        raise AlreadyExists(f"seat {seat} is taken by {quote(state.seats[seat].player_id)}")
+        raise AlreadyExists(f"seat {seat} is taken by {quote(state.seats[seat].player_id)}",
+                            reason="SEAT_TAKEN", metadata={"seat": seat})
     _check_table_chips(state, "seating", stack)
     return [ev.PlayerSeated(seat, player_id, stack, cmd.wait_for_big_blind)]
 
@@ -194,12 +196,14 @@ def _act(state: TableState, cmd: c.Act, now: int) -> list[Any]:
     hand, turn = state.hand, state.turn
     if hand is None or hand.hand_id != hand_id:
         current = f"hand {hand.hand_id} is in progress" if hand else "no hand is in progress"
-        raise FailedPrecondition(f"hand {quote(hand_id)} is not the current hand: {current}")
+        raise FailedPrecondition(f"hand {quote(hand_id)} is not the current hand: {current}",
+                                 reason="NOT_CURRENT_HAND")
     if turn is None or number != state.action_number:
         raise FailedPrecondition(
             f"action number {number} is not the awaited decision: "
             + (f"decision {state.action_number} awaits seat {turn.seat}"
-               if turn else "no decision is awaited"))
+               if turn else "no decision is awaited"), reason="STALE_ACTION_NUMBER",
+            metadata={"action_number": state.action_number} if turn else {})
     action = engine_action(cmd.kind, cmd.amount)
     trial = hand.fork()
     events: list[Any] = trial.act(cmd.seat, action)  # IllegalAction / NotYourTurn: no change

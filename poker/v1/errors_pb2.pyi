@@ -1,0 +1,124 @@
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from typing import ClassVar as _ClassVar
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ERROR_REASON_UNSPECIFIED: _ClassVar[ErrorReason]
+    CANCELLED: _ClassVar[ErrorReason]
+    UNKNOWN: _ClassVar[ErrorReason]
+    INVALID_ARGUMENT: _ClassVar[ErrorReason]
+    DEADLINE_EXCEEDED: _ClassVar[ErrorReason]
+    NOT_FOUND: _ClassVar[ErrorReason]
+    ALREADY_EXISTS: _ClassVar[ErrorReason]
+    PERMISSION_DENIED: _ClassVar[ErrorReason]
+    RESOURCE_EXHAUSTED: _ClassVar[ErrorReason]
+    FAILED_PRECONDITION: _ClassVar[ErrorReason]
+    ABORTED: _ClassVar[ErrorReason]
+    OUT_OF_RANGE: _ClassVar[ErrorReason]
+    UNIMPLEMENTED: _ClassVar[ErrorReason]
+    INTERNAL: _ClassVar[ErrorReason]
+    UNAVAILABLE: _ClassVar[ErrorReason]
+    DATA_LOSS: _ClassVar[ErrorReason]
+    UNAUTHENTICATED: _ClassVar[ErrorReason]
+    POKER_ERROR: _ClassVar[ErrorReason]
+    DEALER_ERROR: _ClassVar[ErrorReason]
+    LOBBY_ERROR: _ClassVar[ErrorReason]
+    EVALUATOR_ERROR: _ClassVar[ErrorReason]
+    ENGINE_ERROR: _ClassVar[ErrorReason]
+    INTERNAL_ERROR: _ClassVar[ErrorReason]
+    MALFORMED_REQUEST: _ClassVar[ErrorReason]
+    ILLEGAL_ACTION: _ClassVar[ErrorReason]
+    NOT_YOUR_TURN: _ClassVar[ErrorReason]
+    HAND_OVER: _ClassVar[ErrorReason]
+    CANNOT_CHECK: _ClassVar[ErrorReason]
+    NOTHING_TO_CALL: _ClassVar[ErrorReason]
+    BELOW_MIN_BET: _ClassVar[ErrorReason]
+    BELOW_MIN_RAISE: _ClassVar[ErrorReason]
+    ABOVE_MAX_RAISE: _ClassVar[ErrorReason]
+    ABOVE_STACK: _ClassVar[ErrorReason]
+    RAISE_NOT_ALLOWED: _ClassVar[ErrorReason]
+    NO_BET_TO_RAISE: _ClassVar[ErrorReason]
+    BET_ALREADY_MADE: _ClassVar[ErrorReason]
+    WRONG_DECISION: _ClassVar[ErrorReason]
+    NOT_CURRENT_HAND: _ClassVar[ErrorReason]
+    STALE_ACTION_NUMBER: _ClassVar[ErrorReason]
+    INVALID_CONFIG: _ClassVar[ErrorReason]
+    TABLE_NOT_FOUND: _ClassVar[ErrorReason]
+    SEAT_UNAVAILABLE: _ClassVar[ErrorReason]
+    TABLE_FULL: _ClassVar[ErrorReason]
+    SEAT_TAKEN: _ClassVar[ErrorReason]
+    ALREADY_SEATED: _ClassVar[ErrorReason]
+    DEALER_STOPPING: _ClassVar[ErrorReason]
+    TOKEN_LOST: _ClassVar[ErrorReason]
+    INSUFFICIENT_BALANCE: _ClassVar[ErrorReason]
+    LIMIT_EXCEEDED: _ClassVar[ErrorReason]
+    REQUEST_ID_REUSED: _ClassVar[ErrorReason]
+    STORAGE_CONFLICT: _ClassVar[ErrorReason]
+    INVALID_CARD: _ClassVar[ErrorReason]
+    INVALID_HAND: _ClassVar[ErrorReason]
+    INVALID_RANGE: _ClassVar[ErrorReason]
+    INVALID_REQUEST: _ClassVar[ErrorReason]
+    TOO_MUCH_WORK: _ClassVar[ErrorReason]
+    OVERLOADED: _ClassVar[ErrorReason]
+    CALL_ABANDONED: _ClassVar[ErrorReason]
+ERROR_REASON_UNSPECIFIED: ErrorReason
+CANCELLED: ErrorReason
+UNKNOWN: ErrorReason
+INVALID_ARGUMENT: ErrorReason
+DEADLINE_EXCEEDED: ErrorReason
+NOT_FOUND: ErrorReason
+ALREADY_EXISTS: ErrorReason
+PERMISSION_DENIED: ErrorReason
+RESOURCE_EXHAUSTED: ErrorReason
+FAILED_PRECONDITION: ErrorReason
+ABORTED: ErrorReason
+OUT_OF_RANGE: ErrorReason
+UNIMPLEMENTED: ErrorReason
+INTERNAL: ErrorReason
+UNAVAILABLE: ErrorReason
+DATA_LOSS: ErrorReason
+UNAUTHENTICATED: ErrorReason
+POKER_ERROR: ErrorReason
+DEALER_ERROR: ErrorReason
+LOBBY_ERROR: ErrorReason
+EVALUATOR_ERROR: ErrorReason
+ENGINE_ERROR: ErrorReason
+INTERNAL_ERROR: ErrorReason
+MALFORMED_REQUEST: ErrorReason
+ILLEGAL_ACTION: ErrorReason
+NOT_YOUR_TURN: ErrorReason
+HAND_OVER: ErrorReason
+CANNOT_CHECK: ErrorReason
+NOTHING_TO_CALL: ErrorReason
+BELOW_MIN_BET: ErrorReason
+BELOW_MIN_RAISE: ErrorReason
+ABOVE_MAX_RAISE: ErrorReason
+ABOVE_STACK: ErrorReason
+RAISE_NOT_ALLOWED: ErrorReason
+NO_BET_TO_RAISE: ErrorReason
+BET_ALREADY_MADE: ErrorReason
+WRONG_DECISION: ErrorReason
+NOT_CURRENT_HAND: ErrorReason
+STALE_ACTION_NUMBER: ErrorReason
+INVALID_CONFIG: ErrorReason
+TABLE_NOT_FOUND: ErrorReason
+SEAT_UNAVAILABLE: ErrorReason
+TABLE_FULL: ErrorReason
+SEAT_TAKEN: ErrorReason
+ALREADY_SEATED: ErrorReason
+DEALER_STOPPING: ErrorReason
+TOKEN_LOST: ErrorReason
+INSUFFICIENT_BALANCE: ErrorReason
+LIMIT_EXCEEDED: ErrorReason
+REQUEST_ID_REUSED: ErrorReason
+STORAGE_CONFLICT: ErrorReason
+INVALID_CARD: ErrorReason
+INVALID_HAND: ErrorReason
+INVALID_RANGE: ErrorReason
+INVALID_REQUEST: ErrorReason
+TOO_MUCH_WORK: ErrorReason
+OVERLOADED: ErrorReason
+CALL_ABANDONED: ErrorReason
