@@ -64,6 +64,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TOO_MUCH_WORK: _ClassVar[ErrorReason]
     OVERLOADED: _ClassVar[ErrorReason]
     CALL_ABANDONED: _ClassVar[ErrorReason]
+    TABLE_MOVED: _ClassVar[ErrorReason]
+    FOLLOWER_BEHIND: _ClassVar[ErrorReason]
+    STALE_TOURNAMENT: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CANCELLED: ErrorReason
 UNKNOWN: ErrorReason
@@ -122,3 +125,6 @@ INVALID_REQUEST: ErrorReason
 TOO_MUCH_WORK: ErrorReason
 OVERLOADED: ErrorReason
 CALL_ABANDONED: ErrorReason
+TABLE_MOVED: ErrorReason
+FOLLOWER_BEHIND: ErrorReason
+STALE_TOURNAMENT: ErrorReason

@@ -178,6 +178,8 @@ class Fenced(TableMoved):
     """The table's lease moved on: this write did not land (services.dealer.lease). Its
     caller is sent on (TABLE_MOVED): asked again, this dealer names the new owner."""
 
+    reason = "TABLE_MOVED"
+
     def __init__(self, table_id: str) -> None:
         super().__init__(table_id, "")
 
