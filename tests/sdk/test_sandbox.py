@@ -7,11 +7,12 @@ buy-in was ever taken. SIGTERM stops the sandbox and every process it started.""
 from __future__ import annotations
 
 import os
+import queue
 import re
-import selectors
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -33,24 +34,39 @@ def _readme_bot() -> str:
     return match.group(1)
 
 
-def _read_exports(sandbox: subprocess.Popen[str], timeout: float = 240) -> dict[str, str]:
+def _read_exports(sandbox: subprocess.Popen[str],
+                  timeout: float = 240) -> tuple[dict[str, str], queue.Queue[str]]:
+    """The three variables the sandbox prints. Its lines are read on a thread (a select on
+    the pipe would miss lines already in the reader's buffer)."""
     assert sandbox.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    stdout = sandbox.stdout
+    threading.Thread(target=lambda: [lines.put(line) for line in stdout], daemon=True).start()
     found: dict[str, str] = {}
     seen: list[str] = []
     deadline = time.monotonic() + timeout
-    selector = selectors.DefaultSelector()
-    selector.register(sandbox.stdout, selectors.EVENT_READ)
     while len(found) < 3:
         left = deadline - time.monotonic()
         assert left > 0 and sandbox.poll() is None, f"no variables printed: {seen}"
-        if not selector.select(min(left, 1.0)):
+        try:
+            line = lines.get(timeout=min(left, 1.0))
+        except queue.Empty:
             continue
-        line = sandbox.stdout.readline()
         seen.append(line)
         exported = re.fullmatch(r"export (POKER_LOBBY|POKER_TOKEN|POKER_TABLE)=(\S+)\n", line)
         if exported:
             found[exported[1]] = exported[2]
-    return found
+    return found, lines
+
+
+def _rest(lines: queue.Queue[str]) -> str:
+    """What the sandbox printed after its variables, once it has ended."""
+    rest = []
+    while True:
+        try:
+            rest.append(lines.get(timeout=2))
+        except queue.Empty:
+            return "".join(rest)
 
 
 def _seat_of(lobby: LobbyClient, table_id: str) -> int | None:
@@ -65,7 +81,7 @@ def test_the_readme_bot_twice_against_poker_sandbox_resumes_and_leaves_with_its_
          str(BALANCE), "--keep", str(tmp_path / "suite")],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
-        exports = _read_exports(sandbox)
+        exports, lines = _read_exports(sandbox)
         bot_env = {**env, **exports}
         table_id = exports["POKER_TABLE"]
         lobby = LobbyClient(exports["POKER_LOBBY"], token=exports["POKER_TOKEN"])
@@ -109,7 +125,8 @@ def test_the_readme_bot_twice_against_poker_sandbox_resumes_and_leaves_with_its_
 
         # SIGTERM stops the sandbox, and every process it started
         sandbox.send_signal(signal.SIGTERM)
-        out, _ = sandbox.communicate(timeout=60)
+        sandbox.wait(timeout=60)
+        out = _rest(lines)
         assert sandbox.returncode == 0 and "sandbox stopped" in out, out
         with grpc.insecure_channel(exports["POKER_LOBBY"]) as channel:
             try:
