@@ -1,0 +1,707 @@
+"""One mapping between a domain value (a frozen dataclass) and its protobuf message,
+driven by the message's descriptor: field names, numbers, types, oneofs and enums come
+from the descriptor, never from a list written out here.
+
+A dataclass field maps to the message field of the same name. How a value crosses
+is read off the pair (the field's type hint, the message field's type):
+
+- int, bool, str, bytes, float: as they are; `X | None` is unset (or zero without
+  presence) for None, and None when unset (or zero, for a field without presence);
+- a card: an `int` (0..51, R1) in the domain, its text ("As") in a `string` field;
+  another scalar type registered with `scalar()` (the SDK's `Card`) likewise;
+- an `Enum` member, or a `str` of a vocabulary enum's value (poker.vocab.enums, found
+  by the proto enum's name), <-> the proto enum number, by poker.enum_wire's rule;
+- a nested dataclass <-> a sub-message, recursively; `tuple[...]` <-> a repeated field;
+  a row (`tuple[tuple[int, int], ...]`, e.g. (seat, stack)) <-> a repeated sub-message,
+  the row's items in the sub-message's field order (or the names `Override.rows` gives);
+- a field of the `TableEvent` envelope (sequence, time_unix_ms, hand_id) that the
+  event message lacks is the envelope's.
+
+Where a domain value and its message genuinely differ, `OVERRIDES` (one table, below)
+says so; anything else is a mistake and raises `MappingError` naming the field.
+
+Events: each case of `TableEvent`'s `event` oneof is the vocabulary class of the same
+name (poker.vocab.events, poker.vocab.table_events); a case without a class, or a
+class without a case, fails at import. Adding an event kind is one dataclass, one
+message, one `apply`: nothing here changes.
+
+Two profiles: STORE is the dealer's store (every domain field, losslessly: fields
+numbered for the store alone included), WIRE what streams carry (store-only fields
+left out, derived fields computed from a context, e.g. the table). Each (class,
+message, profile) compiles once into a plan of closures; no code is generated.
+
+>>> from poker.vocab.table_events import PlayerSatOut
+>>> message = to_event(PlayerSatOut(seat=2, reason="timed_out"))
+>>> message.WhichOneof("event"), message.player_sat_out.reason
+('player_sat_out', 2)
+>>> from_event(message)
+PlayerSatOut(seat=2, reason='timed_out')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from google.protobuf.descriptor import FieldDescriptor
+
+from poker import enum_wire
+from poker.cards import CARD_TEXT
+from poker.v1 import table_events_pb2 as tpb
+from poker.vocab import enums as vocab_enums
+from poker.vocab import events as hand_events
+from poker.vocab import table_events as dealer_events
+
+__all__ = [
+    "EVENTS", "MESSAGES", "OVERRIDES", "STORE", "WIRE", "MappingError", "Override",
+    "decoder", "encoder", "field_tag", "from_event", "length_delimited", "scalar",
+    "to_event", "to_event_bytes", "varint",
+]
+
+
+class MappingError(TypeError):
+    """A dataclass and a message that do not pair up: names the class, message and field."""
+
+
+STORE = "store"
+WIRE = "wire"
+
+
+@dataclass(frozen=True)
+class Override:
+    """How one domain class differs from its message (the only hand-written part).
+
+    renames: dataclass field -> message field. rows: a repeated sub-message field whose
+    domain value is a tuple of rows -> the sub-message fields the row's items go to.
+    flatten: message fields whose sub-message's fields are the dataclass's fields of the
+    same names. derived: WIRE-only message fields computed as f(value, context).
+    store_only: message fields only the store writes. wire_only: message fields the
+    domain value lacks, built elsewhere (they are never read into it). stream: "mapped"
+    (the WIRE plan), "per_viewer" (built by services.dealer.views for each viewer) or
+    "never" (streamed without payload, as audit trail).
+    """
+
+    renames: Mapping[str, str] = field(default_factory=dict)
+    rows: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    flatten: tuple[str, ...] = ()
+    derived: Mapping[str, Callable[[Any, Any], Any]] = field(default_factory=dict)
+    store_only: tuple[str, ...] = ()
+    wire_only: tuple[str, ...] = ()
+    stream: str = "mapped"
+
+
+def _hand_number(value: Any, context: Any) -> int:
+    return int(value.hand_id.rsplit("-", 1)[1])
+
+
+def _level_of(value: Any, context: Any) -> Any:
+    config = getattr(context, "config", None)
+    return None if config is None else config.levels[value.level_index]
+
+
+_SEAT_STACK = ("seat", "stack")
+
+#: Every place a domain class and its message differ, keyed by the domain class.
+OVERRIDES: dict[type, Override] = {
+    # hand_number is the hand id's; the table's config is the store's (field 130).
+    hand_events.HandStarted: Override(
+        derived={"hand_number": _hand_number,
+                 "test_mode": lambda value, context: value.config.test_mode},
+        store_only=("config",)),
+    hand_events.HandEnded: Override(rows={"stacks": _SEAT_STACK}),
+    # The wire form differs per viewer (views.reveal_for); the store keeps the domain's.
+    dealer_events.DeckRevealed: Override(
+        store_only=("public", "dealt"), wire_only=("hashes", "withheld"), stream="per_viewer"),
+    dealer_events.HandSalt: Override(stream="never"),  # the salts go with their cards
+    # LegalActions is a sub-message on the wire, flat in the event.
+    dealer_events.TurnStarted: Override(renames={"deadline_ms": "deadline_unix_ms"},
+                                        flatten=("legal_actions",)),
+    dealer_events.DeckCommitted: Override(renames={"deadline_ms": "deadline_unix_ms"}),
+    dealer_events.HandVoided: Override(rows={"stacks": _SEAT_STACK}),
+    dealer_events.PlayerUnseated: Override(flatten=("stack",)),
+    dealer_events.ChipsAdded: Override(store_only=("idempotency_key",)),
+    dealer_events.LevelSet: Override(derived={"level": _level_of}),
+}
+_NONE = Override()
+
+# ------------------------------------------------------------------- scalar values
+
+_CARD_INDEX: dict[str, int] = {text: i for i, text in enumerate(CARD_TEXT)}
+#: Registered scalar types: type -> (to the wire, from the wire).
+_SCALARS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+_PLAN_CACHE: dict[tuple[Any, ...], Any] = {}
+
+
+def scalar(kind: type, encode: Callable[[Any], Any], decode: Callable[[Any], Any]) -> None:
+    """Registers a scalar type of its own (the SDK's `Card` <-> card text)."""
+    _SCALARS[kind] = (encode, decode)
+    _PLAN_CACHE.clear()
+
+
+def _card_text(index: int) -> str:
+    return CARD_TEXT[index]
+
+
+def _card_index(text: str) -> int:
+    try:
+        return _CARD_INDEX[text]
+    except KeyError:
+        raise ValueError(f"{text!r} is not a card") from None
+
+
+_T = FieldDescriptor
+_INTS = frozenset({_T.TYPE_INT32, _T.TYPE_INT64, _T.TYPE_UINT32, _T.TYPE_UINT64,
+                   _T.TYPE_SINT32, _T.TYPE_SINT64, _T.TYPE_FIXED32, _T.TYPE_FIXED64,
+                   _T.TYPE_SFIXED32, _T.TYPE_SFIXED64})
+_PLAIN = {int: _INTS, bool: {_T.TYPE_BOOL}, str: {_T.TYPE_STRING}, bytes: {_T.TYPE_BYTES},
+          float: {_T.TYPE_DOUBLE, _T.TYPE_FLOAT}}
+_VOCAB_ENUMS: dict[str, type[Enum]] = {
+    name: value for name, value in vars(vocab_enums).items()
+    if isinstance(value, type) and issubclass(value, Enum) and value.__module__ == vocab_enums.__name__}
+
+
+class _Enum:
+    """An enum descriptor where poker.enum_wire expects a generated enum (`DESCRIPTOR`)."""
+
+    def __init__(self, descriptor: Any) -> None:
+        self.DESCRIPTOR = descriptor
+
+
+def _where(cls: Any, descriptor: Any, name: str) -> str:
+    return f"{getattr(cls, '__name__', cls)}.{name} <-> {descriptor.full_name}"
+
+
+def _scalar_codec(hint: Any, fd: Any, where: str
+                  ) -> tuple[Callable[[Any], Any] | None, Callable[[Any], Any] | None]:
+    """(to the wire, from the wire) of one scalar value; None where it is the identity."""
+    if hint in _SCALARS:
+        return _SCALARS[hint]
+    if fd.type == _T.TYPE_ENUM:
+        enum_cls = hint if isinstance(hint, type) and issubclass(hint, Enum) else None
+        as_text = hint is str
+        if as_text:
+            enum_cls = _VOCAB_ENUMS.get(fd.enum_type.name)
+        if enum_cls is None:
+            raise MappingError(f"{where}: {hint!r} for the enum {fd.enum_type.full_name}")
+        to_number = enum_wire.numbers(enum_cls, _Enum(fd.enum_type))
+        to_member = enum_wire.members(enum_cls, _Enum(fd.enum_type))
+        if as_text:
+            by_text = {member.value: number for member, number in to_number.items()}
+            by_text[""] = 0
+            texts = {number: ("" if m is None else m.value) for number, m in to_member.items()}
+            return by_text.__getitem__, lambda number: texts.get(number, "")
+        return to_number.__getitem__, lambda number: to_member.get(number)
+    if hint is int and fd.type == _T.TYPE_STRING:  # a card (R1)
+        return _card_text, _card_index
+    if hint in _PLAIN and fd.type in _PLAIN[hint]:
+        return None, None
+    raise MappingError(f"{where}: {hint!r} cannot carry a {_type_name(fd)}")
+
+
+def _type_name(fd: Any) -> str:
+    for name in dir(_T):
+        if name.startswith("TYPE_") and getattr(_T, name) == fd.type:
+            return name[5:].lower()
+    return str(fd.type)
+
+
+def _optional(hint: Any) -> tuple[Any, bool]:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], True
+    return hint, False
+
+
+def _element(hint: Any) -> Any:
+    """`X` of `tuple[X, ...]`, or None when `hint` is not such a tuple."""
+    if typing.get_origin(hint) is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return args[0]
+    return None
+
+
+def _init_fields(cls: Any) -> list[Any]:
+    return [f for f in dataclasses.fields(cls) if f.init]
+
+
+def _proto_name(f: Any, override: Override) -> str:
+    return override.renames.get(f.name) or f.metadata.get("proto", f.name)
+
+
+# ---------------------------------------------------------------- field codecs
+
+def _value_codec(hint: Any, fd: Any, cls: Any, profile: str, override: Override,
+                 where: str) -> tuple[Callable[[Any], Any] | None, Callable[[Any], Any] | None]:
+    """(encode, decode) of one field's whole value (repeated, nested or scalar)."""
+    repeated = fd.is_repeated
+    if repeated:
+        item = _element(hint)
+        if item is None:
+            raise MappingError(f"{where}: a repeated field needs a tuple[..., ...], not {hint!r}")
+        if fd.type == _T.TYPE_MESSAGE:
+            if dataclasses.is_dataclass(item):
+                enc, dec = encoder(item, fd.message_type, profile), decoder(item, fd.message_type,
+                                                                            profile)
+                return (lambda values: [enc(v) for v in values],
+                        lambda values: tuple([dec(v) for v in values]))
+            if typing.get_origin(item) is tuple:
+                return _rows_codec(item, fd, override.rows.get(fd.name), where)
+            raise MappingError(f"{where}: {item!r} cannot carry a {fd.message_type.full_name}")
+        to_wire, from_wire = _scalar_codec(item, fd, where)
+        if to_wire is None and from_wire is None:
+            return None, tuple
+        if from_wire is _card_index:
+            lookup = _CARD_INDEX.__getitem__
+
+            def cards(texts: Any) -> tuple[int, ...]:
+                try:
+                    return tuple(map(lookup, texts))
+                except KeyError:
+                    return tuple(map(_card_index, texts))  # raises naming the text
+            return (lambda values: [_card_text(v) for v in values]), cards
+        assert to_wire is not None and from_wire is not None
+        return (lambda values: [to_wire(v) for v in values],
+                lambda values: tuple(map(from_wire, values)))
+    hint, _ = _optional(hint)
+    if fd.type == _T.TYPE_MESSAGE:
+        if not dataclasses.is_dataclass(hint):
+            raise MappingError(f"{where}: {hint!r} cannot carry a {fd.message_type.full_name}")
+        return encoder(hint, fd.message_type, profile), decoder(hint, fd.message_type, profile)
+    return _scalar_codec(hint, fd, where)
+
+
+def _rows_codec(row: Any, fd: Any, names: tuple[str, ...] | None, where: str
+                ) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """A tuple of rows <-> a repeated sub-message: item k of a row is the k-th field named
+    (by default every field of the sub-message, in field-number order)."""
+    sub = fd.message_type
+    fields = ([sub.fields_by_name[n] for n in names] if names
+              else sorted(sub.fields, key=lambda x: x.number))
+    items = typing.get_args(row)
+    if len(items) != len(fields) or Ellipsis in items:
+        raise MappingError(f"{where}: a row {row!r} for the fields "
+                           f"{[x.name for x in fields]} of {sub.full_name}")
+    parts = []
+    for item, sub_fd in zip(items, fields, strict=True):
+        to_wire, from_wire = _scalar_codec(item, sub_fd, f"{where}[{sub_fd.name}]")
+        parts.append((sub_fd.name, to_wire, from_wire))
+    message_cls = _message_class(sub)
+    names_ = [name for name, _, _ in parts]
+
+    def encode(rows: Any) -> list[Any]:
+        out = []
+        for r in rows:
+            out.append(message_cls(**{name: (v if enc is None else enc(v))
+                                      for (name, enc, _), v in zip(parts, r, strict=True)}))
+        return out
+
+    getters = operator.attrgetter(*names_) if len(names_) > 1 else None
+    decs = [dec for _, _, dec in parts]
+    if all(d is None for d in decs) and getters is not None:
+        return encode, lambda messages: tuple(map(getters, messages))
+
+    def decode(messages: Any) -> tuple[Any, ...]:
+        out = []
+        for m in messages:
+            out.append(tuple(v if dec is None else dec(v)
+                             for v, dec in zip([getattr(m, n) for n in names_], decs,
+                                               strict=True)))
+        return tuple(out)
+    return encode, decode
+
+
+def _message_class(descriptor: Any) -> Any:
+    from google.protobuf import message_factory
+
+    return message_factory.GetMessageClass(descriptor)
+
+
+# ----------------------------------------------------------------------- plans
+
+def encoder(cls: Any, descriptor: Any, profile: str = STORE) -> Callable[..., Any]:
+    """`encode(value, context=None) -> message` for dataclass `cls` and message
+    `descriptor`, compiled once (per profile)."""
+    key = ("enc", cls, descriptor.full_name, profile)
+    plan = _PLAN_CACHE.get(key)
+    if plan is None:
+        plan = _PLAN_CACHE[key] = _compile_encoder(cls, descriptor, profile)
+    return plan  # type: ignore[no-any-return]
+
+
+def decoder(cls: Any, descriptor: Any, profile: str = STORE) -> Callable[..., Any]:
+    """`decode(message, envelope=None) -> value` for dataclass `cls` and message
+    `descriptor`, compiled once (per profile); fields of the TableEvent envelope the
+    message lacks are read from `envelope`."""
+    key = ("dec", cls, descriptor.full_name, profile)
+    plan = _PLAN_CACHE.get(key)
+    if plan is None:
+        plan = _PLAN_CACHE[key] = _compile_decoder(cls, descriptor, profile)
+    return plan  # type: ignore[no-any-return]
+
+
+_ENVELOPE = frozenset(f.name for f in tpb.TableEvent.DESCRIPTOR.fields
+                      if f.containing_oneof is None)
+_EVENT_MESSAGES = frozenset(f.message_type.full_name for f in tpb.TableEvent.DESCRIPTOR.fields
+                            if f.containing_oneof is not None)
+
+
+@dataclass
+class _Pairing:
+    """Which message field each dataclass field goes to, checked both ways."""
+
+    direct: list[tuple[Any, Any]]  # (dataclass field, message field)
+    flat: list[tuple[Any, list[tuple[Any, Any]]]]  # (message field, [(dc field, sub field)])
+    envelope: list[Any]  # dataclass fields of the envelope
+    derived: list[tuple[Any, Callable[[Any, Any], Any]]]  # (message field, f)
+
+
+def _pair(cls: Any, descriptor: Any, profile: str) -> _Pairing:
+    """Strict for the vocabulary's classes (every field maps; an event's message has no
+    field left over); the SDK's may have fields of their own (left at their defaults)."""
+    event = descriptor.full_name in _EVENT_MESSAGES
+    domain = cls.__module__.startswith("poker.vocab")
+    override = OVERRIDES.get(cls, _NONE)
+    by_name = descriptor.fields_by_name
+    flat_names = set(override.flatten)
+    skip = set(override.wire_only) | set(override.derived)
+    if profile == WIRE:
+        skip |= set(override.store_only)
+    fields = _init_fields(cls)
+    claimed: set[str] = set()
+    direct, envelope, unmatched = [], [], []
+    for f in fields:
+        name = _proto_name(f, override)
+        fd = by_name.get(name)
+        if fd is not None and name not in flat_names:
+            claimed.add(name)
+            if name not in skip:
+                direct.append((f, fd))
+        elif event and name in _ENVELOPE:
+            envelope.append(f)
+        elif domain or (f.default is dataclasses.MISSING
+                        and f.default_factory is dataclasses.MISSING):
+            unmatched.append(f)
+    flat = []
+    for name in override.flatten:
+        fd = by_name.get(name)
+        if fd is None or fd.type != _T.TYPE_MESSAGE:
+            raise MappingError(f"{_where(cls, descriptor, name)}: flatten names no sub-message")
+        claimed.add(name)
+        pairs = []
+        own = {f.name: f for f in fields}
+        for sub_fd in fd.message_type.fields:
+            f = own.get(sub_fd.name)
+            if f is None:
+                raise MappingError(f"{_where(cls, descriptor, name + '.' + sub_fd.name)}: "
+                                   "no dataclass field of that name")
+            pairs.append((f, sub_fd))
+        flat.append((fd, pairs))
+        flat_fields = {f.name for f, _ in pairs}
+        unmatched = [f for f in unmatched if f.name not in flat_fields]
+    derived = []
+    for name, make in override.derived.items():
+        if name not in by_name:
+            raise MappingError(f"{_where(cls, descriptor, name)}: derived names no field")
+        claimed.add(name)
+        if profile == WIRE:
+            derived.append((by_name[name], make))
+    if unmatched:
+        raise MappingError(f"{_where(cls, descriptor, unmatched[0].name)}: the message has "
+                           "no such field (name it the same, or declare it in OVERRIDES)")
+    if domain and event:
+        missing = [fd.name for fd in descriptor.fields
+                   if fd.name not in claimed and fd.name not in override.wire_only]
+        if missing:
+            raise MappingError(f"{_where(cls, descriptor, missing[0])}: the dataclass has no "
+                               "such field (name it the same, or declare it in OVERRIDES)")
+    return _Pairing(direct, flat, envelope, derived)
+
+
+def _compile_encoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., Any]:
+    override = OVERRIDES.get(cls, _NONE)
+    pairing = _pair(cls, descriptor, profile)
+    hints = typing.get_type_hints(cls)
+    message_cls = _message_class(descriptor)
+    steps: list[tuple[str, Callable[[Any], Any], Callable[[Any], Any] | None]] = []
+    for f, fd in pairing.direct:
+        enc, _ = _value_codec(hints[f.name], fd, cls, profile, override,
+                              _where(cls, descriptor, fd.name))
+        steps.append((fd.name, operator.attrgetter(f.name), enc))
+    for fd, pairs in pairing.flat:
+        sub_cls = _message_class(fd.message_type)
+        sub_steps = []
+        for f, sub_fd in pairs:
+            enc, _ = _value_codec(hints[f.name], sub_fd, cls, profile, override,
+                                  _where(cls, fd.message_type, sub_fd.name))
+            sub_steps.append((sub_fd.name, operator.attrgetter(f.name), enc))
+        steps.append((fd.name, _flat_encoder(sub_cls, sub_steps), None))
+    made = [(fd.name, make, _derived_codec(fd, cls, profile)) for fd, make in pairing.derived]
+
+    def encode(value: Any, context: Any = None) -> Any:
+        kw = {}
+        for name, get, enc in steps:
+            v = get(value)
+            if v is None:
+                continue
+            kw[name] = v if enc is None else enc(v)
+        for name, make, enc in made:
+            v = make(value, context)
+            if v is not None:
+                kw[name] = v if enc is None else enc(v)
+        return message_cls(**kw)
+    return encode
+
+
+def _derived_codec(fd: Any, cls: Any, profile: str) -> Callable[[Any], Any] | None:
+    """A derived value crosses by its own type: a dataclass through its plan."""
+    if fd.type != _T.TYPE_MESSAGE:
+        return None
+
+    def encode(value: Any) -> Any:
+        return encoder(type(value), fd.message_type, profile)(value)
+    return encode
+
+
+def _flat_encoder(sub_cls: Any, steps: list[tuple[str, Any, Any]]) -> Callable[[Any], Any]:
+    def encode(value: Any) -> Any:
+        kw = {}
+        for name, get, enc in steps:
+            v = get(value)
+            if v is not None:
+                kw[name] = v if enc is None else enc(v)
+        return sub_cls(**kw)
+    return encode
+
+
+def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., Any]:
+    override = OVERRIDES.get(cls, _NONE)
+    pairing = _pair(cls, descriptor, profile)
+    hints = typing.get_type_hints(cls)
+    # (dataclass field name, read(message, envelope))
+    reads: list[tuple[str, Callable[[Any, Any], Any]]] = []
+    for f, fd in pairing.direct:
+        _, dec = _value_codec(hints[f.name], fd, cls, profile, override,
+                              _where(cls, descriptor, fd.name))
+        reads.append((f.name, _reader(fd, hints[f.name], dec)))
+    for fd, pairs in pairing.flat:
+        taken = {name for name, _ in reads}
+        for f, sub_fd in pairs:
+            if f.name in taken:
+                continue  # the event's own field wins (TurnStarted.seat, .decision)
+            _, dec = _value_codec(hints[f.name], sub_fd, cls, profile, override,
+                                  _where(cls, fd.message_type, sub_fd.name))
+            inner = _reader(sub_fd, hints[f.name], dec)
+            reads.append((f.name, _nested(fd.name, inner)))
+    for f in pairing.envelope:
+        reads.append((f.name, _from_envelope(f.name)))
+    fields = _init_fields(cls)
+    read_names = {name for name, _ in reads}
+    defaults = [(f.name, f.default, f.default_factory) for f in fields if f.name not in read_names]
+    for name, default, factory in defaults:
+        if default is dataclasses.MISSING and factory is dataclasses.MISSING:
+            raise MappingError(f"{_where(cls, descriptor, name)}: nothing to read it from")
+    if _slots_only(cls):
+        new = object.__new__
+        sets = [(getattr(cls, name).__set__, read) for name, read in reads]
+        for name, default, factory in defaults:
+            if default is not dataclasses.MISSING:
+                sets.append((getattr(cls, name).__set__, lambda m, e, d=default: d))
+            else:
+                sets.append((getattr(cls, name).__set__, lambda m, e, f=factory: f()))
+
+        def decode(message: Any, envelope: Any = None) -> Any:
+            value = new(cls)
+            for put, read in sets:
+                put(value, read(message, envelope))
+            return value
+        return decode
+
+    def decode_init(message: Any, envelope: Any = None) -> Any:
+        return cls(**{name: read(message, envelope) for name, read in reads})
+    return decode_init
+
+
+def _reader(fd: Any, hint: Any, dec: Callable[[Any], Any] | None
+            ) -> Callable[[Any, Any], Any]:
+    name = fd.name
+    get = operator.attrgetter(name)
+    _, optional = _optional(hint)
+    repeated = fd.is_repeated
+    if optional and not repeated and fd.has_presence:
+        has = operator.methodcaller("HasField", name)
+        if dec is None:
+            return lambda m, e: get(m) if has(m) else None
+        return lambda m, e: dec(get(m)) if has(m) else None
+    if optional and not repeated:  # no presence: zero is None
+        if dec is None:
+            return lambda m, e: get(m) or None
+        return lambda m, e: dec(get(m)) if get(m) else None
+    if dec is None:
+        return lambda m, e: get(m)
+    return lambda m, e: dec(get(m))
+
+
+def _nested(name: str, inner: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    get = operator.attrgetter(name)
+    return lambda m, e: inner(get(m), e)
+
+
+def _from_envelope(name: str) -> Callable[[Any, Any], Any]:
+    get = operator.attrgetter(name)
+    return lambda m, e: get(e)
+
+
+def _slots_only(cls: Any) -> bool:
+    """Whether building `cls` is only setting its slots: dataclasses' own __init__ taking
+    every field, no __post_init__ (a TableConfig checks itself: it is built by __init__)."""
+    init = getattr(cls.__init__, "__code__", None)
+    return (init is not None and init.co_filename == "<string>"
+            and not hasattr(cls, "__post_init__")
+            and all(f.init and isinstance(getattr(cls, f.name, None),
+                                          types.MemberDescriptorType)
+                    for f in dataclasses.fields(cls)))
+
+
+# ---------------------------------------------------------------------- events
+
+def _vocabulary_events() -> dict[str, type]:
+    found: dict[str, type] = {}
+    for cls in (*hand_events.EVENT_TYPES, *dealer_events.DEALER_EVENTS):
+        found[cls.__name__] = cls
+    return found
+
+
+def _pair_events() -> tuple[dict[str, type], dict[type, Any]]:
+    """Each TableEvent oneof case's domain class, and each class's case (its field)."""
+    classes = _vocabulary_events()
+    cases = tpb.TableEvent.DESCRIPTOR.oneofs_by_name["event"].fields
+    events: dict[str, type] = {}
+    by_class: dict[type, Any] = {}
+    for fd in cases:
+        cls = classes.get(fd.message_type.name)
+        if cls is None:
+            raise MappingError(
+                f"TableEvent.{fd.name} ({fd.message_type.full_name}) has no dataclass of that "
+                "name in poker.vocab.events or poker.vocab.table_events")
+        events[fd.name] = cls
+        by_class[cls] = fd
+    for name, cls in classes.items():
+        if cls not in by_class:
+            raise MappingError(f"poker.vocab event {name} has no case in TableEvent's `event` "
+                               "oneof (add its message to table_events.proto)")
+    return events, by_class
+
+
+#: Each TableEvent oneof case (its field name) -> the domain event class.
+EVENTS, _CASES = _pair_events()
+#: Each domain event class -> its message class.
+MESSAGES: dict[type, Any] = {cls: _message_class(fd.message_type) for cls, fd in _CASES.items()}
+_TableEvent = tpb.TableEvent
+
+
+def stream_policy(cls: type) -> str:
+    """How streams carry events of `cls`: "mapped", "per_viewer" or "never"."""
+    return OVERRIDES.get(cls, _NONE).stream
+
+
+def case(cls: type) -> str:
+    """The TableEvent oneof case (field name) of a domain event class."""
+    return _CASES[cls].name  # type: ignore[no-any-return]
+
+
+_ENCODERS: dict[tuple[type, str], Callable[..., Any]] = {}
+_DECODERS: dict[str, Callable[..., Any]] = {}
+_ENVELOPE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _event_encoder(cls: type, profile: str) -> Callable[..., Any]:
+    enc = _ENCODERS.get((cls, profile))
+    if enc is None:
+        fd = _CASES.get(cls)
+        if fd is None:
+            raise MappingError(f"{cls.__name__} is not an event of TableEvent")
+        enc = _ENCODERS[cls, profile] = encoder(cls, fd.message_type, profile)
+        _ENVELOPE_FIELDS[cls] = tuple(f.name for f in _pair(cls, fd.message_type,
+                                                               profile).envelope)
+    return enc
+
+
+def to_event(event: Any, context: Any = None, profile: str = STORE, **envelope: Any) -> Any:
+    """The TableEvent of a domain event: its oneof case set and the envelope fields the
+    event has (HandStarted's hand_id), then `envelope` (sequence, time_unix_ms, hand_id)."""
+    cls = type(event)
+    enc = _event_encoder(cls, profile)
+    for name in _ENVELOPE_FIELDS[cls]:
+        envelope.setdefault(name, getattr(event, name))
+    return _TableEvent(**envelope, **{_CASES[cls].name: enc(event, context)})
+
+
+def to_event_bytes(event: Any) -> bytes:
+    """The store's canonical encoding of an event: its serialized TableEvent (STORE)."""
+    data: bytes = to_event(event).SerializeToString()
+    return data
+
+
+def from_event(message: Any, profile: str = STORE) -> Any:
+    """The domain event of a TableEvent; MappingError when it has no payload."""
+    kind = message.WhichOneof("event")
+    dec = _DECODERS.get(kind) if profile == STORE else None
+    if dec is None:
+        cls = EVENTS.get(kind) if kind is not None else None
+        if cls is None:
+            raise MappingError(f"a TableEvent without a known event (case {kind!r})")
+        dec = decoder(cls, _CASES[cls].message_type, profile)
+        if profile == STORE:
+            _DECODERS[kind] = dec
+    return dec(getattr(message, kind), message)
+
+
+# ----------------------------------------------------------------- wire framing
+
+def varint(value: int) -> bytes:
+    """A non-negative integer in the protobuf wire format's varint encoding."""
+    if value < 0x80:
+        return bytes((value,))
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def length_delimited(tag: bytes, body: bytes) -> bytes:
+    """A length-delimited field of the protobuf wire format: tag, varint length, body."""
+    size = len(body)
+    if size < 0x80:
+        return tag + bytes((size,)) + body
+    return tag + varint(size) + body
+
+
+_LENGTH_DELIMITED = frozenset({_T.TYPE_MESSAGE, _T.TYPE_STRING, _T.TYPE_BYTES})
+_VARINTS = frozenset({_T.TYPE_INT32, _T.TYPE_INT64, _T.TYPE_UINT32, _T.TYPE_UINT64,
+                      _T.TYPE_BOOL, _T.TYPE_ENUM})
+
+
+def field_tag(message: Any, name: str) -> bytes:
+    """The wire tag of field `name` of a message class, from its descriptor (number and
+    wire type): what a frame put together by hand begins with.
+
+    >>> field_tag(tpb.TableEvent, "hand_id")
+    b'\\x1a'
+    """
+    fd = message.DESCRIPTOR.fields_by_name[name]
+    if fd.is_repeated and fd.type not in _LENGTH_DELIMITED:
+        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: a packed field has no one tag")
+    if fd.type not in _LENGTH_DELIMITED and fd.type not in _VARINTS:
+        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: not a varint or length-delimited")
+    wire_type = 2 if fd.type in _LENGTH_DELIMITED else 0
+    return varint(fd.number << 3 | wire_type)
