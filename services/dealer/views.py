@@ -1,6 +1,7 @@
 """Engine and dealer values as DealerService messages: configs, events per viewer, table views.
 
-Redaction has one source: the engine's `redact(event, viewer)` for the engine's
+Each event's message is poker.mapping's (the WIRE profile: no function per event kind
+here); what is decided here is who sees what. Redaction has one source: the engine's `redact(event, viewer)` for the engine's
 events, `audit_only` for the dealer's. A seat sees its own cards only in hands
 dealt after its player sat down; before that it sees what a spectator sees. Each
 stored event keeps its serialized form per audience (everyone, the viewers who see
@@ -10,16 +11,16 @@ streams that carry it, and a streamed message is those bytes joined.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from poker import deckproof
+from poker import deckproof, mapping
 from poker.cards import card_text
 from poker.enum_wire import members, numbers
+from poker.mapping import field_tag, length_delimited
 from poker.v1 import dealer_pb2 as pb
 from poker.vocab import table_events as ev
-from poker.vocab.enums import SitOutReason
 from services.dealer.auth import Caller
 from services.dealer.engine import (
     AUDITOR,
@@ -27,23 +28,13 @@ from services.dealer.engine import (
     ActionKind,
     ActionTaken,
     AnteForm,
-    AntePosted,
-    BetReturned,
-    BlindKind,
-    BlindPosted,
-    BoardDealt,
     CardsMucked,
     CardsShown,
     Decision,
-    DeckSet,
-    HandEnded,
-    HandStarted,
     HoleCardsDealt,
     Level,
     MinRaiseRule,
-    PotAwarded,
     Preset,
-    ShowReason,
     Street,
     Structure,
     TableConfig,
@@ -165,7 +156,11 @@ def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfi
 
 
 def level_to_proto(level: Level) -> pb.Level:
-    return pb.Level(small_blind=level.small_blind, big_blind=level.big_blind, ante=level.ante)
+    message: pb.Level = _LEVEL(level)
+    return message
+
+
+_LEVEL = mapping.encoder(Level, pb.Level.DESCRIPTOR, mapping.WIRE)
 
 
 # ------------------------------------------------------------------------ actions
@@ -177,9 +172,6 @@ _ACTIONS: dict[ActionKind, Any] = numbers(ActionKind, pb.ActionKind)
 _ACTION_NAMES: dict[int, str] = {v: k.value for k, v in _ACTIONS.items()}
 _DECISIONS: dict[str, Any] = {k.value: v for k, v in numbers(Decision, pb.Decision).items()}
 _STREETS: dict[Street, Any] = numbers(Street, pb.Street)
-_BLINDS: dict[BlindKind, Any] = numbers(BlindKind, pb.BlindKind)
-_SHOW_REASONS: dict[ShowReason, Any] = numbers(ShowReason, pb.ShowReason)
-_SIT_OUT: dict[str, Any] = {k.value: v for k, v in numbers(SitOutReason, pb.SitOutReason).items()}
 
 
 def action_kind(kind: int) -> str:
@@ -193,17 +185,9 @@ def action_kind(kind: int) -> str:
 
 
 def legal_from_turn(turn: ev.TurnStarted) -> pb.LegalActions:
-    bet_kinds = {"bet": pb.ACTION_KIND_BET, "raise": pb.ACTION_KIND_RAISE}
-    bet_kind = bet_kinds.get(turn.bet_kind, pb.ACTION_KIND_UNSPECIFIED)
-    return pb.LegalActions(
-        seat=turn.seat, decision=_DECISIONS[turn.decision], can_fold=turn.can_fold,
-        can_check=turn.can_check, can_call=turn.can_call, call_amount=turn.call_amount,
-        bet_kind=bet_kind, min_to=turn.min_to, max_to=turn.max_to, can_show=turn.can_show,
-        can_muck=turn.can_muck, can_all_in=turn.can_all_in, all_in_to=turn.all_in_to)
-
-
-def _stacks(pairs: Sequence[tuple[int, int]]) -> list[pb.SeatStack]:
-    return [pb.SeatStack(seat=seat, stack=stack) for seat, stack in pairs]
+    """The LegalActions of a turn, as its TurnStarted message carries them (poker.mapping)."""
+    legal: pb.LegalActions = mapping.to_event(turn, profile=mapping.WIRE).turn_started.legal_actions
+    return legal
 
 
 def hand_number(hand_id: str) -> int:
@@ -212,181 +196,8 @@ def hand_number(hand_id: str) -> int:
 
 # ------------------------------------------------------------------------- events
 
-#: Each event class's message, one function per class; the TableEvent field (the oneof
-#: member) it goes in is the one of that message type, read from the descriptor.
-
-def _hand_started(e: Any, hand_id: str) -> Any:
-    return pb.HandStarted(
-        hand_number=hand_number(hand_id), button=e.button, level=level_to_proto(e.level),
-        players=[pb.HandPlayer(seat=p.seat, player_id=p.player_id, stack=p.stack,
-                               posts_late=p.posts_late) for p in e.players],
-        commitment=e.commitment, test_mode=e.config.test_mode)
-
-
-def _deck_set(e: Any, hand_id: str) -> Any:
-    return pb.DeckSet(deck=texts(e.deck))
-
-
-def _ante_posted(e: Any, hand_id: str) -> Any:
-    return pb.AntePosted(seat=e.seat, amount=e.amount, all_in=e.all_in)
-
-
-def _blind_posted(e: Any, hand_id: str) -> Any:
-    return pb.BlindPosted(seat=e.seat, blind=_BLINDS[e.blind],
-                          amount=e.amount, all_in=e.all_in)
-
-
-def _hole_cards_dealt(e: Any, hand_id: str) -> Any:
-    return pb.HoleCardsDealt(seat=e.seat, cards=texts(e.cards),
-                             salts=e.salts)
-
-
-def _action_taken(e: Any, hand_id: str) -> Any:
-    return pb.ActionTaken(seat=e.seat, action=_ACTIONS[e.action], to=e.to,
-                          added=e.added, all_in=e.all_in)
-
-
-def _board_dealt(e: Any, hand_id: str) -> Any:
-    return pb.BoardDealt(street=_STREETS[e.street], cards=texts(e.cards),
-                         salts=e.salts)
-
-
-def _bet_returned(e: Any, hand_id: str) -> Any:
-    return pb.BetReturned(seat=e.seat, amount=e.amount)
-
-
-def _cards_shown(e: Any, hand_id: str) -> Any:
-    reason = _SHOW_REASONS.get(e.reason, pb.SHOW_REASON_UNSPECIFIED)
-    return pb.CardsShown(seat=e.seat, cards=texts(e.cards), reason=reason, salts=e.salts)
-
-
-def _cards_mucked(e: Any, hand_id: str) -> Any:
-    return pb.CardsMucked(seat=e.seat, cards=texts(e.cards))
-
-
-def _pot_awarded(e: Any, hand_id: str) -> Any:
-    return pb.PotAwarded(index=e.index, amount=e.amount,
-                         eligible=e.eligible, winners=e.winners,
-                         shares=e.shares)
-
-
-def _hand_ended(e: Any, hand_id: str) -> Any:
-    return pb.HandEnded(stacks=_stacks(e.stacks))
-
-
-def _turn_started(e: Any, table: Table | None) -> Any:
-    return pb.TurnStarted(
-        seat=e.seat, decision=_DECISIONS[e.decision], action_number=e.action_number,
-        deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e))
-
-
-def _turn_timed_out(e: Any, table: Table | None) -> Any:
-    return pb.TurnTimedOut(seat=e.seat, action_number=e.action_number)
-
-
-def _seeds_committed(e: Any, table: Table | None) -> Any:
-    return pb.SeedsCommitted(seat=e.seat, chain_head=e.chain_head)
-
-
-def _deck_committed(e: Any, table: Table | None) -> Any:
-    return pb.DeckCommitted(
-        hand_number=e.hand_number, commitment=e.commitment, seats=e.seats,
-        deadline_unix_ms=e.deadline_ms)
-
-
-def _deck_seeded(e: Any, table: Table | None) -> Any:
-    return pb.DeckSeeded(
-        seeds=[pb.SeatSeed(seat=seat, seed=seed) for seat, seed in e.seeds],
-        permutation=e.permutation)
-
-
-def _hand_voided(e: Any, table: Table | None) -> Any:
-    return pb.HandVoided(stacks=_stacks(e.stacks), reason=e.reason)
-
-
-def _player_seated(e: Any, table: Table | None) -> Any:
-    return pb.PlayerSeated(seat=e.seat, player_id=e.player_id,
-                           stack=e.stack,
-                           wait_for_big_blind=e.wait_for_big_blind)
-
-
-def _player_unseated(e: Any, table: Table | None) -> Any:
-    return pb.PlayerUnseated(
-        stack=pb.SeatStack(seat=e.seat, player_id=e.player_id, stack=e.stack))
-
-
-def _chips_added(e: Any, table: Table | None) -> Any:
-    return pb.ChipsAdded(seat=e.seat, amount=e.amount, stack=e.stack)
-
-
-def _player_sat_out(e: Any, table: Table | None) -> Any:
-    return pb.PlayerSatOut(seat=e.seat, reason=_SIT_OUT[e.reason])
-
-
-def _player_sat_in(e: Any, table: Table | None) -> Any:
-    return pb.PlayerSatIn(seat=e.seat)
-
-
-def _blind_missed(e: Any, table: Table | None) -> Any:
-    return pb.BlindMissed(seat=e.seat, blind=_BLINDS[e.blind])
-
-
-def _button_set(e: Any, table: Table | None) -> Any:
-    return pb.ButtonSet(seat=e.seat, draw=[
-        pb.SeatCard(seat=seat, card=card_text(card)) for seat, card in e.draw])
-
-
-def _level_set(e: Any, table: Table | None) -> Any:
-    level = table.config.levels[e.level_index] if table else None
-    return pb.LevelSet(level_index=e.level_index,
-                       level=level_to_proto(level) if level else None)
-
-
-def _table_closed(e: Any, table: Table | None) -> Any:
-    return pb.TableClosed(stacks=[
-        pb.SeatStack(seat=s, player_id=p, stack=c) for s, p, c in e.stacks])
-
-
-_ENGINE_MESSAGES: dict[type, Callable[[Any, str], Any]] = {
-    HandStarted: _hand_started,
-    DeckSet: _deck_set,
-    AntePosted: _ante_posted,
-    BlindPosted: _blind_posted,
-    HoleCardsDealt: _hole_cards_dealt,
-    ActionTaken: _action_taken,
-    BoardDealt: _board_dealt,
-    BetReturned: _bet_returned,
-    CardsShown: _cards_shown,
-    CardsMucked: _cards_mucked,
-    PotAwarded: _pot_awarded,
-    HandEnded: _hand_ended,
-}
-_DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
-    ev.TurnStarted: _turn_started,
-    ev.TurnTimedOut: _turn_timed_out,
-    ev.SeedsCommitted: _seeds_committed,
-    ev.DeckCommitted: _deck_committed,
-    ev.DeckSeeded: _deck_seeded,
-    ev.HandVoided: _hand_voided,
-    ev.PlayerSeated: _player_seated,
-    ev.PlayerUnseated: _player_unseated,
-    ev.ChipsAdded: _chips_added,
-    ev.PlayerSatOut: _player_sat_out,
-    ev.PlayerSatIn: _player_sat_in,
-    ev.BlindMissed: _blind_missed,
-    ev.ButtonSet: _button_set,
-    ev.LevelSet: _level_set,
-    ev.TableClosed: _table_closed,
-}  # HandSalt has none: the salts come with the cards they open
-
-#: TableEvent's oneof member of each event message type, from the descriptor.
-_MEMBER: dict[str, str] = {f.message_type.full_name: f.name
-                           for f in pb.TableEvent.DESCRIPTOR.oneofs_by_name["event"].fields
-                           if f.message_type is not None}
-
-
-def _member(message: Any) -> str:
-    return _MEMBER[message.DESCRIPTOR.full_name]
+#: Each event's message comes from poker.mapping (its WIRE profile): nothing here is
+#: written per event kind. DeckRevealed differs per viewer (reveal_for, below).
 
 
 def _position_hashes(e: ev.DeckRevealed) -> list[bytes]:
@@ -451,11 +262,11 @@ def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
         cached = frames.get(key)
         if cached is not None:
             return cached
-        message = _header(s)
-        make = _DEALER_MESSAGES.get(type(event)) if key != "hidden" else None
-        if make is not None:
-            body = make(event, table)
-            getattr(message, _member(body)).CopyFrom(body)
+        if key != "hidden" and mapping.stream_policy(type(event)) == "mapped":
+            message = mapping.to_event(event, table, mapping.WIRE, sequence=s.sequence,
+                                       time_unix_ms=s.time_ms, hand_id=s.hand_id)
+        else:
+            message = _header(s)
     else:
         if event.visibility is Visibility.PUBLIC:
             key, shown = "public", event
@@ -465,10 +276,11 @@ def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
         cached = frames.get(key)
         if cached is not None:
             return cached
-        message = _header(s)
         if shown is not None:
-            body = _ENGINE_MESSAGES[type(shown)](shown, s.hand_id)
-            getattr(message, _member(body)).CopyFrom(body)
+            message = mapping.to_event(shown, table, mapping.WIRE, sequence=s.sequence,
+                                       time_unix_ms=s.time_ms, hand_id=s.hand_id)
+        else:
+            message = _header(s)
     frame: bytes = length_delimited(_EVENTS_FIELD, message.SerializeToString())
     frames[key] = frame
     return frame
@@ -478,53 +290,6 @@ def _header(s: Stored) -> pb.TableEvent:
     return pb.TableEvent(sequence=s.sequence, time_unix_ms=s.time_ms, hand_id=s.hand_id)
 
 
-
-
-def varint(value: int) -> bytes:
-    """A non-negative integer in the protobuf wire format's varint encoding."""
-    if value < 0x80:
-        return bytes((value,))
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def length_delimited(tag: bytes, body: bytes) -> bytes:
-    """A length-delimited field of the protobuf wire format: tag, varint length, body."""
-    size = len(body)
-    if size < 0x80:
-        return tag + bytes((size,)) + body
-    return tag + varint(size) + body
-
-
-#: protobuf's FieldDescriptor (its type constants), reached through a descriptor.
-FieldDescriptor: Any = type(pb.TableEvent.DESCRIPTOR.fields[0])
-_LENGTH_DELIMITED = frozenset({FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_STRING,
-                               FieldDescriptor.TYPE_BYTES})
-
-
-def field_tag(message: Any, name: str) -> bytes:
-    """The wire tag of field `name` of a message class, from its descriptor (number and
-    wire type): what a frame put together by hand begins with.
-
-    >>> field_tag(pb.PlayResponse, "action_result"), field_tag(pb.SeatEvents, "seat")
-    (b'\\x12', b'\\x18')
-    """
-    field_ = message.DESCRIPTOR.fields_by_name[name]
-    if field_.is_repeated and field_.type not in _LENGTH_DELIMITED:
-        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: a packed field has no one tag")
-    wire_type = 2 if field_.type in _LENGTH_DELIMITED else 0
-    if field_.type not in _LENGTH_DELIMITED and field_.type not in _VARINTS:
-        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: not a varint or length-delimited")
-    return varint(field_.number << 3 | wire_type)
-
-
-_VARINTS = frozenset({FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_INT64,
-                      FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_UINT64,
-                      FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_ENUM})
 
 
 def _same_tag(*fields: tuple[Any, str]) -> bytes:
