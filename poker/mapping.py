@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-untyped,unused-ignore]
 
 from poker import enum_wire
 from poker.cards import CARD_TEXT
@@ -163,7 +163,8 @@ _PLAIN = {int: _INTS, bool: {_T.TYPE_BOOL}, str: {_T.TYPE_STRING}, bytes: {_T.TY
           float: {_T.TYPE_DOUBLE, _T.TYPE_FLOAT}}
 _VOCAB_ENUMS: dict[str, type[Enum]] = {
     name: value for name, value in vars(vocab_enums).items()
-    if isinstance(value, type) and issubclass(value, Enum) and value.__module__ == vocab_enums.__name__}
+    if isinstance(value, type) and issubclass(value, Enum)
+    and value.__module__ == vocab_enums.__name__}
 
 
 class _Enum:
@@ -319,7 +320,7 @@ def _rows_codec(row: Any, fd: Any, names: tuple[str, ...] | None, where: str
 
 
 def _message_class(descriptor: Any) -> Any:
-    from google.protobuf import message_factory
+    from google.protobuf import message_factory  # type: ignore[import-untyped,unused-ignore]
 
     return message_factory.GetMessageClass(descriptor)
 
@@ -333,7 +334,7 @@ def encoder(cls: Any, descriptor: Any, profile: str = STORE) -> Callable[..., An
     plan = _PLAN_CACHE.get(key)
     if plan is None:
         plan = _PLAN_CACHE[key] = _compile_encoder(cls, descriptor, profile)
-    return plan  # type: ignore[no-any-return]
+    return plan  # type: ignore[no-any-return,unused-ignore]
 
 
 def decoder(cls: Any, descriptor: Any, profile: str = STORE) -> Callable[..., Any]:
@@ -344,7 +345,7 @@ def decoder(cls: Any, descriptor: Any, profile: str = STORE) -> Callable[..., An
     plan = _PLAN_CACHE.get(key)
     if plan is None:
         plan = _PLAN_CACHE[key] = _compile_decoder(cls, descriptor, profile)
-    return plan  # type: ignore[no-any-return]
+    return plan  # type: ignore[no-any-return,unused-ignore]
 
 
 _ENVELOPE = frozenset(f.name for f in tpb.TableEvent.DESCRIPTOR.fields
@@ -512,10 +513,7 @@ def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., A
         new = object.__new__
         sets = [(getattr(cls, name).__set__, read) for name, read in reads]
         for name, default, factory in defaults:
-            if default is not dataclasses.MISSING:
-                sets.append((getattr(cls, name).__set__, lambda m, e, d=default: d))
-            else:
-                sets.append((getattr(cls, name).__set__, lambda m, e, f=factory: f()))
+            sets.append((getattr(cls, name).__set__, _constant(default, factory)))
 
         def decode(message: Any, envelope: Any = None) -> Any:
             value = new(cls)
@@ -527,6 +525,13 @@ def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., A
     def decode_init(message: Any, envelope: Any = None) -> Any:
         return cls(**{name: read(message, envelope) for name, read in reads})
     return decode_init
+
+
+def _constant(default: Any, factory: Any) -> Callable[[Any, Any], Any]:
+    """A field the message does not carry: its default (or a new one from its factory)."""
+    if default is not dataclasses.MISSING:
+        return lambda m, e: default
+    return lambda m, e: factory()
 
 
 def _reader(fd: Any, hint: Any, dec: Callable[[Any], Any] | None

@@ -1,35 +1,64 @@
-"""With the old code: what a dealer restored from the fixture store shows (the new code must show the same)."""
-import asyncio, json, shutil, sys, tempfile
+"""Writes store_format1_expect.json: what the checkout it runs in (main d1e2932) shows of
+the fixture store once restored: tables, seats, every event decoded (repr), each table's
+view for three viewers, every hand's history.
+
+Run from the same worktree as make_store_format1.py:
+`.venv/bin/python <this file> store_format1.sqlite store_format1_expect.json`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sys
+import tempfile
 from pathlib import Path
-sys.path.insert(0, str(Path.cwd()))
-from services.dealer import codec, history, views
-from services.dealer.auth import Authenticator
-from services.dealer.dealer import Dealer
-from services.dealer.store import Store
+from typing import Any
+
 from google.protobuf import json_format
 
-src = Path(sys.argv[1]); out = Path(sys.argv[2])
-tmp = Path(tempfile.mkdtemp()) / "d.sqlite"
-shutil.copy(src, tmp)
-async def run():
-    store = Store(tmp)
-    expect = {"events": {}, "views": {}, "histories": {}, "seats": {}, "tables": store.tables(True)}
+sys.path.insert(0, str(Path.cwd()))
+
+from services.dealer import codec, history, views  # noqa: E402
+from services.dealer.auth import Authenticator  # noqa: E402
+from services.dealer.dealer import Dealer  # noqa: E402
+from services.dealer.store import Store  # noqa: E402
+
+
+async def expected(path: Path) -> dict[str, Any]:
+    store = Store(path)
+    out: dict[str, Any] = {"events": {}, "views": {}, "histories": {}, "seats": {},
+                           "tables": store.tables(True)}
     for table_id, _, _ in store.tables(True):
-        expect["events"][table_id] = [[r.sequence, r.hand_id, r.time_ms, repr(codec.loads(r.payload))]
-                                      for r in store.events(table_id)]
-        expect["seats"][table_id] = store.seats(table_id)
+        out["events"][table_id] = [[r.sequence, r.hand_id, r.time_ms,
+                                    repr(codec.loads(r.payload))]
+                                   for r in store.events(table_id)]
+        out["seats"][table_id] = store.seats(table_id)
     dealer = Dealer(store, Authenticator("svc", "aud"), None, "resume")
     dealer.restore()
+    viewers = {"auditor": views.Viewer(views.AUDITOR),
+               "spectator": views.Viewer(views.SPECTATOR), "seat0": views.Viewer(0)}
     for table_id, table in dealer.tables.items():
-        for name, viewer in (("auditor", views.Viewer(views.AUDITOR)), ("spectator", views.Viewer(views.SPECTATOR)), ("seat0", views.Viewer(0))):
-            expect["views"][f"{table_id}/{name}"] = json_format.MessageToDict(views.table_view(table, viewer))
+        for name, viewer in viewers.items():
+            out["views"][f"{table_id}/{name}"] = json_format.MessageToDict(
+                views.table_view(table, viewer))
         for n in range(1, table.hands_played + 1):
-            hid = f"{table_id}-{n}"
+            hand_id = f"{table_id}-{n}"
             try:
-                expect["histories"][hid] = history.hand_history(table, hid, views.Viewer(views.AUDITOR))
-            except Exception as err:
-                expect["histories"][hid] = f"error {type(err).__name__}"
+                out["histories"][hand_id] = history.hand_history(
+                    table, hand_id, views.Viewer(views.AUDITOR))
+            except Exception as err:  # noqa: BLE001 - a hand in progress: its refusal
+                out["histories"][hand_id] = f"error {type(err).__name__}"
     store.close()
-    out.write_text(json.dumps(expect, indent=1, sort_keys=True))
-asyncio.run(run())
-print("ok")
+    return out
+
+
+def main(source: Path, target: Path) -> None:
+    copy = Path(tempfile.mkdtemp()) / "dealer.sqlite"
+    shutil.copy(source, copy)  # restoring writes: never into the fixture itself
+    target.write_text(json.dumps(asyncio.run(expected(copy)), indent=1, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]), Path(sys.argv[2]))
