@@ -31,6 +31,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+from poker import mapping
 from poker.limits import quote
 from poker.status import status_of
 from poker.v1 import dealer_pb2 as pb
@@ -467,8 +468,8 @@ class PlayManySession:
                 f"{checks.MAX_STREAM_SEATS}: open more on another PlayMany stream")
         feed = Feed(table, viewer, seat.after_sequence, self.linger, self.wake, self._on_news)
         # The SeatEvents fields after `events`: table_id (2) and seat (3), built once.
-        suffix = (views.length_delimited(_TABLE_ID_FIELD, table.table_id.encode())
-                  + _SEAT_FIELD + views.varint(caller.seat))
+        suffix = (mapping.length_delimited(_TABLE_ID_FIELD, table.table_id.encode())
+                  + _SEAT_FIELD + mapping.varint(caller.seat))
         self.feeds[key] = (feed, caller, suffix)
         self.wake()
 
@@ -504,7 +505,7 @@ class PlayManySession:
         except Exception as err:  # noqa: BLE001 - reported in the result, the stream goes on
             code, message = status_of(err)
             result.result.code, result.result.message = code.value[0], message
-        frame = views.length_delimited(_RESULTS_FIELD, result.SerializeToString())
+        frame = mapping.length_delimited(_RESULTS_FIELD, result.SerializeToString())
         return feed, result.result.sequence, frame
 
     def _message(self) -> bytes:
@@ -530,7 +531,7 @@ class PlayManySession:
             if taken is None:
                 continue
             data, leaving = taken
-            parts.append(views.length_delimited(_EVENTS_FIELD, data + suffix))
+            parts.append(mapping.length_delimited(_EVENTS_FIELD, data + suffix))
             # A seat vacated (later events of it are another player's), or its table closed
             # and all said: the seat's part of the stream ends.
             if leaving or (feed.table.closed and feed.after >= feed.table.last_sequence):
@@ -579,10 +580,10 @@ class PlayManySession:
 
 #: The tags of the fields framed by hand, from the descriptors: PlayManyResponse's
 #: `events` and `results`, SeatEvents' `table_id` and `seat`.
-_EVENTS_FIELD = views.field_tag(pb.PlayManyResponse, "events")
-_RESULTS_FIELD = views.field_tag(pb.PlayManyResponse, "results")
-_TABLE_ID_FIELD = views.field_tag(pb.SeatEvents, "table_id")
-_SEAT_FIELD = views.field_tag(pb.SeatEvents, "seat")
+_EVENTS_FIELD = mapping.field_tag(pb.PlayManyResponse, "events")
+_RESULTS_FIELD = mapping.field_tag(pb.PlayManyResponse, "results")
+_TABLE_ID_FIELD = mapping.field_tag(pb.SeatEvents, "table_id")
+_SEAT_FIELD = mapping.field_tag(pb.SeatEvents, "seat")
 
 
 async def play_many(session: PlayManySession,
