@@ -5,8 +5,9 @@ here); what is decided here is who sees what. Redaction has one source: the engi
 `redact(event, viewer)` for the engine's events, `audit_only` for the dealer's. A seat
 sees its own cards only in hands dealt after its player sat down; before that it sees
 what a spectator sees. Each stored event keeps its serialized form per audience
-(everyone, the viewers who see it whole, the others), so an event is built and serialized once for all the
-streams that carry it, and a streamed message is those bytes joined.
+(everyone, the viewers who see it whole, the others), so an event is built and
+serialized once for all the streams that carry it, and a streamed message is those
+bytes joined.
 """
 
 from __future__ import annotations
