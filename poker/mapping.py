@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+import struct
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -575,6 +576,314 @@ def _slots_only(cls: Any) -> bool:
                     for f in dataclasses.fields(cls)))
 
 
+
+# ----------------------------------------------------------------- wire framing
+
+def varint(value: int) -> bytes:
+    """A non-negative integer in the protobuf wire format's varint encoding."""
+    if value < 0x80:
+        return bytes((value,))
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def length_delimited(tag: bytes, body: bytes) -> bytes:
+    """A length-delimited field of the protobuf wire format: tag, varint length, body."""
+    size = len(body)
+    if size < 0x80:
+        return tag + bytes((size,)) + body
+    return tag + varint(size) + body
+
+
+# ------------------------------------------------------------------ byte writers
+
+def writer(cls: Any, descriptor: Any, profile: str = STORE) -> Callable[..., bytes]:
+    """`write(value, context=None) -> bytes`: what `encoder`'s message serializes to,
+    written straight from the value (no message object), field by field in number order
+    with each field's tag from the descriptor; compiled once (per profile)."""
+    key = ("write", cls, descriptor.full_name, profile)
+    plan = _PLAN_CACHE.get(key)
+    if plan is None:
+        plan = _PLAN_CACHE[key] = _compile_writer(cls, descriptor, profile)
+    return plan  # type: ignore[no-any-return,unused-ignore]
+
+
+def _tag(fd: Any, wire_type: int) -> bytes:
+    return varint(fd.number << 3 | wire_type)
+
+
+def _uvarint(value: int) -> bytes:
+    """A varint of any int64 (a negative one as its 10-byte two's complement)."""
+    if 0 <= value < 0x4000:
+        if value < 0x80:
+            return _SMALL[value]
+        return bytes(((value & 0x7F) | 0x80, value >> 7))
+    if 0 < value < 0x200000:
+        return bytes(((value & 0x7F) | 0x80, ((value >> 7) & 0x7F) | 0x80, value >> 14))
+    return varint(value & 0xFFFFFFFFFFFFFFFF)
+
+
+_SMALL = [bytes((i,)) for i in range(0x80)]
+_FIXED = {_T.TYPE_DOUBLE: ("<d", 1), _T.TYPE_FLOAT: ("<f", 5), _T.TYPE_FIXED64: ("<Q", 1),
+          _T.TYPE_SFIXED64: ("<q", 1), _T.TYPE_FIXED32: ("<I", 5), _T.TYPE_SFIXED32: ("<i", 5)}
+_ZIGZAG = frozenset({_T.TYPE_SINT32, _T.TYPE_SINT64})
+
+
+def _varint_writer(tag: bytes, convert: Callable[[Any], int] | None = None
+                   ) -> Callable[[Any], bytes]:
+    """A varint field (ints, bools, enums): the 128 small values' bytes made once."""
+    small = [tag + bytes((i,)) for i in range(0x80)]
+    if convert is None:
+        return lambda v: small[v] if 0 <= v < 0x80 else tag + _uvarint(v)
+
+    def converted(v: Any) -> bytes:
+        n = convert(v)
+        return small[n] if 0 <= n < 0x80 else tag + _uvarint(n)
+    return converted
+
+
+def _delimited_writer(tag: bytes, text: bool) -> Callable[[Any], bytes]:
+    """A string (UTF-8) or bytes field."""
+    if text:
+        def string(v: str) -> bytes:
+            data = v.encode()
+            return tag + _uvarint(len(data)) + data
+        return string
+    return lambda v: tag + _uvarint(len(v)) + v
+
+
+def _fixed_writer(tag: bytes, kind: int) -> Callable[[Any], bytes]:
+    pack = struct.Struct(_FIXED[kind][0]).pack
+    return lambda v: tag + pack(v)
+
+
+def _packed(values: Any, raw: Callable[[Any], bytes]) -> bytes:
+    if raw is _uvarint and min(values) >= 0 and max(values) < 0x80:
+        return bytes(values)  # seats, cards, permutations: one byte each
+    return b"".join(map(raw, values))
+
+
+def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override,
+                  where: str) -> tuple[Callable[[Any], bytes], bool]:
+    """(value -> the field's bytes, tag included; whether to write a falsy value too).
+
+    A falsy value that is not None is skipped (proto3 writes no zero, no empty list)
+    unless the field has presence (`optional`) or a zero means something (card 0, "2c")."""
+    repeated = fd.is_repeated
+    if fd.type == _T.TYPE_MESSAGE:
+        tag = _tag(fd, 2)
+        if repeated:
+            item = _element(hint)
+            if item is None:
+                raise MappingError(f"{where}: a repeated field needs a tuple, not {hint!r}")
+            if dataclasses.is_dataclass(item):
+                sub = writer(item, fd.message_type, profile)
+            elif typing.get_origin(item) is tuple:
+                sub = _row_writer(item, fd, override.rows.get(fd.name), where)
+            else:
+                raise MappingError(f"{where}: {item!r} cannot carry a {fd.message_type.full_name}")
+
+            def messages(values: Any) -> bytes:
+                out = []
+                for v in values:
+                    body = sub(v)
+                    out.append(tag + _uvarint(len(body)) + body)
+                return b"".join(out)
+            return messages, False
+        hint, _ = _optional(hint)
+        if not dataclasses.is_dataclass(hint):
+            raise MappingError(f"{where}: {hint!r} cannot carry a {fd.message_type.full_name}")
+        sub_one = writer(hint, fd.message_type, profile)
+
+        def message(value: Any) -> bytes:
+            body = sub_one(value)
+            return tag + _uvarint(len(body)) + body
+        return message, True
+    item_hint = _element(hint) if repeated else _optional(hint)[0]
+    if repeated and item_hint is None:
+        raise MappingError(f"{where}: a repeated field needs a tuple[..., ...], not {hint!r}")
+    to_wire, _ = _scalar_codec(item_hint, fd, where)
+    kind = fd.type
+    delimited = kind in (_T.TYPE_STRING, _T.TYPE_BYTES)
+    if to_wire is _card_text:
+        tagged = [_tag(fd, 2) + x for x in _CARD_FIELD]
+        if repeated:
+            return (lambda values: b"".join(map(tagged.__getitem__, values))), False
+        return tagged.__getitem__, True
+    if repeated and delimited:  # one tag each
+        one = _delimited_writer(_tag(fd, 2), kind == _T.TYPE_STRING)
+        if to_wire is None:
+            return (lambda values: b"".join(map(one, values))), False
+        return (lambda values: b"".join([one(to_wire(v)) for v in values])), False
+    if kind in _FIXED:
+        wire_type = _FIXED[kind][1]
+        raw: Callable[[Any], bytes] = struct.Struct(_FIXED[kind][0]).pack
+        single = _fixed_writer(_tag(fd, wire_type), kind)
+    elif kind in _ZIGZAG:
+        wire_type = 0
+        raw = lambda v: _uvarint((v << 1) ^ (v >> 63))  # noqa: E731
+        tag = _tag(fd, 0)
+        single = lambda v: tag + raw(v)  # noqa: E731
+    elif delimited:
+        wire_type = 2
+        raw = _uvarint
+        single = _delimited_writer(_tag(fd, 2), kind == _T.TYPE_STRING)
+    else:
+        wire_type = 0
+        raw = _uvarint
+        single = _varint_writer(_tag(fd, 0), to_wire)
+    if repeated:  # packed
+        tag = _tag(fd, 2)
+        if to_wire is None:
+            def packed(values: Any) -> bytes:
+                body = _packed(values, raw)
+                return tag + _uvarint(len(body)) + body
+            return packed, False
+
+        def packed_converted(values: Any) -> bytes:
+            body = _packed([to_wire(v) for v in values], raw)
+            return tag + _uvarint(len(body)) + body
+        return packed_converted, False
+    if to_wire is not None and kind not in (_T.TYPE_ENUM,) and not delimited:
+        return (lambda v: single(to_wire(v))), fd.has_presence
+    if to_wire is not None and delimited:
+        def delimited_converted(v: Any) -> bytes:
+            wire = to_wire(v)
+            return single(wire) if wire or fd.has_presence else b""
+        return delimited_converted, fd.has_presence
+    return single, fd.has_presence
+
+
+#: Each card's bytes as a string field's value (length and text), for the card rule.
+_CARD_FIELD = [bytes((len(text),)) + text.encode() for text in CARD_TEXT]
+
+
+def _row_writer(row: Any, fd: Any, names: tuple[str, ...] | None, where: str
+                ) -> Callable[[Any], bytes]:
+    sub = fd.message_type
+    fields = ([sub.fields_by_name[n] for n in names] if names
+              else sorted(sub.fields, key=lambda x: x.number))
+    items = typing.get_args(row)
+    if len(items) != len(fields) or Ellipsis in items:
+        raise MappingError(f"{where}: a row {row!r} for the fields "
+                           f"{[x.name for x in fields]} of {sub.full_name}")
+    order = sorted(range(len(fields)), key=lambda k: fields[k].number)
+    parts = [(k, *_field_writer(items[k], fields[k], None, STORE, _NONE,
+                                f"{where}[{fields[k].name}]")) for k in order]
+
+    def write(r: Any) -> bytes:
+        return b"".join([w(v) for k, w, always in parts
+                         if (v := r[k]) or (always and v is not None)])
+    return write
+
+
+def _compile_writer(cls: Any, descriptor: Any, profile: str) -> Callable[..., bytes]:
+    """The fields in number order: runs of attribute fields (read with one attrgetter,
+    a falsy one skipped without a call) and whole-value steps (flattened sub-messages,
+    derived fields)."""
+    override = OVERRIDES.get(cls, _NONE)
+    pairing = _pair(cls, descriptor, profile)
+    hints = typing.get_type_hints(cls)
+    steps: list[tuple[int, Any]] = []  # (number, ("attr", name, w, always) | ("whole", f))
+    for f, fd in pairing.direct:
+        w, always = _field_writer(hints[f.name], fd, cls, profile, override,
+                                  _where(cls, descriptor, fd.name))
+        steps.append((fd.number, ("attr", f.name, w, always)))
+    for fd, pairs in pairing.flat:
+        inner = []
+        for f, sub_fd in sorted(pairs, key=lambda pair: pair[1].number):
+            w, always = _field_writer(hints[f.name], sub_fd, cls, profile, override,
+                                      _where(cls, fd.message_type, sub_fd.name))
+            inner.append((f.name, w, always))
+        steps.append((fd.number, ("whole", _flat_writer(_tag(fd, 2), inner))))
+    for fd, make in pairing.derived:
+        steps.append((fd.number, ("whole", _derived_writer(fd, make, profile))))
+    steps.sort(key=operator.itemgetter(0))
+    segments: list[Callable[[Any, Any, list[bytes]], None]] = []
+    run: list[tuple[str, Callable[[Any], bytes], bool]] = []
+    for _, step in steps:
+        if step[0] == "attr":
+            run.append(step[1:])
+            continue
+        if run:
+            segments.append(_attr_run(run))
+            run = []
+        segments.append(_whole(step[1]))
+    if run:
+        segments.append(_attr_run(run))
+    if len(segments) == 1 and steps and steps[0][1][0] == "attr" and all(
+            s[1][0] == "attr" for s in steps):
+        only = _attr_run_bytes([s[1][1:] for s in steps])
+        return lambda value, context=None: only(value)
+
+    def write(value: Any, context: Any = None) -> bytes:
+        out: list[bytes] = []
+        for segment in segments:
+            segment(value, context, out)
+        return b"".join(out)
+    return write
+
+
+def _attr_run_bytes(run: list[Any]) -> Callable[[Any], bytes]:
+    """value -> the bytes of a run of attribute fields."""
+    if not run:
+        return lambda value: b""
+    names = [name for name, _, _ in run]
+    get = operator.attrgetter(*names) if len(names) > 1 else (
+        lambda value, one=operator.attrgetter(names[0]): (one(value),))
+    writes = [(w, always) for _, w, always in run]
+
+    def write(value: Any) -> bytes:
+        out = []
+        for v, (w, always) in zip(get(value), writes, strict=True):
+            if v or always and v is not None:
+                out.append(w(v))
+        return b"".join(out)
+    return write
+
+
+def _attr_run(run: list[Any]) -> Callable[[Any, Any, list[bytes]], None]:
+    write = _attr_run_bytes(run)
+    return lambda value, context, out: out.append(write(value))
+
+
+def _whole(step: Callable[[Any, Any], bytes]) -> Callable[[Any, Any, list[bytes]], None]:
+    return lambda value, context, out: out.append(step(value, context))
+
+
+def _flat_writer(tag: bytes, inner: list[Any]) -> Callable[[Any, Any], bytes]:
+    write = _attr_run_bytes(inner)
+
+    def flat(value: Any, context: Any) -> bytes:
+        body = write(value)
+        return tag + _uvarint(len(body)) + body
+    return flat
+
+
+def _derived_writer(fd: Any, make: Callable[[Any, Any], Any], profile: str
+                    ) -> Callable[[Any, Any], bytes]:
+    """A derived field: its value computed, then written by its own type's plan."""
+    cache: dict[type, Callable[[Any], bytes]] = {}
+
+    def derived(value: Any, context: Any) -> bytes:
+        v = make(value, context)
+        if v is None:
+            return b""
+        write = cache.get(type(v))
+        if write is None:
+            if fd.is_repeated:
+                raise MappingError(f"derived {fd.full_name}: a repeated field is not derived")
+            hint = type(v)
+            write = cache[type(v)] = _field_writer(hint, fd, None, profile, _NONE,
+                                                   f"derived {fd.full_name}")[0]
+        return write(v) if v or fd.has_presence else b""
+    return derived
+
+
 # ---------------------------------------------------------------------- events
 
 def _vocabulary_events() -> dict[str, type]:
@@ -617,6 +926,20 @@ def stream_policy(cls: type) -> str:
     return OVERRIDES.get(cls, _NONE).stream
 
 
+def same_on_wire(cls: type) -> bool:
+    """Whether an event's WIRE bytes are its STORE bytes (no override, no envelope field
+    of its own): a stream may send the stored payload as it is."""
+    same = _SAME.get(cls)
+    if same is None:
+        fd = _CASES[cls]
+        same = _SAME[cls] = cls not in OVERRIDES and not _pair(cls, fd.message_type,
+                                                                 STORE).envelope
+    return same
+
+
+_SAME: dict[type, bool] = {}
+
+
 def case(cls: type) -> str:
     """The TableEvent oneof case (field name) of a domain event class."""
     return _CASES[cls].name  # type: ignore[no-any-return]
@@ -649,10 +972,58 @@ def to_event(event: Any, context: Any = None, profile: str = STORE, **envelope: 
     return _TableEvent(**envelope, **{_CASES[cls].name: enc(event, context)})
 
 
-def to_event_bytes(event: Any) -> bytes:
-    """The store's canonical encoding of an event: its serialized TableEvent (STORE)."""
-    data: bytes = to_event(event).SerializeToString()
-    return data
+def to_event_bytes(event: Any, context: Any = None, profile: str = STORE,
+                   head: bytes = b"") -> bytes:
+    """The serialized TableEvent of a domain event, written straight from it (the bytes
+    `to_event(...).SerializeToString()` gives): the store's canonical encoding (STORE),
+    or a stream's (WIRE), after `head` (the envelope's bytes: `envelope_bytes`)."""
+    cls = type(event)
+    write = _WRITERS.get((cls, profile))
+    if write is None:
+        write = _WRITERS[cls, profile] = _event_writer(cls, profile)
+    return write(event, context, head)
+
+
+_WRITERS: dict[tuple[type, str], Callable[[Any, Any, bytes], bytes]] = {}
+
+
+def _event_writer(cls: type, profile: str) -> Callable[[Any, Any, bytes], bytes]:
+    fd = _CASES.get(cls)
+    if fd is None:
+        raise MappingError(f"{cls.__name__} is not an event of TableEvent")
+    body_of = writer(cls, fd.message_type, profile)
+    tag = _tag(fd, 2)
+    own = [(_ENVELOPE_TAGS[f.name], operator.attrgetter(f.name))
+           for f in _pair(cls, fd.message_type, profile).envelope]
+
+    def write(event: Any, context: Any, head: bytes) -> bytes:
+        body = body_of(event, context)
+        if own and not head:  # the event's own envelope fields (HandStarted's hand_id)
+            head = b"".join([w(v) for w, get in own if (v := get(event))])
+        return head + tag + _uvarint(len(body)) + body
+    return write
+
+
+_ENVELOPE_TAGS = {fd.name: _field_writer(str if fd.type == _T.TYPE_STRING else int, fd, None,
+                                         STORE, _NONE, fd.full_name)[0]
+                  for fd in tpb.TableEvent.DESCRIPTOR.fields if fd.containing_oneof is None}
+_SEQUENCE, _TIME, _HAND = (_ENVELOPE_TAGS[name] for name in ("sequence", "time_unix_ms",
+                                                              "hand_id"))
+
+
+def envelope_bytes(sequence: int = 0, time_unix_ms: int = 0, hand_id: str = "") -> bytes:
+    """The bytes of a TableEvent's envelope fields (zero ones are not written). The events
+    of one write share their time and hand: the last ones' bytes are kept."""
+    global _last_time, _last_hand
+    if time_unix_ms != _last_time[0]:
+        _last_time = (time_unix_ms, _TIME(time_unix_ms) if time_unix_ms else b"")
+    if hand_id != _last_hand[0]:
+        _last_hand = (hand_id, _HAND(hand_id) if hand_id else b"")
+    return (_SEQUENCE(sequence) if sequence else b"") + _last_time[1] + _last_hand[1]
+
+
+_last_time: tuple[int, bytes] = (0, b"")
+_last_hand: tuple[str, bytes] = ("", b"")
 
 
 def from_event(message: Any, profile: str = STORE) -> Any:
@@ -667,28 +1038,6 @@ def from_event(message: Any, profile: str = STORE) -> Any:
         if profile == STORE:
             _DECODERS[kind] = dec
     return dec(getattr(message, kind), message)
-
-
-# ----------------------------------------------------------------- wire framing
-
-def varint(value: int) -> bytes:
-    """A non-negative integer in the protobuf wire format's varint encoding."""
-    if value < 0x80:
-        return bytes((value,))
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def length_delimited(tag: bytes, body: bytes) -> bytes:
-    """A length-delimited field of the protobuf wire format: tag, varint length, body."""
-    size = len(body)
-    if size < 0x80:
-        return tag + bytes((size,)) + body
-    return tag + varint(size) + body
 
 
 _LENGTH_DELIMITED = frozenset({_T.TYPE_MESSAGE, _T.TYPE_STRING, _T.TYPE_BYTES})

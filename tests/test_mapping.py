@@ -75,6 +75,15 @@ def test_every_event_kind_round_trips_domain_message_domain(case: Any) -> None:
     assert mapping.from_event(tpb.TableEvent.FromString(again.SerializeToString())) == domain
     assert mapping.from_event(tpb.TableEvent.FromString(mapping.to_event_bytes(domain)),
                               ) == domain
+    # The bytes written straight from the value are the message's, in both profiles.
+    assert mapping.to_event_bytes(domain) == mapping.to_event(domain).SerializeToString()
+
+    class Table:
+        config = TableConfig(levels=(Level(5, 10),) * 4)
+    head = mapping.envelope_bytes(5, 6, "t-4")
+    assert mapping.to_event_bytes(domain, Table(), mapping.WIRE, head) == mapping.to_event(
+        domain, Table(), mapping.WIRE, sequence=5, time_unix_ms=6,
+        hand_id="t-4").SerializeToString()
     # The wire form: a message of that kind (without the store's own fields).
     wire = mapping.to_event(domain, profile=mapping.WIRE)
     assert wire.WhichOneof("event") == case.name

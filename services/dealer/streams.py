@@ -127,7 +127,8 @@ def _read_page(reader: Reader, table: Table, start: int) -> list[Stored]:
     loads = codec.loads
     page: list[Stored] = []
     for n, r in enumerate(reader.events(table.table_id, start, PAGE), start=1):
-        page.append(Stored(r.sequence, r.hand_id, r.time_ms, loads(r.payload)))
+        page.append(Stored(r.sequence, r.hand_id, r.time_ms, loads(r.payload),
+                           {"payload": r.payload}))
         if n % _SLICE == 0:
             views.shared_frames(page[-_SLICE:], table)
             time.sleep(0)  # the event loop takes the GIL now if it waits for it

@@ -264,10 +264,9 @@ def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
         if cached is not None:
             return cached
         if key != "hidden" and mapping.stream_policy(type(event)) == "mapped":
-            message = mapping.to_event(event, table, mapping.WIRE, sequence=s.sequence,
-                                       time_unix_ms=s.time_ms, hand_id=s.hand_id)
+            data = _wire_bytes(s, event, table)
         else:
-            message = _header(s)
+            data = _head(s)
     else:
         if event.visibility is Visibility.PUBLIC:
             key, shown = "public", event
@@ -277,18 +276,34 @@ def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
         cached = frames.get(key)
         if cached is not None:
             return cached
-        if shown is not None:
-            message = mapping.to_event(shown, table, mapping.WIRE, sequence=s.sequence,
-                                       time_unix_ms=s.time_ms, hand_id=s.hand_id)
-        else:
-            message = _header(s)
-    frame: bytes = length_delimited(_EVENTS_FIELD, message.SerializeToString())
+        data = _wire_bytes(s, shown, table) if shown is not None else _head(s)
+    frame: bytes = length_delimited(_EVENTS_FIELD, data)
     frames[key] = frame
     return frame
 
 
 def _header(s: Stored) -> pb.TableEvent:
     return pb.TableEvent(sequence=s.sequence, time_unix_ms=s.time_ms, hand_id=s.hand_id)
+
+
+def _wire_bytes(s: Stored, shown: Any, table: Table | None) -> bytes:
+    """The TableEvent of `shown` (the stored event or its redacted copy) for streams: the
+    stored payload itself after the envelope where the wire form is the store's."""
+    payload = s.views.get("payload") if shown is s.event else None
+    if payload is not None and _same_on_wire(type(shown)):
+        return _head(s) + payload  # type: ignore[no-any-return]
+    return _event_bytes(shown, table, _WIRE, _head(s))
+
+
+def _head(s: Stored) -> bytes:
+    """The envelope of a stored event's TableEvent, serialized."""
+    return _envelope(s.sequence, s.time_ms, s.hand_id)
+
+
+_envelope = mapping.envelope_bytes
+_event_bytes = mapping.to_event_bytes
+_same_on_wire = mapping.same_on_wire
+_WIRE = mapping.WIRE
 
 
 
