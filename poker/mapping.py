@@ -489,9 +489,14 @@ def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., A
     hints = typing.get_type_hints(cls)
     # (dataclass field name, read(message, envelope))
     reads: list[tuple[str, Callable[[Any, Any], Any]]] = []
+    # Fields read as they are or through one decoder: fetched with one attrgetter.
+    plain: list[tuple[str, str, Callable[[Any], Any] | None]] = []
     for f, fd in pairing.direct:
         _, dec = _value_codec(hints[f.name], fd, cls, profile, override,
                               _where(cls, descriptor, fd.name))
+        if fd.is_repeated or not _optional(hints[f.name])[1]:
+            plain.append((f.name, fd.name, dec))
+            continue
         reads.append((f.name, _reader(fd, hints[f.name], dec)))
     for fd, pairs in pairing.flat:
         taken = {name for name, _ in reads}
@@ -505,26 +510,39 @@ def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., A
     for f in pairing.envelope:
         reads.append((f.name, _from_envelope(f.name)))
     fields = _init_fields(cls)
-    read_names = {name for name, _ in reads}
+    read_names = {name for name, _ in reads} | {name for name, _, _ in plain}
     defaults = [(f.name, f.default, f.default_factory) for f in fields if f.name not in read_names]
     for name, default, factory in defaults:
         if default is dataclasses.MISSING and factory is dataclasses.MISSING:
             raise MappingError(f"{_where(cls, descriptor, name)}: nothing to read it from")
+    names = [proto for _, proto, _ in plain]
+    get_all = (operator.attrgetter(*names) if len(names) > 1 else
+               (lambda m, one=operator.attrgetter(names[0]): (one(m),)) if names else
+               (lambda m: ()))
+    decs = [dec for _, _, dec in plain]
     if _slots_only(cls):
         new = object.__new__
+        puts = [getattr(cls, name).__set__ for name, _, _ in plain]
         sets = [(getattr(cls, name).__set__, read) for name, read in reads]
         for name, default, factory in defaults:
             sets.append((getattr(cls, name).__set__, _constant(default, factory)))
 
         def decode(message: Any, envelope: Any = None) -> Any:
             value = new(cls)
+            for put, v, dec in zip(puts, get_all(message), decs, strict=True):
+                put(value, v if dec is None else dec(v))
             for put, read in sets:
                 put(value, read(message, envelope))
             return value
         return decode
+    keys = [name for name, _, _ in plain]
 
     def decode_init(message: Any, envelope: Any = None) -> Any:
-        return cls(**{name: read(message, envelope) for name, read in reads})
+        kw = {name: v if dec is None else dec(v)
+              for name, v, dec in zip(keys, get_all(message), decs, strict=True)}
+        for name, read in reads:
+            kw[name] = read(message, envelope)
+        return cls(**kw)
     return decode_init
 
 
