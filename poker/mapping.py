@@ -28,7 +28,10 @@ message, one `apply`: nothing here changes.
 Two profiles: STORE is the dealer's store (every domain field, losslessly: fields
 numbered for the store alone included), WIRE what streams carry (store-only fields
 left out, derived fields computed from a context, e.g. the table). Each (class,
-message, profile) compiles once into a plan of closures; no code is generated.
+message, profile) compiles once into a plan of closures, no code generated: a writer
+that puts the value's bytes together field by field (tags from the descriptor; the
+bytes are the message's serialization, tests/test_mapping.py), and a decoder that
+reads a parsed message into the dataclass.
 
 >>> from poker.vocab.table_events import PlayerSatOut
 >>> message = to_event(PlayerSatOut(seat=2, reason="timed_out"))
@@ -240,26 +243,24 @@ def _proto_name(f: Any, override: Override) -> str:
 
 # ---------------------------------------------------------------- field codecs
 
-def _value_codec(hint: Any, fd: Any, cls: Any, profile: str, override: Override,
-                 where: str) -> tuple[Callable[[Any], Any] | None, Callable[[Any], Any] | None]:
-    """(encode, decode) of one field's whole value (repeated, nested or scalar)."""
-    repeated = fd.is_repeated
-    if repeated:
+def _value_decoder(hint: Any, fd: Any, profile: str, override: Override,
+                   where: str) -> Callable[[Any], Any] | None:
+    """The decoder of one field's whole value (repeated, nested or scalar); None where the
+    message's value is the domain's."""
+    if fd.is_repeated:
         item = _element(hint)
         if item is None:
             raise MappingError(f"{where}: a repeated field needs a tuple[..., ...], not {hint!r}")
         if fd.type == _T.TYPE_MESSAGE:
             if dataclasses.is_dataclass(item):
-                enc, dec = encoder(item, fd.message_type, profile), decoder(item, fd.message_type,
-                                                                            profile)
-                return (lambda values: [enc(v) for v in values],
-                        lambda values: tuple([dec(v) for v in values]))
+                dec = decoder(item, fd.message_type, profile)
+                return lambda values: tuple([dec(v) for v in values])
             if typing.get_origin(item) is tuple:
-                return _rows_codec(item, fd, override.rows.get(fd.name), where)
+                return _rows_decoder(item, fd, override.rows.get(fd.name), where)
             raise MappingError(f"{where}: {item!r} cannot carry a {fd.message_type.full_name}")
-        to_wire, from_wire = _scalar_codec(item, fd, where)
-        if to_wire is None and from_wire is None:
-            return None, tuple
+        _, from_wire = _scalar_codec(item, fd, where)
+        if from_wire is None:
+            return tuple
         if from_wire is _card_index:
             lookup = _CARD_INDEX.__getitem__
 
@@ -268,22 +269,19 @@ def _value_codec(hint: Any, fd: Any, cls: Any, profile: str, override: Override,
                     return tuple(map(lookup, texts))
                 except KeyError:
                     return tuple(map(_card_index, texts))  # raises naming the text
-            return (lambda values: [_card_text(v) for v in values]), cards
-        assert to_wire is not None and from_wire is not None
-        return (lambda values: [to_wire(v) for v in values],
-                lambda values: tuple(map(from_wire, values)))
+            return cards
+        return lambda values: tuple(map(from_wire, values))
     hint, _ = _optional(hint)
     if fd.type == _T.TYPE_MESSAGE:
         if not dataclasses.is_dataclass(hint):
             raise MappingError(f"{where}: {hint!r} cannot carry a {fd.message_type.full_name}")
-        return encoder(hint, fd.message_type, profile), decoder(hint, fd.message_type, profile)
-    return _scalar_codec(hint, fd, where)
+        return decoder(hint, fd.message_type, profile)
+    return _scalar_codec(hint, fd, where)[1]
 
 
-def _rows_codec(row: Any, fd: Any, names: tuple[str, ...] | None, where: str
-                ) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-    """A tuple of rows <-> a repeated sub-message: item k of a row is the k-th field named
-    (by default every field of the sub-message, in field-number order)."""
+def _row_fields(row: Any, fd: Any, names: tuple[str, ...] | None, where: str) -> list[Any]:
+    """The sub-message fields a row's items go to: the ones `names` gives, or every field
+    of the sub-message in field-number order."""
     sub = fd.message_type
     fields = ([sub.fields_by_name[n] for n in names] if names
               else sorted(sub.fields, key=lambda x: x.number))
@@ -291,33 +289,20 @@ def _rows_codec(row: Any, fd: Any, names: tuple[str, ...] | None, where: str
     if len(items) != len(fields) or Ellipsis in items:
         raise MappingError(f"{where}: a row {row!r} for the fields "
                            f"{[x.name for x in fields]} of {sub.full_name}")
-    parts = []
-    for item, sub_fd in zip(items, fields, strict=True):
-        to_wire, from_wire = _scalar_codec(item, sub_fd, f"{where}[{sub_fd.name}]")
-        parts.append((sub_fd.name, to_wire, from_wire))
-    message_cls = _message_class(sub)
-    names_ = [name for name, _, _ in parts]
+    return fields
 
-    def encode(rows: Any) -> list[Any]:
-        out = []
-        for r in rows:
-            out.append(message_cls(**{name: (v if enc is None else enc(v))
-                                      for (name, enc, _), v in zip(parts, r, strict=True)}))
-        return out
 
-    getters = operator.attrgetter(*names_) if len(names_) > 1 else None
-    decs = [dec for _, _, dec in parts]
-    if all(d is None for d in decs) and getters is not None:
-        return encode, lambda messages: tuple(map(getters, messages))
-
-    def decode(messages: Any) -> tuple[Any, ...]:
-        out = []
-        for m in messages:
-            out.append(tuple(v if dec is None else dec(v)
-                             for v, dec in zip([getattr(m, n) for n in names_], decs,
-                                               strict=True)))
-        return tuple(out)
-    return encode, decode
+def _rows_decoder(row: Any, fd: Any, names: tuple[str, ...] | None, where: str
+                  ) -> Callable[[Any], Any]:
+    """A repeated sub-message -> a tuple of rows (item k of a row: the k-th field)."""
+    fields = _row_fields(row, fd, names, where)
+    decs = [_scalar_codec(item, sub_fd, f"{where}[{sub_fd.name}]")[1]
+            for item, sub_fd in zip(typing.get_args(row), fields, strict=True)]
+    get = operator.attrgetter(*[x.name for x in fields])
+    if all(d is None for d in decs):
+        return lambda messages: tuple(map(get, messages))
+    return lambda messages: tuple([tuple([v if dec is None else dec(v) for v, dec in zip(
+        get(m), decs, strict=True)]) for m in messages])
 
 
 def _message_class(descriptor: Any) -> Any:
@@ -330,12 +315,10 @@ def _message_class(descriptor: Any) -> Any:
 
 def encoder(cls: Any, descriptor: Any, profile: str = STORE) -> Callable[..., Any]:
     """`encode(value, context=None) -> message` for dataclass `cls` and message
-    `descriptor`, compiled once (per profile)."""
-    key = ("enc", cls, descriptor.full_name, profile)
-    plan = _PLAN_CACHE.get(key)
-    if plan is None:
-        plan = _PLAN_CACHE[key] = _compile_encoder(cls, descriptor, profile)
-    return plan  # type: ignore[no-any-return,unused-ignore]
+    `descriptor`: the message `writer`'s bytes are."""
+    write = writer(cls, descriptor, profile)
+    parse = _message_class(descriptor).FromString
+    return lambda value, context=None: parse(write(value, context))
 
 
 def decoder(cls: Any, descriptor: Any, profile: str = STORE) -> Callable[..., Any]:
@@ -427,62 +410,6 @@ def _pair(cls: Any, descriptor: Any, profile: str) -> _Pairing:
     return _Pairing(direct, flat, envelope, derived)
 
 
-def _compile_encoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., Any]:
-    override = OVERRIDES.get(cls, _NONE)
-    pairing = _pair(cls, descriptor, profile)
-    hints = typing.get_type_hints(cls)
-    message_cls = _message_class(descriptor)
-    steps: list[tuple[str, Callable[[Any], Any], Callable[[Any], Any] | None]] = []
-    for f, fd in pairing.direct:
-        enc, _ = _value_codec(hints[f.name], fd, cls, profile, override,
-                              _where(cls, descriptor, fd.name))
-        steps.append((fd.name, operator.attrgetter(f.name), enc))
-    for fd, pairs in pairing.flat:
-        sub_cls = _message_class(fd.message_type)
-        sub_steps = []
-        for f, sub_fd in pairs:
-            enc, _ = _value_codec(hints[f.name], sub_fd, cls, profile, override,
-                                  _where(cls, fd.message_type, sub_fd.name))
-            sub_steps.append((sub_fd.name, operator.attrgetter(f.name), enc))
-        steps.append((fd.name, _flat_encoder(sub_cls, sub_steps), None))
-    made = [(fd.name, make, _derived_codec(fd, cls, profile)) for fd, make in pairing.derived]
-
-    def encode(value: Any, context: Any = None) -> Any:
-        kw = {}
-        for name, get, enc in steps:
-            v = get(value)
-            if v is None:
-                continue
-            kw[name] = v if enc is None else enc(v)
-        for name, make, enc in made:
-            v = make(value, context)
-            if v is not None:
-                kw[name] = v if enc is None else enc(v)
-        return message_cls(**kw)
-    return encode
-
-
-def _derived_codec(fd: Any, cls: Any, profile: str) -> Callable[[Any], Any] | None:
-    """A derived value crosses by its own type: a dataclass through its plan."""
-    if fd.type != _T.TYPE_MESSAGE:
-        return None
-
-    def encode(value: Any) -> Any:
-        return encoder(type(value), fd.message_type, profile)(value)
-    return encode
-
-
-def _flat_encoder(sub_cls: Any, steps: list[tuple[str, Any, Any]]) -> Callable[[Any], Any]:
-    def encode(value: Any) -> Any:
-        kw = {}
-        for name, get, enc in steps:
-            v = get(value)
-            if v is not None:
-                kw[name] = v if enc is None else enc(v)
-        return sub_cls(**kw)
-    return encode
-
-
 def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., Any]:
     override = OVERRIDES.get(cls, _NONE)
     pairing = _pair(cls, descriptor, profile)
@@ -492,8 +419,8 @@ def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., A
     # Fields read as they are or through one decoder: fetched with one attrgetter.
     plain: list[tuple[str, str, Callable[[Any], Any] | None]] = []
     for f, fd in pairing.direct:
-        _, dec = _value_codec(hints[f.name], fd, cls, profile, override,
-                              _where(cls, descriptor, fd.name))
+        dec = _value_decoder(hints[f.name], fd, profile, override,
+                             _where(cls, descriptor, fd.name))
         if fd.is_repeated or not _optional(hints[f.name])[1]:
             plain.append((f.name, fd.name, dec))
             continue
@@ -503,8 +430,8 @@ def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., A
         for f, sub_fd in pairs:
             if f.name in taken:
                 continue  # the event's own field wins (TurnStarted.seat, .decision)
-            _, dec = _value_codec(hints[f.name], sub_fd, cls, profile, override,
-                                  _where(cls, fd.message_type, sub_fd.name))
+            dec = _value_decoder(hints[f.name], sub_fd, profile, override,
+                                 _where(cls, fd.message_type, sub_fd.name))
             inner = _reader(sub_fd, hints[f.name], dec)
             reads.append((f.name, _nested(fd.name, inner)))
     for f in pairing.envelope:
@@ -782,13 +709,8 @@ _CARD_FIELD = [bytes((len(text),)) + text.encode() for text in CARD_TEXT]
 
 def _row_writer(row: Any, fd: Any, names: tuple[str, ...] | None, where: str
                 ) -> Callable[[Any], bytes]:
-    sub = fd.message_type
-    fields = ([sub.fields_by_name[n] for n in names] if names
-              else sorted(sub.fields, key=lambda x: x.number))
+    fields = _row_fields(row, fd, names, where)
     items = typing.get_args(row)
-    if len(items) != len(fields) or Ellipsis in items:
-        raise MappingError(f"{where}: a row {row!r} for the fields "
-                           f"{[x.name for x in fields]} of {sub.full_name}")
     order = sorted(range(len(fields)), key=lambda k: fields[k].number)
     parts = [(k, *_field_writer(items[k], fields[k], None, STORE, _NONE,
                                 f"{where}[{fields[k].name}]")) for k in order]
@@ -963,31 +885,23 @@ def case(cls: type) -> str:
     return _CASES[cls].name  # type: ignore[no-any-return]
 
 
-_ENCODERS: dict[tuple[type, str], Callable[..., Any]] = {}
 _DECODERS: dict[str, Callable[..., Any]] = {}
-_ENVELOPE_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _event_encoder(cls: type, profile: str) -> Callable[..., Any]:
-    enc = _ENCODERS.get((cls, profile))
-    if enc is None:
-        fd = _CASES.get(cls)
-        if fd is None:
-            raise MappingError(f"{cls.__name__} is not an event of TableEvent")
-        enc = _ENCODERS[cls, profile] = encoder(cls, fd.message_type, profile)
-        _ENVELOPE_FIELDS[cls] = tuple(f.name for f in _pair(cls, fd.message_type,
-                                                               profile).envelope)
-    return enc
 
 
 def to_event(event: Any, context: Any = None, profile: str = STORE, **envelope: Any) -> Any:
     """The TableEvent of a domain event: its oneof case set and the envelope fields the
     event has (HandStarted's hand_id), then `envelope` (sequence, time_unix_ms, hand_id)."""
-    cls = type(event)
-    enc = _event_encoder(cls, profile)
-    for name in _ENVELOPE_FIELDS[cls]:
+    for name in _own_envelope(type(event)):
         envelope.setdefault(name, getattr(event, name))
-    return _TableEvent(**envelope, **{_CASES[cls].name: enc(event, context)})
+    return _TableEvent.FromString(to_event_bytes(event, context, profile,
+                                                 envelope_bytes(**envelope)))
+
+
+def _own_envelope(cls: type) -> tuple[str, ...]:
+    fd = _CASES.get(cls)
+    if fd is None:
+        raise MappingError(f"{cls.__name__} is not an event of TableEvent")
+    return tuple(f.name for f in _pair(cls, fd.message_type, STORE).envelope)
 
 
 def to_event_bytes(event: Any, context: Any = None, profile: str = STORE,
