@@ -118,7 +118,8 @@ class ActRecord:
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """A table's state (JSON, in the format `version`) once its events up to `sequence`
-    are folded."""
+    are folded. It holds table state (seats, stacks, button, keys), no encoded event, so
+    the payload migration (format 1 -> 2) leaves it valid: the sequences stay."""
 
     sequence: int
     version: int
