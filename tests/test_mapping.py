@@ -155,3 +155,13 @@ def test_a_field_that_does_not_pair_up_fails_loudly() -> None:
     BlindMissed.__module__ = "poker.vocab.table_events"
     with pytest.raises(mapping.MappingError, match=r"BlindMissed.blind .*the dataclass has no"):
         mapping.encoder(BlindMissed, tpb.BlindMissed.DESCRIPTOR)
+
+
+def test_the_modules_doctests_pass() -> None:
+    import doctest
+
+    from services.dealer import codec
+
+    for module in (mapping, codec):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed, module.__name__
