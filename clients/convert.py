@@ -40,7 +40,7 @@ def _card(text: str) -> Card:
         return Card(text)  # raises CardError naming the text
 
 
-mapping.scalar(Card, lambda card: card.text, _card)
+mapping.scalar(Card, lambda card: card.text, _card, _CARDS)
 _EVENT_DECODERS: dict[str, Any] = {}  # event_from_proto's, by TableEvent oneof name
 
 

@@ -142,10 +142,17 @@ _SCALARS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
 _PLAN_CACHE: dict[tuple[Any, ...], Any] = {}
 
 
-def scalar(kind: type, encode: Callable[[Any], Any], decode: Callable[[Any], Any]) -> None:
-    """Registers a scalar type of its own (the SDK's `Card` <-> card text)."""
+def scalar(kind: type, encode: Callable[[Any], Any], decode: Callable[[Any], Any],
+           known: Mapping[Any, Any] | None = None) -> None:
+    """Registers a scalar type of its own (the SDK's `Card` <-> card text); `known`, the
+    decoded value of each usual wire value, lets a repeated field decode at C speed."""
     _SCALARS[kind] = (encode, decode)
+    if known is not None:
+        _KNOWN[decode] = known
     _PLAN_CACHE.clear()
+
+
+_KNOWN: dict[Any, Mapping[Any, Any]] = {}
 
 
 def _card_text(index: int) -> str:
@@ -201,7 +208,7 @@ def _scalar_codec(hint: Any, fd: Any, where: str
             by_text[""] = 0
             texts = {number: ("" if m is None else m.value) for number, m in to_member.items()}
             return by_text.__getitem__, lambda number: texts.get(number, "")
-        return to_number.__getitem__, lambda number: to_member.get(number)
+        return to_number.__getitem__, to_member.get
     if hint is int and fd.type == _T.TYPE_STRING:  # a card (R1)
         return _card_text, _card_index
     if hint in _PLAIN and fd.type in _PLAIN[hint]:
@@ -261,15 +268,17 @@ def _value_decoder(hint: Any, fd: Any, profile: str, override: Override,
         _, from_wire = _scalar_codec(item, fd, where)
         if from_wire is None:
             return tuple
-        if from_wire is _card_index:
-            lookup = _CARD_INDEX.__getitem__
+        known = _CARD_INDEX if from_wire is _card_index else _KNOWN.get(from_wire)
+        if known is not None:
+            lookup = known.__getitem__
+            slow = from_wire
 
-            def cards(texts: Any) -> tuple[int, ...]:
+            def each_known(values: Any) -> tuple[Any, ...]:
                 try:
-                    return tuple(map(lookup, texts))
+                    return tuple(map(lookup, values))  # a whole deck at C speed
                 except KeyError:
-                    return tuple(map(_card_index, texts))  # raises naming the text
-            return cards
+                    return tuple(map(slow, values))  # raises naming the value
+            return each_known
         return lambda values: tuple(map(from_wire, values))
     hint, _ = _optional(hint)
     if fd.type == _T.TYPE_MESSAGE:
@@ -434,10 +443,9 @@ def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., A
                                  _where(cls, fd.message_type, sub_fd.name))
             inner = _reader(sub_fd, hints[f.name], dec)
             reads.append((f.name, _nested(fd.name, inner)))
-    for f in pairing.envelope:
-        reads.append((f.name, _from_envelope(f.name)))
+    envelope = [f.name for f in pairing.envelope]
     fields = _init_fields(cls)
-    read_names = {name for name, _ in reads} | {name for name, _, _ in plain}
+    read_names = {name for name, _ in reads} | {name for name, _, _ in plain} | set(envelope)
     defaults = [(f.name, f.default, f.default_factory) for f in fields if f.name not in read_names]
     for name, default, factory in defaults:
         if default is dataclasses.MISSING and factory is dataclasses.MISSING:
@@ -447,19 +455,41 @@ def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., A
                (lambda m, one=operator.attrgetter(names[0]): (one(m),)) if names else
                (lambda m: ()))
     decs = [dec for _, _, dec in plain]
+    for name, default, factory in defaults:
+        if default is dataclasses.MISSING:
+            reads.append((name, _constant(default, factory)))
+    constants = [(name, default) for name, default, _ in defaults
+                 if default is not dataclasses.MISSING]
+    get_envelope = (operator.attrgetter(*envelope) if len(envelope) > 1 else
+                    (lambda e, one=operator.attrgetter(envelope[0]): (one(e),)) if envelope
+                    else None)
+    kw_only = any(f.kw_only for f in fields)
+    if not reads and not envelope and not constants and not kw_only and len(plain) == len(
+            fields):
+        # Every field read from the message, in the dataclass's order: its own __init__
+        # (dataclasses'), called with them positionally, is the fastest way to build it.
+        if all(dec is None for dec in decs):
+            return lambda message, envelope=None: cls(*get_all(message))
+        return lambda message, envelope=None: cls(*[
+            v if dec is None else dec(v) for v, dec in zip(get_all(message), decs, strict=True)])
     if _slots_only(cls):
         new = object.__new__
         puts = [getattr(cls, name).__set__ for name, _, _ in plain]
+        env_puts = [getattr(cls, name).__set__ for name in envelope]
         sets = [(getattr(cls, name).__set__, read) for name, read in reads]
-        for name, default, factory in defaults:
-            sets.append((getattr(cls, name).__set__, _constant(default, factory)))
+        fixed = [(getattr(cls, name).__set__, default) for name, default in constants]
 
         def decode(message: Any, envelope: Any = None) -> Any:
             value = new(cls)
             for put, v, dec in zip(puts, get_all(message), decs, strict=True):
                 put(value, v if dec is None else dec(v))
+            if get_envelope is not None:
+                for put, v in zip(env_puts, get_envelope(envelope), strict=True):
+                    put(value, v)
             for put, read in sets:
                 put(value, read(message, envelope))
+            for put, v in fixed:
+                put(value, v)
             return value
         return decode
     keys = [name for name, _, _ in plain]
@@ -467,9 +497,13 @@ def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., A
     def decode_init(message: Any, envelope: Any = None) -> Any:
         kw = {name: v if dec is None else dec(v)
               for name, v, dec in zip(keys, get_all(message), decs, strict=True)}
+        if get_envelope is not None:
+            kw.update(zip(envelope_names, get_envelope(envelope), strict=True))
         for name, read in reads:
             kw[name] = read(message, envelope)
+        kw.update(constants)
         return cls(**kw)
+    envelope_names = envelope
     return decode_init
 
 
@@ -503,11 +537,6 @@ def _reader(fd: Any, hint: Any, dec: Callable[[Any], Any] | None
 def _nested(name: str, inner: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     get = operator.attrgetter(name)
     return lambda m, e: inner(get(m), e)
-
-
-def _from_envelope(name: str) -> Callable[[Any, Any], Any]:
-    get = operator.attrgetter(name)
-    return lambda m, e: get(e)
 
 
 def _slots_only(cls: Any) -> bool:
@@ -643,10 +672,20 @@ def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override
         if not dataclasses.is_dataclass(hint):
             raise MappingError(f"{where}: {hint!r} cannot carry a {fd.message_type.full_name}")
         sub_one = writer(hint, fd.message_type, profile)
+        memo: dict[int, tuple[Any, bytes]] = {}
 
         def message(value: Any) -> bytes:
+            # A frozen value many events share (a hand's config, its level) is written
+            # once, kept by identity.
+            hit = memo.get(id(value))
+            if hit is not None and hit[0] is value:
+                return hit[1]
             body = sub_one(value)
-            return tag + _uvarint(len(body)) + body
+            data = tag + _uvarint(len(body)) + body
+            if len(memo) >= 256:
+                memo.clear()
+            memo[id(value)] = (value, data)
+            return data
         return message, True
     item_hint = _element(hint) if repeated else _optional(hint)[0]
     if repeated and item_hint is None:
