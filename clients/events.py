@@ -13,9 +13,12 @@ numbers stay without holes. `clients.convert.event_from_proto` builds them.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import typing
 from dataclasses import dataclass, field
-from typing import ClassVar
+from enum import Enum
+from typing import Any, ClassVar
 
 from clients.cards import Card
 from clients.models import (
@@ -30,6 +33,8 @@ from clients.models import (
     Street,
     UnseatReason,
 )
+from poker import mapping
+from poker.vocab import enums as vocab_enums
 
 __all__ = [
     "ActionTaken", "AntePosted", "BetReturned", "BlindMissed", "BlindPosted", "BoardDealt",
@@ -411,7 +416,40 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-#: The event class of each TableEvent oneof name.
+def _zero(hint: Any) -> Any:
+    """A derived field's default: what an unset field of the wire reads as."""
+    return {int: 0, str: "", bytes: b"", bool: False, float: 0.0}.get(hint)
+
+
+def derived_event(case: str, domain: type) -> type[Event]:
+    """The SDK event of a kind declared only in the vocabulary (poker.vocab): the envelope
+    and the domain class's fields, as the wire carries them (a card as a `Card`, an enum's
+    text as the enum, None when unset), each defaulting to its unset value. A kind the
+    dealer adds is decoded by an SDK that has no line for it."""
+    message = mapping.MESSAGES[domain].DESCRIPTOR
+    hints = typing.get_type_hints(domain)
+    fields: list[tuple[str, Any, Any]] = []
+    for f in dataclasses.fields(domain):
+        fd = message.fields_by_name.get(f.name)
+        if fd is None or not f.init:
+            continue  # the store's alone
+        hint = hints[f.name]
+        if fd.type == fd.TYPE_STRING and hint in (int, tuple[int, ...]):
+            hint = Card if hint is int else tuple[Card, ...]
+        elif fd.type == fd.TYPE_ENUM:
+            enum_cls = hint if isinstance(hint, type) and issubclass(hint, Enum) else getattr(
+                vocab_enums, fd.enum_type.name)
+            hint = enum_cls | None
+        default = () if typing.get_origin(hint) is tuple else _zero(hint)
+        fields.append((f.name, hint, field(default=default)))
+    cls = dataclasses.make_dataclass(
+        domain.__name__, fields, bases=(Event,), frozen=True, slots=True, kw_only=True,
+        namespace={"kind": case, "__doc__": domain.__doc__, "__module__": __name__})
+    return cls
+
+
+#: The event class of each TableEvent oneof name: the SDK's own where the wire's shape is
+#: its own (cards as `Card`s, sub-messages as values), a derived one for any other kind.
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (
         HandStarted, DeckSet, AntePosted, BlindPosted, HoleCardsDealt, ActionTaken, BoardDealt,
@@ -422,3 +460,5 @@ EVENT_TYPES: dict[str, type[Event]] = {
         SecondBoardDealt)
 }
 assert all(_snake(cls.__name__) == kind for kind, cls in EVENT_TYPES.items())
+EVENT_TYPES.update({case: derived_event(case, domain) for case, domain in mapping.EVENTS.items()
+                    if case not in EVENT_TYPES})

@@ -80,6 +80,8 @@ from poker.v1.table_events_pb2 import RakeTaken as RakeTaken
 from poker.v1.table_events_pb2 import PotAwarded as PotAwarded
 from poker.v1.table_events_pb2 import HandEnded as HandEnded
 from poker.v1.table_events_pb2 import DeckRevealed as DeckRevealed
+from poker.v1.table_events_pb2 import DealtPositions as DealtPositions
+from poker.v1.table_events_pb2 import HandSalt as HandSalt
 from poker.v1.table_events_pb2 import SeedsCommitted as SeedsCommitted
 from poker.v1.table_events_pb2 import DeckCommitted as DeckCommitted
 from poker.v1.table_events_pb2 import SeatSeed as SeatSeed

@@ -50,7 +50,7 @@ SIT_OUT_REASON_REQUESTED: SitOutReason
 SIT_OUT_REASON_TIMED_OUT: SitOutReason
 
 class TableEvent(_message.Message):
-    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "turn_timed_out", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed", "seeds_committed", "deal_limit_set", "deck_committed", "deck_seeded", "blind_missed", "rake_taken", "straddle_set", "time_bank_used", "run_it_chosen", "second_board_dealt")
+    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "turn_timed_out", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed", "seeds_committed", "deal_limit_set", "deck_committed", "deck_seeded", "blind_missed", "rake_taken", "straddle_set", "time_bank_used", "run_it_chosen", "second_board_dealt", "hand_salt")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -88,6 +88,7 @@ class TableEvent(_message.Message):
     TIME_BANK_USED_FIELD_NUMBER: _ClassVar[int]
     RUN_IT_CHOSEN_FIELD_NUMBER: _ClassVar[int]
     SECOND_BOARD_DEALT_FIELD_NUMBER: _ClassVar[int]
+    HAND_SALT_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     time_unix_ms: int
     hand_id: str
@@ -125,7 +126,8 @@ class TableEvent(_message.Message):
     time_bank_used: TimeBankUsed
     run_it_chosen: RunItChosen
     second_board_dealt: SecondBoardDealt
-    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ..., seeds_committed: _Optional[_Union[SeedsCommitted, _Mapping]] = ..., deal_limit_set: _Optional[_Union[DealLimitSet, _Mapping]] = ..., deck_committed: _Optional[_Union[DeckCommitted, _Mapping]] = ..., deck_seeded: _Optional[_Union[DeckSeeded, _Mapping]] = ..., blind_missed: _Optional[_Union[BlindMissed, _Mapping]] = ..., rake_taken: _Optional[_Union[RakeTaken, _Mapping]] = ..., straddle_set: _Optional[_Union[StraddleSet, _Mapping]] = ..., time_bank_used: _Optional[_Union[TimeBankUsed, _Mapping]] = ..., run_it_chosen: _Optional[_Union[RunItChosen, _Mapping]] = ..., second_board_dealt: _Optional[_Union[SecondBoardDealt, _Mapping]] = ...) -> None: ...
+    hand_salt: HandSalt
+    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ..., seeds_committed: _Optional[_Union[SeedsCommitted, _Mapping]] = ..., deal_limit_set: _Optional[_Union[DealLimitSet, _Mapping]] = ..., deck_committed: _Optional[_Union[DeckCommitted, _Mapping]] = ..., deck_seeded: _Optional[_Union[DeckSeeded, _Mapping]] = ..., blind_missed: _Optional[_Union[BlindMissed, _Mapping]] = ..., rake_taken: _Optional[_Union[RakeTaken, _Mapping]] = ..., straddle_set: _Optional[_Union[StraddleSet, _Mapping]] = ..., time_bank_used: _Optional[_Union[TimeBankUsed, _Mapping]] = ..., run_it_chosen: _Optional[_Union[RunItChosen, _Mapping]] = ..., second_board_dealt: _Optional[_Union[SecondBoardDealt, _Mapping]] = ..., hand_salt: _Optional[_Union[HandSalt, _Mapping]] = ...) -> None: ...
 
 class HandPlayer(_message.Message):
     __slots__ = ("seat", "player_id", "stack", "posts_late", "straddles", "posts_dead_small_blind")
@@ -144,7 +146,7 @@ class HandPlayer(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., posts_late: _Optional[bool] = ..., straddles: _Optional[bool] = ..., posts_dead_small_blind: _Optional[bool] = ...) -> None: ...
 
 class HandStarted(_message.Message):
-    __slots__ = ("hand_number", "button", "level", "players", "commitment", "test_mode", "small_blind_seat", "big_blind_seat", "button_dead")
+    __slots__ = ("hand_number", "button", "level", "players", "commitment", "test_mode", "small_blind_seat", "big_blind_seat", "button_dead", "config")
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     BUTTON_FIELD_NUMBER: _ClassVar[int]
     LEVEL_FIELD_NUMBER: _ClassVar[int]
@@ -154,6 +156,7 @@ class HandStarted(_message.Message):
     SMALL_BLIND_SEAT_FIELD_NUMBER: _ClassVar[int]
     BIG_BLIND_SEAT_FIELD_NUMBER: _ClassVar[int]
     BUTTON_DEAD_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_FIELD_NUMBER: _ClassVar[int]
     hand_number: int
     button: int
     level: _table_config_pb2.Level
@@ -163,7 +166,8 @@ class HandStarted(_message.Message):
     small_blind_seat: int
     big_blind_seat: int
     button_dead: bool
-    def __init__(self, hand_number: _Optional[int] = ..., button: _Optional[int] = ..., level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ..., players: _Optional[_Iterable[_Union[HandPlayer, _Mapping]]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., small_blind_seat: _Optional[int] = ..., big_blind_seat: _Optional[int] = ..., button_dead: _Optional[bool] = ...) -> None: ...
+    config: _table_config_pb2.TableConfig
+    def __init__(self, hand_number: _Optional[int] = ..., button: _Optional[int] = ..., level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ..., players: _Optional[_Iterable[_Union[HandPlayer, _Mapping]]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., small_blind_seat: _Optional[int] = ..., big_blind_seat: _Optional[int] = ..., button_dead: _Optional[bool] = ..., config: _Optional[_Union[_table_config_pb2.TableConfig, _Mapping]] = ...) -> None: ...
 
 class DeckSet(_message.Message):
     __slots__ = ("deck",)
@@ -286,20 +290,44 @@ class HandEnded(_message.Message):
     def __init__(self, stacks: _Optional[_Iterable[_Union[_table_view_pb2.SeatStack, _Mapping]]] = ...) -> None: ...
 
 class DeckRevealed(_message.Message):
-    __slots__ = ("salt", "deck", "commitment", "hashes", "salts", "withheld")
+    __slots__ = ("salt", "deck", "commitment", "hashes", "salts", "withheld", "public", "dealt")
     SALT_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
     COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     HASHES_FIELD_NUMBER: _ClassVar[int]
     SALTS_FIELD_NUMBER: _ClassVar[int]
     WITHHELD_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_FIELD_NUMBER: _ClassVar[int]
+    DEALT_FIELD_NUMBER: _ClassVar[int]
     salt: bytes
     deck: _containers.RepeatedScalarFieldContainer[str]
     commitment: str
     hashes: _containers.RepeatedScalarFieldContainer[bytes]
     salts: _containers.RepeatedScalarFieldContainer[bytes]
     withheld: bool
-    def __init__(self, salt: _Optional[bytes] = ..., deck: _Optional[_Iterable[str]] = ..., commitment: _Optional[str] = ..., hashes: _Optional[_Iterable[bytes]] = ..., salts: _Optional[_Iterable[bytes]] = ..., withheld: _Optional[bool] = ...) -> None: ...
+    public: _containers.RepeatedScalarFieldContainer[int]
+    dealt: _containers.RepeatedCompositeFieldContainer[DealtPositions]
+    def __init__(self, salt: _Optional[bytes] = ..., deck: _Optional[_Iterable[str]] = ..., commitment: _Optional[str] = ..., hashes: _Optional[_Iterable[bytes]] = ..., salts: _Optional[_Iterable[bytes]] = ..., withheld: _Optional[bool] = ..., public: _Optional[_Iterable[int]] = ..., dealt: _Optional[_Iterable[_Union[DealtPositions, _Mapping]]] = ...) -> None: ...
+
+class DealtPositions(_message.Message):
+    __slots__ = ("seat", "first", "second")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    SECOND_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    first: int
+    second: int
+    def __init__(self, seat: _Optional[int] = ..., first: _Optional[int] = ..., second: _Optional[int] = ...) -> None: ...
+
+class HandSalt(_message.Message):
+    __slots__ = ("salt", "salts", "deck")
+    SALT_FIELD_NUMBER: _ClassVar[int]
+    SALTS_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    salt: bytes
+    salts: _containers.RepeatedScalarFieldContainer[bytes]
+    deck: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, salt: _Optional[bytes] = ..., salts: _Optional[_Iterable[bytes]] = ..., deck: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SeedsCommitted(_message.Message):
     __slots__ = ("seat", "chain_head")
@@ -420,14 +448,16 @@ class PlayerUnseated(_message.Message):
     def __init__(self, stack: _Optional[_Union[_table_view_pb2.SeatStack, _Mapping]] = ..., reason: _Optional[_Union[UnseatReason, str]] = ...) -> None: ...
 
 class ChipsAdded(_message.Message):
-    __slots__ = ("seat", "amount", "stack")
+    __slots__ = ("seat", "amount", "stack", "idempotency_key")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
     STACK_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
     seat: int
     amount: int
     stack: int
-    def __init__(self, seat: _Optional[int] = ..., amount: _Optional[int] = ..., stack: _Optional[int] = ...) -> None: ...
+    idempotency_key: str
+    def __init__(self, seat: _Optional[int] = ..., amount: _Optional[int] = ..., stack: _Optional[int] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
 
 class PlayerSatOut(_message.Message):
     __slots__ = ("seat", "reason")

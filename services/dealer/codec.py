@@ -1,13 +1,16 @@
-"""A stable JSON encoding of events (the engine's and the dealer's), for the store.
+"""The store's one pair of functions for events: `dumps` and `loads`.
 
-An event is written as `{"t": "<class name>", <field>: <value>, ...}`: enums by
-value, tuples as lists, dicts as lists of pairs, bytes as hex, nested dataclasses
-as objects. Decoding reads each field's type hint, so the engine's frozen
-dataclasses come back exactly as they were (equal to the originals).
+A stored event (format 2) is its serialized `TableEvent` (poker.mapping, STORE profile),
+the canonical encoding streams also carry; every store backend calls these two, so they
+share it. `loads_json` reads format 1 (`{"t": "<class name>", <field>: <value>, ...}`,
+the JSON stores kept before) for the store's migration. `encode`/`decode` are that JSON's
+generic value codec, still used for a table's configuration row (services.dealer.dealer).
 
 >>> from poker.vocab.table_events import PlayerSatIn
 >>> loads(dumps(PlayerSatIn(seat=3))) == PlayerSatIn(seat=3)
 True
+>>> loads_json('{"t":"PlayerSatIn","seat":3}')
+PlayerSatIn(seat=3)
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ import enum
 import json
 import types
 import typing
-from collections.abc import Callable
 from functools import cache
 from typing import Any
+
+from poker import mapping
+from poker.v1.table_events_pb2 import TableEvent
 
 
 def encode(obj: Any) -> Any:
@@ -42,8 +47,6 @@ def encode(obj: Any) -> Any:
     if isinstance(obj, dict):
         return [[encode(k), encode(v)] for k, v in obj.items()]
     if dataclasses.is_dataclass(obj):
-        if type(obj).__name__ in _IMMUTABLE:  # the same table config in every HandStarted
-            return _by_identity(_memo, obj, _fields)
         return _fields(obj)
     raise TypeError(f"cannot encode {type(obj).__name__}")
 
@@ -57,137 +60,28 @@ def _fields(obj: Any) -> dict[str, Any]:
 
 
 _PLAIN = frozenset({int, str, bool, float, type(None)})
-#: Frozen values shared by many events, encoded once (keyed by identity).
-_IMMUTABLE = frozenset({"TableConfig", "Level"})
-_memo: dict[int, tuple[Any, Any]] = {}
+
+def dumps(event: Any) -> bytes:
+    """The stored form of an event (the store's format 2): its `TableEvent`, serialized,
+    as poker.mapping's STORE profile makes it (every field of the event, the store's own
+    ones included; the row's sequence and time are the store's columns). One function
+    for every store (SQLite, PostgreSQL): what it writes is the canonical encoding."""
+    return _to_bytes(event)
 
 
-def _by_identity(cache: dict[int, tuple[Any, Any]], obj: Any,
-                 make: Callable[[Any], Any]) -> Any:
-    """`make(obj)`, kept by the identity of `obj` (a frozen value many events share)."""
-    hit = cache.get(id(obj))
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    if len(cache) > 4096:
-        cache.clear()
-    made = make(obj)
-    cache[id(obj)] = (obj, made)
-    return made
+def loads(payload: bytes) -> Any:
+    """The event a stored payload (format 2) encodes; MappingError for an unknown kind."""
+    return _from_event(_parse(payload))
 
 
-def dumps(event: Any) -> str:
-    """The stored text of an event: `{"t": <class name>, **encode(event)}` as compact JSON.
-
-    Each event class writes through a function generated for it on first use (as
-    `dataclasses` generates `__init__`): the text is put together field by field from
-    the field's type hint, ints with `str`, strings with json's C escaper, enums from a
-    table of their texts, anything else through `encode`. The text is exactly the
-    generic encoder's (tests/dealer/test_units.py), at about a third of its cost: a
-    dealer writes some 3-4 events a decision.
-    """
-    writer = _writers.get(type(event))
-    if writer is None:
-        if not dataclasses.is_dataclass(event):
-            raise TypeError(f"cannot encode {type(event).__name__}")
-        writer = _writers[type(event)] = _writer(type(event))
-    return writer(event)
+_to_bytes = mapping.to_event_bytes
+_from_event = mapping.from_event
+_parse = TableEvent.FromString
 
 
-#: The generated text writer of each event class, for `dumps`.
-_writers: dict[Any, Callable[[Any], str]] = {}
-
-
-def _value_text(value: Any) -> str:
-    """Any field's JSON text, the generic way; a frozen config's text is kept (by identity)."""
-    if type(value) in _PLAIN:
-        return _json(value)
-    if type(value).__name__ in _IMMUTABLE:
-        text: str = _by_identity(_text_memo, value, lambda v: _json(encode(v)))
-        return text
-    return _json(encode(value))
-
-
-_text_memo: dict[int, tuple[Any, str]] = {}
-
-
-def _ints_text(value: Any) -> str:
-    """A tuple of ints as a JSON list (the common case of a `tuple[int, ...]` field)."""
-    if type(value) is tuple and all(type(x) is int for x in value):
-        return "[" + ",".join(map(str, value)) + "]"
-    return _value_text(value)
-
-
-def _bytes_text(value: Any) -> str:
-    """A tuple of bytes as a JSON list of hex strings (R3's salts: 52 a hand)."""
-    if type(value) is tuple and all(type(x) is bytes for x in value):
-        return "[" + ",".join(['"' + x.hex() + '"' for x in value]) + "]"
-    return _value_text(value)
-
-
-def _rows_text(value: Any) -> str:
-    """A tuple of tuples of ints as a JSON list of lists."""
-    if type(value) is tuple and all(type(r) is tuple and all(type(x) is int for x in r)
-                                    for r in value):
-        return "[" + ",".join(["[" + ",".join(map(str, r)) + "]" for r in value]) + "]"
-    return _value_text(value)
-
-
-def _writer(cls: Any) -> Callable[[Any], str]:
-    hints = _hints(cls)
-    scope: dict[str, Any] = {"_esc": json.encoder.encode_basestring_ascii,
-                             "_value": _value_text, "_ints": _ints_text,
-                             "_bytes": _bytes_text, "_rows": _rows_text}
-    parts = [repr('{"t":' + _json(cls.__name__))]
-    lines = []
-    for i, name in enumerate(_init_fields(cls)):
-        v, hint = f"v{i}", hints.get(name)
-        lines.append(f"    {v} = e.{name}")
-        parts.append(repr("," + _json(name) + ":"))
-        if hint is int:
-            parts.append(f"(str({v}) if type({v}) is int else _value({v}))")
-        elif hint is bool:
-            parts.append(f"('true' if {v} is True else 'false' if {v} is False else _value({v}))")
-        elif hint is str:
-            parts.append(f"(_esc({v}) if type({v}) is str else _value({v}))")
-        elif hint == tuple[int, ...]:  # cards, decks, seats
-            parts.append(f"_ints({v})")
-        elif hint == tuple[bytes, ...]:  # salts (R3)
-            parts.append(f"_bytes({v})")
-        elif hint == tuple[tuple[int, int, int], ...]:  # hole-card positions (R3)
-            parts.append(f"_rows({v})")
-        elif isinstance(hint, type) and issubclass(hint, enum.Enum):
-            scope[f"_texts{i}"] = {member: _json(encode(member)) for member in hint}
-            parts.append(f"(_texts{i}.get({v}) or _value({v}))")
-        else:
-            parts.append(f"_value({v})")
-    parts.append("'}'")
-    source = "def write(e):\n" + "\n".join(lines) + "\n    return ''.join((" \
-        + ", ".join(parts) + ",))\n"
-    exec(source, scope)  # noqa: S102 - our own text, built from the class's field names
-    writer: Callable[[Any], str] = scope["write"]
-    return writer
-
-
-def _compact_encoder() -> Callable[[Any], str]:
-    """`json.dumps(obj, separators=(",", ":"))` without building an encoder per call."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # no C accelerator: the plain call
-        return lambda obj: json.dumps(obj, separators=(",", ":"))
-
-    def default(obj: Any) -> Any:
-        raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
-
-    # No circular check (markers None): an event is a tree of values.
-    chunks = make(None, default, json.encoder.encode_basestring_ascii, None, ":", ",",
-                  False, False, True)
-    return lambda obj: "".join(chunks(obj, 0))
-
-
-_json = _compact_encoder()
-
-
-def loads(text: str) -> Any:
-    """The event a stored text encodes; raises KeyError for an unknown type."""
+def loads_json(text: str) -> Any:
+    """The event a format-1 payload encodes (`{"t": <class name>, ...}`, the JSON the store
+    kept up to format 1): what the store's migration reads; KeyError for an unknown type."""
     data = json.loads(text)
     cls = registry()[data.pop("t")]
     return decode(cls, data)
@@ -251,13 +145,5 @@ def _hints(cls: Any) -> dict[str, Any]:
 
 @cache
 def registry() -> dict[str, type]:
-    """Every event class the store may hold, by name: the engine's and the dealer's."""
-    from poker.vocab import table_events as events
-    from services.dealer import engine
-
-    found: dict[str, type] = {}
-    for module in (engine, events):
-        for name, value in vars(module).items():
-            if isinstance(value, type) and dataclasses.is_dataclass(value):
-                found[name] = value
-    return found
+    """Every event class the store may hold, by name (poker.mapping's: one a TableEvent case)."""
+    return {cls.__name__: cls for cls in mapping.EVENTS.values()}

@@ -1,8 +1,9 @@
 """The dealer's durable store: every table's events, in order, in SQLite (WAL mode).
 
 Tables: `tables` (id, configuration, closed flag), `events` (table_id, sequence,
-hand_id, time, payload: the codec's JSON; the payload format is the database's
-`user_version`, STORE_FORMAT), `seats` (the hash of each seat token),
+hand_id, time, payload: the event's serialized TableEvent, `codec.dumps`; the payload
+format is the database's `user_version`, STORE_FORMAT, and an older store is migrated
+when it opens), `seats` (the hash of each seat token),
 `journal` (poker/journal.py: the answer given to each SeatPlayer and SetLevel
 request_id, each AddChips key and each answered decision, so a retried call is answered
 the same way even across a restart, for the retention; `JournalTable` is its adapter)
@@ -39,6 +40,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -57,6 +59,7 @@ from poker.journal import (
     describe,
     fingerprint,
 )
+from services.dealer import codec
 
 # Lazy: modules load (for --help) before poker.log configures the process.
 log = structlog.get_logger(__name__)
@@ -73,7 +76,7 @@ CREATE TABLE IF NOT EXISTS events (
     sequence INTEGER NOT NULL,
     hand_id TEXT NOT NULL,
     time_ms INTEGER NOT NULL,
-    payload TEXT NOT NULL,
+    payload BLOB NOT NULL,
     PRIMARY KEY (table_id, sequence)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS seats (
@@ -99,7 +102,7 @@ class Row:
     sequence: int
     hand_id: str
     time_ms: int
-    payload: str
+    payload: bytes  # codec.dumps: the event's serialized TableEvent (format 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,18 +118,24 @@ class ActRecord:
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """A table's state (JSON, in the format `version`) once its events up to `sequence`
-    are folded."""
+    are folded. It holds table state (seats, stacks, button, keys), no encoded event, so
+    the payload migration (format 1 -> 2) leaves it valid: the sequences stay."""
 
     sequence: int
     version: int
     state: str
 
 
-#: The format of the stored payloads (`PRAGMA user_version`): 1 is the codec's JSON of
-#: each event, the only format so far. A store from before the stamp (0, written by
-#: the dealer up to issue 12) is format 1 and is stamped on opening; a store stamped
-#: with a later format is refused: this dealer would misread it.
-STORE_FORMAT = 1
+#: The format of the stored payloads (`PRAGMA user_version`): 2 is each event's
+#: serialized `TableEvent` (services.dealer.codec.dumps, poker.mapping's STORE profile).
+#: 1 (and 0, a store from before the stamp) held the codec's JSON of each event: such a
+#: store is migrated in place when it opens (`_migrate_payloads`). A store stamped with a
+#: later format is refused: this dealer would misread it.
+STORE_FORMAT = 2
+#: The formats whose payloads are JSON text (codec.loads_json).
+_JSON_FORMATS = (0, 1)
+#: Rows a migration converts between two progress lines in the log.
+MIGRATE_PAGE = 20_000
 
 
 class StoreFormatError(RuntimeError):
@@ -134,16 +143,56 @@ class StoreFormatError(RuntimeError):
 
 
 def _check_format(db: sqlite3.Connection, path: str) -> int:
-    """The store's payload format, stamping a new or pre-stamp store with STORE_FORMAT."""
+    """The store's payload format after opening: a new store is stamped STORE_FORMAT, a
+    format-0/1 store migrated to it, a newer one refused."""
     found = int(db.execute("PRAGMA user_version").fetchone()[0])
     if found > STORE_FORMAT:
         raise StoreFormatError(
             f"{path}: the store is in format {found}, written by a newer dealer; this dealer "
             f"reads format {STORE_FORMAT} and earlier. Start the newer dealer on it (or give "
             "this one another --db path); do not downgrade a store in place")
-    if found < STORE_FORMAT:  # 0: today's JSON payloads, unchanged: only the stamp is new
-        db.execute(f"PRAGMA user_version={STORE_FORMAT}")
+    if found in _JSON_FORMATS:
+        _migrate_payloads(db, path, found)
     return STORE_FORMAT
+
+
+def _migrate_payloads(db: sqlite3.Connection, path: str, found: int) -> None:
+    """Rewrites every JSON payload (format 0/1) as its TableEvent bytes and stamps the store
+    STORE_FORMAT, in one transaction: interrupted, nothing of it stands and the next start
+    does it again; a row already converted (a BLOB) is left as it is. Sequences, hands and
+    times are untouched, so snapshots (table state at a sequence, no encoded event) and the
+    journal stay valid. A progress line every MIGRATE_PAGE rows."""
+    total = int(db.execute("SELECT count(*) FROM events WHERE typeof(payload) = 'text'")
+                .fetchone()[0])
+    started = time.monotonic()
+    if total:
+        log.info("store_migrating", path=path, rows=total, from_format=found,
+                 to_format=STORE_FORMAT)
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        done, after = 0, ("", 0)
+        while True:
+            page = db.execute(
+                "SELECT table_id, sequence, payload FROM events WHERE (table_id, sequence) > (?, ?)"
+                " AND typeof(payload) = 'text' ORDER BY table_id, sequence LIMIT ?",
+                (*after, MIGRATE_PAGE)).fetchall()
+            if not page:
+                break
+            db.executemany("UPDATE events SET payload = ? WHERE table_id = ? AND sequence = ?",
+                           [(codec.dumps(codec.loads_json(text)), table_id, sequence)
+                            for table_id, sequence, text in page])
+            done += len(page)
+            after = (page[-1][0], page[-1][1])
+            if total > MIGRATE_PAGE:
+                log.info("store_migrating", path=path, done=done, rows=total)
+        db.execute(f"PRAGMA user_version={STORE_FORMAT}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    if total:
+        log.info("store_migrated", path=path, rows=done, to_format=STORE_FORMAT,
+                 seconds=round(time.monotonic() - started, 3))
 
 
 _INSERT_EVENT = ("INSERT INTO events (table_id, sequence, hand_id, time_ms, payload)"
@@ -236,7 +285,7 @@ class Store:
                              hint="stopping; a restart reloads what is durable")
                 os._exit(70)
 
-    def write(self, table_id: str, rows: Iterable[tuple[int, str, int, str]],
+    def write(self, table_id: str, rows: Iterable[tuple[int, str, int, bytes]],
               also: Callable[[], None] | None = None) -> None:
         """Events (sequence, hand_id, time_ms, payload) and what `also` writes, in one
         transaction (or in the open batch)."""

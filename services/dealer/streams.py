@@ -31,6 +31,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+from poker import mapping
 from poker.limits import quote
 from poker.status import reason_of, status_of
 from poker.v1 import dealer_pb2 as pb
@@ -126,7 +127,8 @@ def _read_page(reader: Reader, table: Table, start: int) -> list[Stored]:
     loads = codec.loads
     page: list[Stored] = []
     for n, r in enumerate(reader.events(table.table_id, start, PAGE), start=1):
-        page.append(Stored(r.sequence, r.hand_id, r.time_ms, loads(r.payload)))
+        page.append(Stored(r.sequence, r.hand_id, r.time_ms, loads(r.payload),
+                           {"payload": r.payload}))
         if n % _SLICE == 0:
             views.shared_frames(page[-_SLICE:], table)
             time.sleep(0)  # the event loop takes the GIL now if it waits for it
@@ -471,8 +473,8 @@ class PlayManySession:
                 f"{checks.MAX_STREAM_SEATS}: open more on another PlayMany stream")
         feed = Feed(table, viewer, seat.after_sequence, self.linger, self.wake, self._on_news)
         # The SeatEvents fields after `events`: table_id (2) and seat (3), built once.
-        suffix = (views.length_delimited(_TABLE_ID_FIELD, table.table_id.encode())
-                  + _SEAT_FIELD + views.varint(caller.seat))
+        suffix = (mapping.length_delimited(_TABLE_ID_FIELD, table.table_id.encode())
+                  + _SEAT_FIELD + mapping.varint(caller.seat))
         self.feeds[key] = (feed, caller, suffix)
         self.wake()
 
@@ -510,7 +512,7 @@ class PlayManySession:
             result.result.code, result.result.message = code.value[0], message
             result.result.reason, metadata = reason_of(err)
             result.result.metadata.update(metadata)
-        frame = views.length_delimited(_RESULTS_FIELD, result.SerializeToString())
+        frame = mapping.length_delimited(_RESULTS_FIELD, result.SerializeToString())
         return feed, result.result.sequence, frame
 
     def _message(self) -> bytes:
@@ -536,7 +538,7 @@ class PlayManySession:
             if taken is None:
                 continue
             data, leaving = taken
-            parts.append(views.length_delimited(_EVENTS_FIELD, data + suffix))
+            parts.append(mapping.length_delimited(_EVENTS_FIELD, data + suffix))
             # A seat vacated (later events of it are another player's), or its table closed
             # and all said: the seat's part of the stream ends.
             if leaving or (feed.table.closed and feed.after >= feed.table.last_sequence):
@@ -585,10 +587,10 @@ class PlayManySession:
 
 #: The tags of the fields framed by hand, from the descriptors: PlayManyResponse's
 #: `events` and `results`, SeatEvents' `table_id` and `seat`.
-_EVENTS_FIELD = views.field_tag(pb.PlayManyResponse, "events")
-_RESULTS_FIELD = views.field_tag(pb.PlayManyResponse, "results")
-_TABLE_ID_FIELD = views.field_tag(pb.SeatEvents, "table_id")
-_SEAT_FIELD = views.field_tag(pb.SeatEvents, "seat")
+_EVENTS_FIELD = mapping.field_tag(pb.PlayManyResponse, "events")
+_RESULTS_FIELD = mapping.field_tag(pb.PlayManyResponse, "results")
+_TABLE_ID_FIELD = mapping.field_tag(pb.SeatEvents, "table_id")
+_SEAT_FIELD = mapping.field_tag(pb.SeatEvents, "seat")
 
 
 async def play_many(session: PlayManySession,

@@ -207,8 +207,9 @@ class Table:
         for event in events:
             sequence += 1
             filed = "" if type(event) in table_events else hand_id
-            stored.append(Stored(sequence, filed, stamp, event))
-            rows.append((sequence, filed, stamp, dumps(event)))
+            payload = dumps(event)  # streams reuse it (views._wire_bytes)
+            stored.append(Stored(sequence, filed, stamp, event, {"payload": payload}))
+            rows.append((sequence, filed, stamp, payload))
         if any(type(e) in _HAND_ENDS for e in events):
             also = self._with_snapshot(stored, also)
         began = time.perf_counter()

@@ -1,26 +1,28 @@
 """Engine and dealer values as DealerService messages: configs, events per viewer, table views.
 
-Redaction has one source: the engine's `redact(event, viewer)` for the engine's
-events, `audit_only` for the dealer's. A seat sees its own cards only in hands
-dealt after its player sat down; before that it sees what a spectator sees. Each
-stored event keeps its serialized form per audience (everyone, the viewers who see
-it whole, the others), so an event is built and serialized once for all the
-streams that carry it, and a streamed message is those bytes joined.
+Each event's message is poker.mapping's (the WIRE profile: no function per event kind
+here); what is decided here is who sees what. Redaction has one source: the engine's
+`redact(event, viewer)` for the engine's events, `audit_only` for the dealer's. A seat
+sees its own cards only in hands dealt after its player sat down; before that it sees
+what a spectator sees. Each stored event keeps its serialized form per audience
+(everyone, the viewers who see it whole, the others), so an event is built and
+serialized once for all the streams that carry it, and a streamed message is those
+bytes joined.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from poker import deckproof
+from poker import deckproof, mapping
 from poker.cards import card_text
 from poker.enum_wire import members, numbers
+from poker.mapping import field_tag, length_delimited
 from poker.v1 import dealer_pb2 as pb
 from poker.vocab import table_events as ev
 from poker.vocab.config import MAX_RAKE_CAPS
-from poker.vocab.enums import SitOutReason, UnseatReason
 from services.dealer.auth import Caller
 from services.dealer.engine import (
     AUDITOR,
@@ -28,34 +30,20 @@ from services.dealer.engine import (
     ActionKind,
     ActionTaken,
     AnteForm,
-    AntePosted,
-    BetReturned,
-    BlindKind,
-    BlindPosted,
-    BoardDealt,
     ButtonRule,
     CardsMucked,
     CardsShown,
     Decision,
-    DeckSet,
-    HandEnded,
-    HandStarted,
     HoleCardsDealt,
     Level,
     MinRaiseRule,
-    PotAwarded,
     Preset,
     Rake,
     RakeCap,
-    RakeTaken,
-    RunItChosen,
-    SecondBoardDealt,
-    ShowReason,
     Street,
     Structure,
     TableConfig,
     Visibility,
-    blind_seats,
     redact,
 )
 from services.dealer.errors import InvalidArgument
@@ -219,7 +207,11 @@ def _clock_options(config: pb.TableConfig) -> dict[str, Any]:
 
 
 def level_to_proto(level: Level) -> pb.Level:
-    return pb.Level(small_blind=level.small_blind, big_blind=level.big_blind, ante=level.ante)
+    message: pb.Level = _LEVEL(level)
+    return message
+
+
+_LEVEL = mapping.encoder(Level, pb.Level.DESCRIPTOR, mapping.WIRE)
 
 
 # ------------------------------------------------------------------------ actions
@@ -231,11 +223,6 @@ _ACTIONS: dict[ActionKind, Any] = numbers(ActionKind, pb.ActionKind)
 _ACTION_NAMES: dict[int, str] = {v: k.value for k, v in _ACTIONS.items()}
 _DECISIONS: dict[str, Any] = {k.value: v for k, v in numbers(Decision, pb.Decision).items()}
 _STREETS: dict[Street, Any] = numbers(Street, pb.Street)
-_BLINDS: dict[BlindKind, Any] = numbers(BlindKind, pb.BlindKind)
-_SHOW_REASONS: dict[ShowReason, Any] = numbers(ShowReason, pb.ShowReason)
-_SIT_OUT: dict[str, Any] = {k.value: v for k, v in numbers(SitOutReason, pb.SitOutReason).items()}
-_UNSEAT: dict[str, Any] = {"": 0, **{k.value: v for k, v in
-                                     numbers(UnseatReason, pb.UnseatReason).items()}}
 
 
 def action_kind(kind: int) -> str:
@@ -249,17 +236,9 @@ def action_kind(kind: int) -> str:
 
 
 def legal_from_turn(turn: ev.TurnStarted) -> pb.LegalActions:
-    bet_kinds = {"bet": pb.ACTION_KIND_BET, "raise": pb.ACTION_KIND_RAISE}
-    bet_kind = bet_kinds.get(turn.bet_kind)  # optional: unset when no bet nor raise is allowed
-    return pb.LegalActions(
-        seat=turn.seat, decision=_DECISIONS[turn.decision], can_fold=turn.can_fold,
-        can_check=turn.can_check, can_call=turn.can_call, call_amount=turn.call_amount,
-        bet_kind=bet_kind, min_to=turn.min_to, max_to=turn.max_to, can_show=turn.can_show,
-        can_muck=turn.can_muck, can_all_in=turn.can_all_in, all_in_to=turn.all_in_to)
-
-
-def _stacks(pairs: Sequence[tuple[int, int]]) -> list[pb.SeatStack]:
-    return [pb.SeatStack(seat=seat, stack=stack) for seat, stack in pairs]
+    """The LegalActions of a turn, as its TurnStarted message carries them (poker.mapping)."""
+    legal: pb.LegalActions = mapping.to_event(turn, profile=mapping.WIRE).turn_started.legal_actions
+    return legal
 
 
 def hand_number(hand_id: str) -> int:
@@ -268,216 +247,8 @@ def hand_number(hand_id: str) -> int:
 
 # ------------------------------------------------------------------------- events
 
-#: Each event class's message, one function per class; the TableEvent field (the oneof
-#: member) it goes in is the one of that message type, read from the descriptor.
-
-def _hand_started(e: Any, hand_id: str) -> Any:
-    small, big = blind_seats(e)  # R5, R6: every viewer learns the blinds' seats
-    return pb.HandStarted(
-        hand_number=hand_number(hand_id), button=e.button, level=level_to_proto(e.level),
-        players=[pb.HandPlayer(seat=p.seat, player_id=p.player_id, stack=p.stack,
-                               posts_late=p.posts_late, straddles=p.straddles,
-                               posts_dead_small_blind=p.posts_dead_small_blind)
-                 for p in e.players],
-        commitment=e.commitment, test_mode=e.config.test_mode,
-        small_blind_seat=small, big_blind_seat=big,
-        button_dead=all(p.seat != e.button for p in e.players))
-
-
-def _deck_set(e: Any, hand_id: str) -> Any:
-    return pb.DeckSet(deck=texts(e.deck))
-
-
-def _ante_posted(e: Any, hand_id: str) -> Any:
-    return pb.AntePosted(seat=e.seat, amount=e.amount, all_in=e.all_in)
-
-
-def _blind_posted(e: Any, hand_id: str) -> Any:
-    return pb.BlindPosted(seat=e.seat, blind=_BLINDS[e.blind],
-                          amount=e.amount, all_in=e.all_in)
-
-
-def _hole_cards_dealt(e: Any, hand_id: str) -> Any:
-    return pb.HoleCardsDealt(seat=e.seat, cards=texts(e.cards),
-                             salts=e.salts)
-
-
-def _action_taken(e: Any, hand_id: str) -> Any:
-    return pb.ActionTaken(seat=e.seat, action=_ACTIONS[e.action], to=e.to,
-                          added=e.added, all_in=e.all_in)
-
-
-def _board_dealt(e: Any, hand_id: str) -> Any:
-    return pb.BoardDealt(street=_STREETS[e.street], cards=texts(e.cards),
-                         salts=e.salts)
-
-
-def _second_board_dealt(e: Any, hand_id: str) -> Any:
-    return pb.SecondBoardDealt(street=_STREETS[e.street], cards=texts(e.cards),
-                               salts=e.salts)
-
-
-def _run_it_chosen(e: Any, hand_id: str) -> Any:
-    return pb.RunItChosen(seat=e.seat, times=e.times)
-
-
-def _bet_returned(e: Any, hand_id: str) -> Any:
-    return pb.BetReturned(seat=e.seat, amount=e.amount)
-
-
-def _cards_shown(e: Any, hand_id: str) -> Any:
-    reason = _SHOW_REASONS.get(e.reason, pb.SHOW_REASON_UNSPECIFIED)
-    return pb.CardsShown(seat=e.seat, cards=texts(e.cards), reason=reason, salts=e.salts)
-
-
-def _cards_mucked(e: Any, hand_id: str) -> Any:
-    return pb.CardsMucked(seat=e.seat, cards=texts(e.cards))
-
-
-def _pot_awarded(e: Any, hand_id: str) -> Any:
-    return pb.PotAwarded(index=e.index, amount=e.amount,
-                         eligible=e.eligible, winners=e.winners,
-                         shares=e.shares, run=e.run)
-
-
-def _rake_taken(e: Any, hand_id: str) -> Any:
-    return pb.RakeTaken(amount=e.amount, pots=e.pots)
-
-
-def _hand_ended(e: Any, hand_id: str) -> Any:
-    return pb.HandEnded(stacks=_stacks(e.stacks))
-
-
-def _turn_started(e: Any, table: Table | None) -> Any:
-    return pb.TurnStarted(
-        seat=e.seat, decision=_DECISIONS[e.decision], action_number=e.action_number,
-        deadline_unix_ms=e.deadline_ms, legal_actions=legal_from_turn(e),
-        time_bank_ms=e.time_bank_ms, bank_deadline_unix_ms=e.bank_deadline_unix_ms)
-
-
-def _time_bank_used(e: Any, table: Table | None) -> Any:
-    return pb.TimeBankUsed(seat=e.seat, used_ms=e.used_ms, left_ms=e.left_ms)
-
-
-def _turn_timed_out(e: Any, table: Table | None) -> Any:
-    return pb.TurnTimedOut(seat=e.seat, action_number=e.action_number)
-
-
-def _seeds_committed(e: Any, table: Table | None) -> Any:
-    return pb.SeedsCommitted(seat=e.seat, chain_head=e.chain_head)
-
-
-def _deck_committed(e: Any, table: Table | None) -> Any:
-    return pb.DeckCommitted(
-        hand_number=e.hand_number, commitment=e.commitment, seats=e.seats,
-        deadline_unix_ms=e.deadline_ms)
-
-
-def _deck_seeded(e: Any, table: Table | None) -> Any:
-    return pb.DeckSeeded(
-        seeds=[pb.SeatSeed(seat=seat, seed=seed) for seat, seed in e.seeds],
-        permutation=e.permutation)
-
-
-def _hand_voided(e: Any, table: Table | None) -> Any:
-    return pb.HandVoided(stacks=_stacks(e.stacks), reason=e.reason)
-
-
-def _player_seated(e: Any, table: Table | None) -> Any:
-    return pb.PlayerSeated(seat=e.seat, player_id=e.player_id,
-                           stack=e.stack,
-                           wait_for_big_blind=e.wait_for_big_blind)
-
-
-def _player_unseated(e: Any, table: Table | None) -> Any:
-    return pb.PlayerUnseated(
-        stack=pb.SeatStack(seat=e.seat, player_id=e.player_id, stack=e.stack),
-        reason=_UNSEAT[e.reason])
-
-
-def _chips_added(e: Any, table: Table | None) -> Any:
-    return pb.ChipsAdded(seat=e.seat, amount=e.amount, stack=e.stack)
-
-
-def _player_sat_out(e: Any, table: Table | None) -> Any:
-    return pb.PlayerSatOut(seat=e.seat, reason=_SIT_OUT[e.reason])
-
-
-def _player_sat_in(e: Any, table: Table | None) -> Any:
-    return pb.PlayerSatIn(seat=e.seat, wait_for_big_blind=e.wait_for_big_blind)
-
-
-def _straddle_set(e: Any, table: Table | None) -> Any:
-    return pb.StraddleSet(seat=e.seat, straddle=e.straddle)
-
-
-def _blind_missed(e: Any, table: Table | None) -> Any:
-    return pb.BlindMissed(seat=e.seat, blind=_BLINDS[e.blind])
-
-
-def _button_set(e: Any, table: Table | None) -> Any:
-    return pb.ButtonSet(seat=e.seat, draw=[
-        pb.SeatCard(seat=seat, card=card_text(card)) for seat, card in e.draw])
-
-
-def _level_set(e: Any, table: Table | None) -> Any:
-    level = table.config.levels[e.level_index] if table else None
-    return pb.LevelSet(level_index=e.level_index,
-                       level=level_to_proto(level) if level else None)
-
-
-def _table_closed(e: Any, table: Table | None) -> Any:
-    return pb.TableClosed(stacks=[
-        pb.SeatStack(seat=s, player_id=p, stack=c) for s, p, c in e.stacks])
-
-
-_ENGINE_MESSAGES: dict[type, Callable[[Any, str], Any]] = {
-    HandStarted: _hand_started,
-    DeckSet: _deck_set,
-    AntePosted: _ante_posted,
-    BlindPosted: _blind_posted,
-    HoleCardsDealt: _hole_cards_dealt,
-    ActionTaken: _action_taken,
-    BoardDealt: _board_dealt,
-    BetReturned: _bet_returned,
-    CardsShown: _cards_shown,
-    CardsMucked: _cards_mucked,
-    PotAwarded: _pot_awarded,
-    RakeTaken: _rake_taken,
-    HandEnded: _hand_ended,
-    RunItChosen: _run_it_chosen,
-    SecondBoardDealt: _second_board_dealt,
-}
-_DEALER_MESSAGES: dict[type, Callable[[Any, Table | None], Any]] = {
-    ev.TurnStarted: _turn_started,
-    ev.TurnTimedOut: _turn_timed_out,
-    ev.SeedsCommitted: _seeds_committed,
-    ev.DeckCommitted: _deck_committed,
-    ev.DeckSeeded: _deck_seeded,
-    ev.HandVoided: _hand_voided,
-    ev.PlayerSeated: _player_seated,
-    ev.PlayerUnseated: _player_unseated,
-    ev.ChipsAdded: _chips_added,
-    ev.PlayerSatOut: _player_sat_out,
-    ev.PlayerSatIn: _player_sat_in,
-    ev.BlindMissed: _blind_missed,
-    ev.StraddleSet: _straddle_set,
-    ev.TimeBankUsed: _time_bank_used,
-    ev.ButtonSet: _button_set,
-    ev.LevelSet: _level_set,
-    ev.DealLimitSet: lambda e, table: pb.DealLimitSet(until_hand=e.until_hand,
-                                                      limited=e.limited),
-    ev.TableClosed: _table_closed,
-}  # HandSalt has none: the salts come with the cards they open
-
-#: TableEvent's oneof member of each event message type, from the descriptor.
-_MEMBER: dict[str, str] = {f.message_type.full_name: f.name
-                           for f in pb.TableEvent.DESCRIPTOR.oneofs_by_name["event"].fields
-                           if f.message_type is not None}
-
-
-def _member(message: Any) -> str:
-    return _MEMBER[message.DESCRIPTOR.full_name]
+#: Each event's message comes from poker.mapping (its WIRE profile): nothing here is
+#: written per event kind. DeckRevealed differs per viewer (reveal_for, below).
 
 
 def _position_hashes(e: ev.DeckRevealed) -> list[bytes]:
@@ -542,11 +313,10 @@ def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
         cached = frames.get(key)
         if cached is not None:
             return cached
-        message = _header(s)
-        make = _DEALER_MESSAGES.get(type(event)) if key != "hidden" else None
-        if make is not None:
-            body = make(event, table)
-            getattr(message, _member(body)).CopyFrom(body)
+        if key != "hidden" and mapping.stream_policy(type(event)) == "mapped":
+            data = _wire_bytes(s, event, table)
+        else:
+            data = _head(s)
     else:
         if event.visibility is Visibility.PUBLIC:
             key, shown = "public", event
@@ -556,11 +326,8 @@ def event_frame(s: Stored, viewer: Viewer, table: Table | None = None) -> bytes:
         cached = frames.get(key)
         if cached is not None:
             return cached
-        message = _header(s)
-        if shown is not None:
-            body = _ENGINE_MESSAGES[type(shown)](shown, s.hand_id)
-            getattr(message, _member(body)).CopyFrom(body)
-    frame: bytes = length_delimited(_EVENTS_FIELD, message.SerializeToString())
+        data = _wire_bytes(s, shown, table) if shown is not None else _head(s)
+    frame: bytes = length_delimited(_EVENTS_FIELD, data)
     frames[key] = frame
     return frame
 
@@ -569,53 +336,26 @@ def _header(s: Stored) -> pb.TableEvent:
     return pb.TableEvent(sequence=s.sequence, time_unix_ms=s.time_ms, hand_id=s.hand_id)
 
 
+def _wire_bytes(s: Stored, shown: Any, table: Table | None) -> bytes:
+    """The TableEvent of `shown` (the stored event or its redacted copy) for streams: the
+    stored payload itself after the envelope where the wire form is the store's."""
+    payload = s.views.get("payload") if shown is s.event else None
+    if payload is not None and _same_on_wire(type(shown)):
+        return _head(s) + payload  # type: ignore[no-any-return]
+    return _event_bytes(shown, table, _WIRE, _head(s))
 
 
-def varint(value: int) -> bytes:
-    """A non-negative integer in the protobuf wire format's varint encoding."""
-    if value < 0x80:
-        return bytes((value,))
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+def _head(s: Stored) -> bytes:
+    """The envelope of a stored event's TableEvent, serialized."""
+    return _envelope(s.sequence, s.time_ms, s.hand_id)
 
 
-def length_delimited(tag: bytes, body: bytes) -> bytes:
-    """A length-delimited field of the protobuf wire format: tag, varint length, body."""
-    size = len(body)
-    if size < 0x80:
-        return tag + bytes((size,)) + body
-    return tag + varint(size) + body
+_envelope = mapping.envelope_bytes
+_event_bytes = mapping.to_event_bytes
+_same_on_wire = mapping.same_on_wire
+_WIRE = mapping.WIRE
 
 
-#: protobuf's FieldDescriptor (its type constants), reached through a descriptor.
-FieldDescriptor: Any = type(pb.TableEvent.DESCRIPTOR.fields[0])
-_LENGTH_DELIMITED = frozenset({FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_STRING,
-                               FieldDescriptor.TYPE_BYTES})
-
-
-def field_tag(message: Any, name: str) -> bytes:
-    """The wire tag of field `name` of a message class, from its descriptor (number and
-    wire type): what a frame put together by hand begins with.
-
-    >>> field_tag(pb.PlayResponse, "action_result"), field_tag(pb.SeatEvents, "seat")
-    (b'\\x12', b'\\x18')
-    """
-    field_ = message.DESCRIPTOR.fields_by_name[name]
-    if field_.is_repeated and field_.type not in _LENGTH_DELIMITED:
-        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: a packed field has no one tag")
-    wire_type = 2 if field_.type in _LENGTH_DELIMITED else 0
-    if field_.type not in _LENGTH_DELIMITED and field_.type not in _VARINTS:
-        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: not a varint or length-delimited")
-    return varint(field_.number << 3 | wire_type)
-
-
-_VARINTS = frozenset({FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_INT64,
-                      FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_UINT64,
-                      FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_ENUM})
 
 
 def _same_tag(*fields: tuple[Any, str]) -> bytes:

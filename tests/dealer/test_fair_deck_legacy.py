@@ -6,7 +6,8 @@ proof.
 The old store is written the way the dealer wrote it up to the per-position scheme:
 `HandSalt{salt: 32 bytes}`, `HandStarted.commitment = SHA-256(salt || deck)`, cards
 without salts, and `DeckRevealed{salt, deck, commitment}` (the whole deck). The rows
-are that format's exact JSON, made from a game played here.
+are that format's exact JSON (store format 1, which the store migrates on opening),
+made from a game played here.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import pytest
 from clients.convert import event_from_proto
 from clients.fairdeck import FairDeckChecker
 from poker.v1 import dealer_pb2 as pb
-from services.dealer import history, phh, views
+from services.dealer import codec, history, phh, views
 from services.dealer.auth import Authenticator
 from services.dealer.dealer import Dealer
 from services.dealer.engine import AUDITOR, SPECTATOR
@@ -71,12 +72,12 @@ def _old_store(path: Path) -> None:
     salts: dict[str, bytes] = {}
     decks: dict[str, list[int]] = {}
     for _, _, hand_id, payload in rows:
-        data = json.loads(payload)
+        data = _format1(payload)
         if data["t"] == "DeckSet":
             decks[hand_id] = data["deck"]
             salts[hand_id] = os.urandom(32)
     for table_id, sequence, hand_id, payload in rows:
-        data = json.loads(payload)
+        data = _format1(payload)
         kind = data["t"]
         if kind == "HandSalt":
             data = {"t": "HandSalt", "salt": salts[hand_id].hex()}
@@ -90,8 +91,16 @@ def _old_store(path: Path) -> None:
             data.pop("salts", None)
         db.execute("UPDATE events SET payload = ? WHERE table_id = ? AND sequence = ?",
                    (json.dumps(data, separators=(",", ":")), table_id, sequence))
+    db.execute("PRAGMA user_version=1")  # the JSON payloads' format
     db.commit()
     db.close()
+
+
+def _format1(payload: bytes) -> dict[str, object]:
+    """A stored event as format 1 held it: `{"t": <class name>, <field>: <value>, ...}`."""
+    event = codec.loads(payload)
+    data: dict[str, object] = {"t": type(event).__name__, **codec.encode(event)}
+    return data
 
 
 def _reopen(path: Path, on_crash: str, finish: bool) -> tuple[Store, Table]:

@@ -1,22 +1,30 @@
-"""The store's payload format is stamped (PRAGMA user_version): a store written by the
-dealer before the stamp opens, is stamped and recovers every table; a store stamped by a
-newer dealer is refused with what to do.
+"""The store's payload format is stamped (PRAGMA user_version): a store of an older
+format (0: before the stamp, 1: the codec's JSON) is migrated in place to format 2 (each
+event's serialized TableEvent) and recovers every table exactly as before; a store
+stamped by a newer dealer is refused with what to do.
 
-`data/store_before_format_stamp.json` is a store written by the dealer of the commit
-this branch left main at (93dc1d7; three players, the third hand in progress): its
-schema exactly as SQLite kept it, and its rows.
+`data/store_before_format_stamp.json` is a store written by the dealer of 93dc1d7
+(three players, the third hand in progress): its schema exactly as SQLite kept it, and
+its rows. `data/store_format1.sqlite` is a format-1 store written by main d1e2932's
+dealer (`data/make_store_format1.py`: three tables; play, a rebuy, a level change, a
+sit out and in, an unseat, a close, R39 seeds), and `data/store_format1_expect.json`
+what that code showed of it once restored (`data/expect_store_format1.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
+from google.protobuf import json_format
 
-from services.dealer import history, phh, views
+from services.dealer import codec, history, phh, views
+from services.dealer import store as store_module
 from services.dealer.auth import Authenticator
 from services.dealer.dealer import Dealer
 from services.dealer.store import STORE_FORMAT, Store, StoreFormatError
@@ -61,7 +69,8 @@ def test_a_store_written_before_the_format_stamp_opens_recovers_and_is_stamped(
 
     asyncio.run(run())
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == STORE_FORMAT
+    assert db.execute("PRAGMA user_version").fetchone()[0] == STORE_FORMAT == 2
+    assert {t for (t,) in db.execute("SELECT DISTINCT typeof(payload) FROM events")} == {"blob"}
     db.close()
 
 
@@ -75,3 +84,128 @@ def test_a_store_of_a_newer_format_is_refused_with_what_to_do(tmp_path: Path) ->
     with pytest.raises(StoreFormatError, match="written by a newer dealer.*another --db path"):
         Store(path)
     Store(tmp_path / "other.sqlite").close()
+
+
+FORMAT1 = Path(__file__).parent / "data" / "store_format1.sqlite"
+EXPECT1 = Path(__file__).parent / "data" / "store_format1_expect.json"
+
+
+def _without_deadlines(view: Any) -> Any:
+    """A table view as a dict, less what a restore sets anew (the resumed turn's clock)."""
+    if isinstance(view, dict):
+        return {k: _without_deadlines(v) for k, v in view.items() if k != "deadlineUnixMs"}
+    return view
+
+
+def test_a_format_1_store_of_main_d1e2932_migrates_and_plays_on_exactly_as_before(
+        tmp_path: Path) -> None:
+    path = tmp_path / "dealer.sqlite"
+    shutil.copy(FORMAT1, path)
+    expect = json.loads(EXPECT1.read_text())
+    before = sqlite3.connect(path)
+    assert before.execute("PRAGMA user_version").fetchone()[0] == 1
+    rows_before = before.execute(
+        "SELECT table_id, sequence, hand_id, time_ms FROM events ORDER BY 1, 2").fetchall()
+    snapshots_before = before.execute("SELECT * FROM snapshots ORDER BY 1").fetchall()
+    before.close()
+
+    async def run() -> None:
+        store = Store(path)
+        assert [list(t) for t in store.tables(True)] == expect["tables"]
+        for table_id, rows in expect["events"].items():
+            got = [[r.sequence, r.hand_id, r.time_ms, repr(codec.loads(r.payload))]
+                   for r in store.events(table_id)]
+            assert got == rows, table_id
+            assert [list(s) for s in store.seats(table_id)] == expect["seats"][table_id]
+        dealer = Dealer(store, Authenticator("svc", "aud"), None, "resume")
+        dealer.restore()
+        for key, view in expect["views"].items():
+            table_id, who = key.split("/")
+            viewer = {"auditor": views.Viewer(views.AUDITOR),
+                      "spectator": views.Viewer(views.SPECTATOR), "seat0": views.Viewer(0)}[who]
+            got = json_format.MessageToDict(views.table_view(dealer.tables[table_id], viewer))
+            assert _without_deadlines(got) == _without_deadlines(view), key
+        for hand_id, text in expect["histories"].items():
+            table = dealer.tables[hand_id.split("-")[0]]
+            try:
+                got_text = history.hand_history(table, hand_id, views.Viewer(views.AUDITOR))
+            except Exception as err:  # noqa: BLE001 - the in-progress hands: as before
+                got_text = f"error {type(err).__name__}"
+            assert got_text == text, hand_id
+        # Play goes on: the hand in progress at t ends and the next one starts.
+        table = dealer.tables["t"]
+        hands = table.hands_played
+        for _ in range(400):
+            turn, hand = table.turn, table.hand
+            if table.hands_played > hands + 1:
+                break
+            if turn is None or hand is None:
+                await asyncio.sleep(0.005)
+                continue
+            kind = ("muck" if turn.decision == "show_or_muck"
+                    else "check" if turn.can_check else "call")
+            table.act(turn.seat, hand.hand_id, turn.action_number, kind, 0)
+            await asyncio.sleep(0)
+        assert table.hands_played > hands + 1
+        stacks = views.table_view(table, views.Viewer(views.AUDITOR))
+        old = expect["views"]["t/auditor"]
+        chips = sum(int(s.get("stack", 0)) + int(s.get("bet", 0)) for s in old["seats"]) + sum(
+            int(p.get("amount", 0)) for p in old["hand"].get("pots", ()))
+        assert sum(s.stack + s.bet for s in stacks.seats) + sum(
+            p.amount for p in stacks.hand.pots) == chips  # no chip made or lost
+        store.close()
+
+    asyncio.run(run())
+    after = sqlite3.connect(path)
+    assert after.execute("PRAGMA user_version").fetchone()[0] == STORE_FORMAT
+    assert {t for (t,) in after.execute("SELECT DISTINCT typeof(payload) FROM events")} == {
+        "blob"}
+    rows_after = after.execute("SELECT table_id, sequence, hand_id, time_ms FROM events "
+                               "ORDER BY 1, 2").fetchall()
+    assert set(rows_before) <= set(rows_after)  # every row kept, with its place and time
+    assert after.execute("SELECT * FROM snapshots WHERE table_id = 'c'").fetchall() == [
+        s for s in snapshots_before if s[0] == "c"]  # a closed table's snapshot stands
+    after.close()
+
+
+def test_a_migration_interrupted_leaves_format_1_and_the_next_open_completes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "dealer.sqlite"
+    shutil.copy(FORMAT1, path)
+    calls = {"n": 0}
+    real = codec.dumps
+
+    def failing(event: object) -> bytes:
+        calls["n"] += 1
+        if calls["n"] > 100:
+            raise KeyboardInterrupt  # the dealer killed in the middle
+        return real(event)
+
+    monkeypatch.setattr(codec, "dumps", failing)
+    monkeypatch.setattr(store_module, "MIGRATE_PAGE", 40)
+    with pytest.raises(KeyboardInterrupt):
+        Store(path)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert {t for (t,) in db.execute("SELECT DISTINCT typeof(payload) FROM events")} == {"text"}
+    db.close()
+    monkeypatch.setattr(codec, "dumps", real)
+    store = Store(path)
+    rows = store.events("t")
+    assert len(rows) == 261 and all(isinstance(r.payload, bytes) for r in rows)
+    store.close()
+    Store(path).close()  # opening a format-2 store again changes nothing
+
+
+def test_a_large_migration_logs_its_progress(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import structlog
+
+    path = tmp_path / "dealer.sqlite"
+    shutil.copy(FORMAT1, path)
+    monkeypatch.setattr(store_module, "MIGRATE_PAGE", 100)
+    with structlog.testing.capture_logs() as logs:
+        Store(path).close()
+    progress = [e for e in logs if e["event"] == "store_migrating" and "done" in e]
+    assert [e["done"] for e in progress] == [100, 200, 300, 321]
+    assert any(e["event"] == "store_migrated" and e["rows"] == 321 for e in logs)

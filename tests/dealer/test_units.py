@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from poker import deckproof
+from poker import deckproof, mapping
+from poker.v1.table_events_pb2 import TableEvent
 from poker.vocab import table_events as ev
 from services.dealer import codec, deck
 from services.dealer.auth import SERVICE, SPECTATOR, Authenticator, bearer, token_hash
@@ -172,8 +173,9 @@ def test_codec_round_trips_dealer_events() -> None:
         assert codec.loads(codec.dumps(event)) == event
 
 
-def test_codec_fast_dumps_writes_the_generic_text() -> None:
-    """The per-class fast path writes exactly what the generic encoder writes."""
+def test_codec_dumps_writes_the_canonical_table_event() -> None:
+    """The store's payload is the event's TableEvent as poker.mapping makes it, and a
+    format-1 text of the same event (the generic JSON) reads back as the same event."""
     from services.dealer.engine import (
         ActionKind,
         ActionTaken,
@@ -202,13 +204,15 @@ def test_codec_fast_dumps_writes_the_generic_text() -> None:
     for event in samples:
         generic = json.dumps({"t": type(event).__name__, **codec.encode(event)},
                              separators=(",", ":"))
-        assert codec.dumps(event) == generic
+        assert codec.loads_json(generic) == event
+        assert codec.dumps(event) == mapping.to_event(event).SerializeToString()
+        assert TableEvent.FromString(codec.dumps(event)).WhichOneof("event") is not None
         assert codec.loads(codec.dumps(event)) == event
 
 
-def test_codec_dumps_of_a_dealers_whole_log_is_the_generic_text(tmp_path: Path) -> None:
-    """Every event a dealer wrote over many hands (each class's generated writer, every
-    field kind) reads back equal and is exactly the generic encoder's text."""
+def test_codec_dumps_of_a_dealers_whole_log_is_the_canonical_encoding(tmp_path: Path) -> None:
+    """Every event a dealer wrote over many hands (every kind of field) reads back equal,
+    its payload the event's TableEvent, encoded again to the same bytes."""
     import asyncio
     import random
 
@@ -217,7 +221,7 @@ def test_codec_dumps_of_a_dealers_whole_log_is_the_generic_text(tmp_path: Path) 
     from services.dealer.auth import Authenticator
     from services.dealer.dealer import Dealer
 
-    async def play() -> list[str]:
+    async def play() -> list[bytes]:
         store = Store(tmp_path / "d.sqlite")
         dealer = Dealer(store, Authenticator("svc", "aud"), None, "resume")
         config, options = views.config_from_proto(pb.TableConfig(
@@ -253,9 +257,9 @@ def test_codec_dumps_of_a_dealers_whole_log_is_the_generic_text(tmp_path: Path) 
     for text in texts:
         event = codec.loads(text)
         kinds.add(type(event).__name__)
+        assert text == codec.dumps(event) == mapping.to_event(event).SerializeToString()
         generic = json.dumps({"t": type(event).__name__, **codec.encode(event)},
                              separators=(",", ":"))
-        assert text == generic
-        assert codec.loads(codec.dumps(event)) == event
+        assert codec.loads_json(generic) == event
     assert {"HandStarted", "TurnStarted", "ActionTaken", "DeckRevealed", "PotAwarded",
             "HandEnded", "HoleCardsDealt", "PlayerSeated"} <= kinds

@@ -1,0 +1,1064 @@
+"""One mapping between a domain value (a frozen dataclass) and its protobuf message,
+driven by the message's descriptor: field names, numbers, types, oneofs and enums come
+from the descriptor, never from a list written out here.
+
+A dataclass field maps to the message field of the same name. How a value crosses
+is read off the pair (the field's type hint, the message field's type):
+
+- int, bool, str, bytes, float: as they are; `X | None` is unset (or zero without
+  presence) for None, and None when unset (or zero, for a field without presence);
+- a card: an `int` (0..51, R1) in the domain, its text ("As") in a `string` field;
+  another scalar type registered with `scalar()` (the SDK's `Card`) likewise;
+- an `Enum` member, or a `str` of a vocabulary enum's value (poker.vocab.enums, found
+  by the proto enum's name), <-> the proto enum number, by poker.enum_wire's rule;
+- a nested dataclass <-> a sub-message, recursively; `tuple[...]` <-> a repeated field;
+  a row (`tuple[tuple[int, int], ...]`, e.g. (seat, stack)) <-> a repeated sub-message,
+  the row's items in the sub-message's field order (or the names `Override.rows` gives);
+- a field of the `TableEvent` envelope (sequence, time_unix_ms, hand_id) that the
+  event message lacks is the envelope's.
+
+Where a domain value and its message genuinely differ, `OVERRIDES` (one table, below)
+says so; anything else is a mistake and raises `MappingError` naming the field.
+
+Events: each case of `TableEvent`'s `event` oneof is the vocabulary class of the same
+name (poker.vocab.events, poker.vocab.table_events); a case without a class, or a
+class without a case, fails at import. Adding an event kind is one dataclass, one
+message, one `apply`: nothing here changes.
+
+Two profiles: STORE is the dealer's store (every domain field, losslessly: fields
+numbered for the store alone included), WIRE what streams carry (store-only fields
+left out, derived fields computed from a context, e.g. the table). Each (class,
+message, profile) compiles once into a plan of closures, no code generated: a writer
+that puts the value's bytes together field by field (tags from the descriptor; the
+bytes are the message's serialization, tests/test_mapping.py), and a decoder that
+reads a parsed message into the dataclass.
+
+>>> from poker.vocab.table_events import PlayerSatOut
+>>> message = to_event(PlayerSatOut(seat=2, reason="timed_out"))
+>>> message.WhichOneof("event"), message.player_sat_out.reason
+('player_sat_out', 2)
+>>> from_event(message)
+PlayerSatOut(seat=2, reason='timed_out')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+import struct
+import types
+import typing
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from itertools import repeat
+from typing import Any
+
+from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-untyped,unused-ignore]
+
+from poker import enum_wire
+from poker.cards import CARD_TEXT
+from poker.v1 import table_events_pb2 as tpb
+from poker.vocab import enums as vocab_enums
+from poker.vocab import events as hand_events
+from poker.vocab import table_events as dealer_events
+
+__all__ = [
+    "EVENTS", "MESSAGES", "OVERRIDES", "STORE", "WIRE", "MappingError", "Override",
+    "decoder", "encoder", "field_tag", "from_event", "length_delimited", "scalar",
+    "to_event", "to_event_bytes", "varint",
+]
+
+
+class MappingError(TypeError):
+    """A dataclass and a message that do not pair up: names the class, message and field."""
+
+
+STORE = "store"
+WIRE = "wire"
+
+
+@dataclass(frozen=True)
+class Override:
+    """How one domain class differs from its message (the only hand-written part).
+
+    renames: dataclass field -> message field. rows: a repeated sub-message field whose
+    domain value is a tuple of rows -> the sub-message fields the row's items go to.
+    flatten: message fields whose sub-message's fields are the dataclass's fields of the
+    same names. derived: WIRE-only message fields computed as f(value, context).
+    store_only: message fields only the store writes. wire_only: message fields the
+    domain value lacks, built elsewhere (they are never read into it). stream: "mapped"
+    (the WIRE plan), "per_viewer" (built by services.dealer.views for each viewer) or
+    "never" (streamed without payload, as audit trail).
+    """
+
+    renames: Mapping[str, str] = field(default_factory=dict)
+    rows: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    flatten: tuple[str, ...] = ()
+    derived: Mapping[str, Callable[[Any, Any], Any]] = field(default_factory=dict)
+    store_only: tuple[str, ...] = ()
+    wire_only: tuple[str, ...] = ()
+    stream: str = "mapped"
+
+
+def _hand_number(value: Any, context: Any) -> int:
+    return int(value.hand_id.rsplit("-", 1)[1])
+
+
+def _level_of(value: Any, context: Any) -> Any:
+    config = getattr(context, "config", None)
+    return None if config is None else config.levels[value.level_index]
+
+
+_SEAT_STACK = ("seat", "stack")
+
+#: Every place a domain class and its message differ, keyed by the domain class.
+OVERRIDES: dict[type, Override] = {
+    # hand_number is the hand id's; the table's config is the store's (field 130).
+    hand_events.HandStarted: Override(
+        derived={"hand_number": _hand_number,
+                 "test_mode": lambda value, context: value.config.test_mode},
+        store_only=("config",)),
+    hand_events.HandEnded: Override(rows={"stacks": _SEAT_STACK}),
+    # The wire form differs per viewer (views.reveal_for); the store keeps the domain's.
+    dealer_events.DeckRevealed: Override(
+        store_only=("public", "dealt"), wire_only=("hashes", "withheld"), stream="per_viewer"),
+    dealer_events.HandSalt: Override(stream="never"),  # the salts go with their cards
+    # LegalActions is a sub-message on the wire, flat in the event.
+    dealer_events.TurnStarted: Override(renames={"deadline_ms": "deadline_unix_ms"},
+                                        flatten=("legal_actions",)),
+    dealer_events.DeckCommitted: Override(renames={"deadline_ms": "deadline_unix_ms"}),
+    dealer_events.HandVoided: Override(rows={"stacks": _SEAT_STACK}),
+    dealer_events.PlayerUnseated: Override(flatten=("stack",)),
+    dealer_events.ChipsAdded: Override(store_only=("idempotency_key",)),
+    dealer_events.LevelSet: Override(derived={"level": _level_of}),
+}
+_NONE = Override()
+
+# ------------------------------------------------------------------- scalar values
+
+_CARD_INDEX: dict[str, int] = {text: i for i, text in enumerate(CARD_TEXT)}
+#: Registered scalar types: type -> (to the wire, from the wire).
+_SCALARS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+_PLAN_CACHE: dict[tuple[Any, ...], Any] = {}
+
+
+def scalar(kind: type, encode: Callable[[Any], Any], decode: Callable[[Any], Any],
+           known: Mapping[Any, Any] | None = None) -> None:
+    """Registers a scalar type of its own (the SDK's `Card` <-> card text); `known`, the
+    decoded value of each usual wire value, lets a repeated field decode at C speed."""
+    _SCALARS[kind] = (encode, decode)
+    if known is not None:
+        _KNOWN[decode] = known
+    _PLAN_CACHE.clear()
+
+
+_KNOWN: dict[Any, Mapping[Any, Any]] = {}
+
+
+def _card_text(index: int) -> str:
+    return CARD_TEXT[index]
+
+
+def _card_index(text: str) -> int:
+    try:
+        return _CARD_INDEX[text]
+    except KeyError:
+        raise ValueError(f"{text!r} is not a card") from None
+
+
+_T = FieldDescriptor
+_INTS = frozenset({_T.TYPE_INT32, _T.TYPE_INT64, _T.TYPE_UINT32, _T.TYPE_UINT64,
+                   _T.TYPE_SINT32, _T.TYPE_SINT64, _T.TYPE_FIXED32, _T.TYPE_FIXED64,
+                   _T.TYPE_SFIXED32, _T.TYPE_SFIXED64})
+_PLAIN = {int: _INTS, bool: {_T.TYPE_BOOL}, str: {_T.TYPE_STRING}, bytes: {_T.TYPE_BYTES},
+          float: {_T.TYPE_DOUBLE, _T.TYPE_FLOAT}}
+_VOCAB_ENUMS: dict[str, type[Enum]] = {
+    name: value for name, value in vars(vocab_enums).items()
+    if isinstance(value, type) and issubclass(value, Enum)
+    and value.__module__ == vocab_enums.__name__}
+
+
+class _Enum:
+    """An enum descriptor where poker.enum_wire expects a generated enum (`DESCRIPTOR`)."""
+
+    def __init__(self, descriptor: Any) -> None:
+        self.DESCRIPTOR = descriptor
+
+
+def _where(cls: Any, descriptor: Any, name: str) -> str:
+    return f"{getattr(cls, '__name__', cls)}.{name} <-> {descriptor.full_name}"
+
+
+def _scalar_codec(hint: Any, fd: Any, where: str
+                  ) -> tuple[Callable[[Any], Any] | None, Callable[[Any], Any] | None]:
+    """(to the wire, from the wire) of one scalar value; None where it is the identity."""
+    if hint in _SCALARS:
+        return _SCALARS[hint]
+    if fd.type == _T.TYPE_ENUM:
+        enum_cls = hint if isinstance(hint, type) and issubclass(hint, Enum) else None
+        as_text = hint is str
+        if as_text:
+            enum_cls = _VOCAB_ENUMS.get(fd.enum_type.name)
+        if enum_cls is None:
+            raise MappingError(f"{where}: {hint!r} for the enum {fd.enum_type.full_name}")
+        to_number = enum_wire.numbers(enum_cls, _Enum(fd.enum_type))
+        to_member = enum_wire.members(enum_cls, _Enum(fd.enum_type))
+        if as_text:
+            by_text = {member.value: number for member, number in to_number.items()}
+            by_text[""] = 0
+            texts = {number: ("" if m is None else m.value) for number, m in to_member.items()}
+            return by_text.__getitem__, lambda number: texts.get(number, "")
+        return to_number.__getitem__, to_member.get
+    if hint is int and fd.type == _T.TYPE_STRING:  # a card (R1)
+        return _card_text, _card_index
+    if hint in _PLAIN and fd.type in _PLAIN[hint]:
+        return None, None
+    raise MappingError(f"{where}: {hint!r} cannot carry a {_type_name(fd)}")
+
+
+def _type_name(fd: Any) -> str:
+    for name in dir(_T):
+        if name.startswith("TYPE_") and getattr(_T, name) == fd.type:
+            return name[5:].lower()
+    return str(fd.type)
+
+
+def _optional(hint: Any) -> tuple[Any, bool]:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], True
+    return hint, False
+
+
+def _element(hint: Any) -> Any:
+    """`X` of `tuple[X, ...]`, or None when `hint` is not such a tuple."""
+    if typing.get_origin(hint) is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return args[0]
+    return None
+
+
+def _init_fields(cls: Any) -> list[Any]:
+    return [f for f in dataclasses.fields(cls) if f.init]
+
+
+def _proto_name(f: Any, override: Override) -> str:
+    return override.renames.get(f.name) or f.metadata.get("proto", f.name)
+
+
+# ---------------------------------------------------------------- field codecs
+
+def _value_decoder(hint: Any, fd: Any, profile: str, override: Override,
+                   where: str) -> Callable[[Any], Any] | None:
+    """The decoder of one field's whole value (repeated, nested or scalar); None where the
+    message's value is the domain's."""
+    if fd.is_repeated:
+        item = _element(hint)
+        if item is None:
+            raise MappingError(f"{where}: a repeated field needs a tuple[..., ...], not {hint!r}")
+        if fd.type == _T.TYPE_MESSAGE:
+            if dataclasses.is_dataclass(item):
+                dec = decoder(item, fd.message_type, profile)
+                return lambda values: tuple([dec(v) for v in values])
+            if typing.get_origin(item) is tuple:
+                return _rows_decoder(item, fd, override.rows.get(fd.name), where)
+            raise MappingError(f"{where}: {item!r} cannot carry a {fd.message_type.full_name}")
+        _, from_wire = _scalar_codec(item, fd, where)
+        if from_wire is None:
+            return tuple
+        known = _CARD_INDEX if from_wire is _card_index else _KNOWN.get(from_wire)
+        if known is not None:
+            lookup = known.__getitem__
+            slow = from_wire
+
+            def each_known(values: Any) -> tuple[Any, ...]:
+                try:
+                    return tuple(map(lookup, values))  # a whole deck at C speed
+                except KeyError:
+                    return tuple(map(slow, values))  # raises naming the value
+            return each_known
+        return lambda values: tuple(map(from_wire, values))
+    hint, _ = _optional(hint)
+    if fd.type == _T.TYPE_MESSAGE:
+        if not dataclasses.is_dataclass(hint):
+            raise MappingError(f"{where}: {hint!r} cannot carry a {fd.message_type.full_name}")
+        return decoder(hint, fd.message_type, profile)
+    return _scalar_codec(hint, fd, where)[1]
+
+
+def _row_fields(row: Any, fd: Any, names: tuple[str, ...] | None, where: str) -> list[Any]:
+    """The sub-message fields a row's items go to: the ones `names` gives, or every field
+    of the sub-message in field-number order."""
+    sub = fd.message_type
+    fields = ([sub.fields_by_name[n] for n in names] if names
+              else sorted(sub.fields, key=lambda x: x.number))
+    items = typing.get_args(row)
+    if len(items) != len(fields) or Ellipsis in items:
+        raise MappingError(f"{where}: a row {row!r} for the fields "
+                           f"{[x.name for x in fields]} of {sub.full_name}")
+    return fields
+
+
+def _rows_decoder(row: Any, fd: Any, names: tuple[str, ...] | None, where: str
+                  ) -> Callable[[Any], Any]:
+    """A repeated sub-message -> a tuple of rows (item k of a row: the k-th field)."""
+    fields = _row_fields(row, fd, names, where)
+    decs = [_scalar_codec(item, sub_fd, f"{where}[{sub_fd.name}]")[1]
+            for item, sub_fd in zip(typing.get_args(row), fields, strict=True)]
+    get = operator.attrgetter(*[x.name for x in fields])
+    if all(d is None for d in decs):
+        return lambda messages: tuple(map(get, messages))
+    return lambda messages: tuple([tuple([v if dec is None else dec(v) for v, dec in zip(
+        get(m), decs, strict=True)]) for m in messages])
+
+
+def _message_class(descriptor: Any) -> Any:
+    from google.protobuf import message_factory  # type: ignore[import-untyped,unused-ignore]
+
+    return message_factory.GetMessageClass(descriptor)
+
+
+# ----------------------------------------------------------------------- plans
+
+def encoder(cls: Any, descriptor: Any, profile: str = STORE) -> Callable[..., Any]:
+    """`encode(value, context=None) -> message` for dataclass `cls` and message
+    `descriptor`: the message `writer`'s bytes are."""
+    write = writer(cls, descriptor, profile)
+    parse = _message_class(descriptor).FromString
+    return lambda value, context=None: parse(write(value, context))
+
+
+def decoder(cls: Any, descriptor: Any, profile: str = STORE) -> Callable[..., Any]:
+    """`decode(message, envelope=None) -> value` for dataclass `cls` and message
+    `descriptor`, compiled once (per profile); fields of the TableEvent envelope the
+    message lacks are read from `envelope`."""
+    key = ("dec", cls, descriptor.full_name, profile)
+    plan = _PLAN_CACHE.get(key)
+    if plan is None:
+        plan = _PLAN_CACHE[key] = _compile_decoder(cls, descriptor, profile)
+    return plan  # type: ignore[no-any-return,unused-ignore]
+
+
+_ENVELOPE = frozenset(f.name for f in tpb.TableEvent.DESCRIPTOR.fields
+                      if f.containing_oneof is None)
+_EVENT_MESSAGES = frozenset(f.message_type.full_name for f in tpb.TableEvent.DESCRIPTOR.fields
+                            if f.containing_oneof is not None)
+
+
+@dataclass
+class _Pairing:
+    """Which message field each dataclass field goes to, checked both ways."""
+
+    direct: list[tuple[Any, Any]]  # (dataclass field, message field)
+    flat: list[tuple[Any, list[tuple[Any, Any]]]]  # (message field, [(dc field, sub field)])
+    envelope: list[Any]  # dataclass fields of the envelope
+    derived: list[tuple[Any, Callable[[Any, Any], Any]]]  # (message field, f)
+
+
+def _pair(cls: Any, descriptor: Any, profile: str) -> _Pairing:
+    """Strict for the vocabulary's classes (every field maps; an event's message has no
+    field left over); the SDK's may have fields of their own (left at their defaults)."""
+    event = descriptor.full_name in _EVENT_MESSAGES
+    domain = cls.__module__.startswith("poker.vocab")
+    override = OVERRIDES.get(cls, _NONE)
+    by_name = descriptor.fields_by_name
+    flat_names = set(override.flatten)
+    skip = set(override.wire_only) | set(override.derived)
+    if profile == WIRE:
+        skip |= set(override.store_only)
+    fields = _init_fields(cls)
+    claimed: set[str] = set()
+    direct, envelope, unmatched = [], [], []
+    for f in fields:
+        name = _proto_name(f, override)
+        fd = by_name.get(name)
+        if fd is not None and name not in flat_names:
+            claimed.add(name)
+            if name not in skip:
+                direct.append((f, fd))
+        elif event and name in _ENVELOPE:
+            envelope.append(f)
+        elif domain or (f.default is dataclasses.MISSING
+                        and f.default_factory is dataclasses.MISSING):
+            unmatched.append(f)
+    flat = []
+    for name in override.flatten:
+        fd = by_name.get(name)
+        if fd is None or fd.type != _T.TYPE_MESSAGE:
+            raise MappingError(f"{_where(cls, descriptor, name)}: flatten names no sub-message")
+        claimed.add(name)
+        pairs = []
+        own = {f.name: f for f in fields}
+        for sub_fd in fd.message_type.fields:
+            f = own.get(sub_fd.name)
+            if f is None:
+                raise MappingError(f"{_where(cls, descriptor, name + '.' + sub_fd.name)}: "
+                                   "no dataclass field of that name")
+            pairs.append((f, sub_fd))
+        flat.append((fd, pairs))
+        flat_fields = {f.name for f, _ in pairs}
+        unmatched = [f for f in unmatched if f.name not in flat_fields]
+    derived = []
+    for name, make in override.derived.items():
+        if name not in by_name:
+            raise MappingError(f"{_where(cls, descriptor, name)}: derived names no field")
+        claimed.add(name)
+        if profile == WIRE:
+            derived.append((by_name[name], make))
+    if unmatched:
+        raise MappingError(f"{_where(cls, descriptor, unmatched[0].name)}: the message has "
+                           "no such field (name it the same, or declare it in OVERRIDES)")
+    if domain and event:
+        missing = [fd.name for fd in descriptor.fields
+                   if fd.name not in claimed and fd.name not in override.wire_only]
+        if missing:
+            raise MappingError(f"{_where(cls, descriptor, missing[0])}: the dataclass has no "
+                               "such field (name it the same, or declare it in OVERRIDES)")
+    return _Pairing(direct, flat, envelope, derived)
+
+
+def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., Any]:
+    override = OVERRIDES.get(cls, _NONE)
+    pairing = _pair(cls, descriptor, profile)
+    hints = typing.get_type_hints(cls)
+    # (dataclass field name, read(message, envelope))
+    reads: list[tuple[str, Callable[[Any, Any], Any]]] = []
+    # Fields read as they are or through one decoder: fetched with one attrgetter.
+    plain: list[tuple[str, str, Callable[[Any], Any] | None]] = []
+    for f, fd in pairing.direct:
+        dec = _value_decoder(hints[f.name], fd, profile, override,
+                             _where(cls, descriptor, fd.name))
+        if fd.is_repeated or not _optional(hints[f.name])[1]:
+            plain.append((f.name, fd.name, dec))
+            continue
+        reads.append((f.name, _reader(fd, hints[f.name], dec)))
+    for fd, pairs in pairing.flat:
+        taken = {name for name, _ in reads}
+        for f, sub_fd in pairs:
+            if f.name in taken:
+                continue  # the event's own field wins (TurnStarted.seat, .decision)
+            dec = _value_decoder(hints[f.name], sub_fd, profile, override,
+                                 _where(cls, fd.message_type, sub_fd.name))
+            inner = _reader(sub_fd, hints[f.name], dec)
+            reads.append((f.name, _nested(fd.name, inner)))
+    envelope = [f.name for f in pairing.envelope]
+    fields = _init_fields(cls)
+    read_names = {name for name, _ in reads} | {name for name, _, _ in plain} | set(envelope)
+    defaults = [(f.name, f.default, f.default_factory) for f in fields if f.name not in read_names]
+    for name, default, factory in defaults:
+        if default is dataclasses.MISSING and factory is dataclasses.MISSING:
+            raise MappingError(f"{_where(cls, descriptor, name)}: nothing to read it from")
+    names = [proto for _, proto, _ in plain]
+    get_all = (operator.attrgetter(*names) if len(names) > 1 else
+               (lambda m, one=operator.attrgetter(names[0]): (one(m),)) if names else
+               (lambda m: ()))
+    decs = [dec for _, _, dec in plain]
+    for name, default, factory in defaults:
+        if default is dataclasses.MISSING:
+            reads.append((name, _constant(default, factory)))
+    constants = [(name, default) for name, default, _ in defaults
+                 if default is not dataclasses.MISSING]
+    get_envelope = (operator.attrgetter(*envelope) if len(envelope) > 1 else
+                    (lambda e, one=operator.attrgetter(envelope[0]): (one(e),)) if envelope
+                    else None)
+    kw_only = any(f.kw_only for f in fields)
+    if not reads and not envelope and not constants and not kw_only and len(plain) == len(
+            fields):
+        # Every field read from the message, in the dataclass's order: its own __init__
+        # (dataclasses'), called with them positionally, is the fastest way to build it.
+        if all(dec is None for dec in decs):
+            return lambda message, envelope=None: cls(*get_all(message))
+        return lambda message, envelope=None: cls(*[
+            v if dec is None else dec(v) for v, dec in zip(get_all(message), decs, strict=True)])
+    if _slots_only(cls):
+        # The slots filled in C-speed loops (map over operator.call): the plain fields as
+        # they are, then the decoded ones, the envelope's, the others, the defaults.
+        new, call, run = object.__new__, operator.call, _consume
+        as_is = [k for k, dec in enumerate(decs) if dec is None]
+        decoded = [k for k, dec in enumerate(decs) if dec is not None]
+        get_as_is = _getter([names[k] for k in as_is])
+        get_decoded = _getter([names[k] for k in decoded])
+        put_as_is = [getattr(cls, plain[k][0]).__set__ for k in as_is]
+        put_decoded = [getattr(cls, plain[k][0]).__set__ for k in decoded]
+        decoders: list[Any] = [decs[k] for k in decoded]
+        env_puts = [getattr(cls, name).__set__ for name in envelope]
+        sets = [(getattr(cls, name).__set__, read) for name, read in reads]
+        fixed_puts = [getattr(cls, name).__set__ for name, _ in constants]
+        fixed = [default for _, default in constants]
+
+        def decode(message: Any, envelope: Any = None) -> Any:
+            value = new(cls)
+            values = repeat(value)
+            run(map(call, put_as_is, values, get_as_is(message)))
+            run(map(call, put_decoded, values, map(call, decoders, get_decoded(message))))
+            if get_envelope is not None:
+                run(map(call, env_puts, values, get_envelope(envelope)))
+            for put, read in sets:
+                put(value, read(message, envelope))
+            run(map(call, fixed_puts, values, fixed))
+            return value
+        return decode
+    keys = [name for name, _, _ in plain]
+
+    def decode_init(message: Any, envelope: Any = None) -> Any:
+        kw = {name: v if dec is None else dec(v)
+              for name, v, dec in zip(keys, get_all(message), decs, strict=True)}
+        if get_envelope is not None:
+            kw.update(zip(envelope_names, get_envelope(envelope), strict=True))
+        for name, read in reads:
+            kw[name] = read(message, envelope)
+        kw.update(constants)
+        return cls(**kw)
+    envelope_names = envelope
+    return decode_init
+
+
+def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """A message's fields `names`, as a tuple (one attrgetter)."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    if names:
+        one = operator.attrgetter(names[0])
+        return lambda m: (one(m),)
+    return lambda m: ()
+
+
+_consume: Callable[[Any], None] = deque(maxlen=0).extend
+
+
+def _constant(default: Any, factory: Any) -> Callable[[Any, Any], Any]:
+    """A field the message does not carry: its default (or a new one from its factory)."""
+    if default is not dataclasses.MISSING:
+        return lambda m, e: default
+    return lambda m, e: factory()
+
+
+def _reader(fd: Any, hint: Any, dec: Callable[[Any], Any] | None
+            ) -> Callable[[Any, Any], Any]:
+    name = fd.name
+    get = operator.attrgetter(name)
+    _, optional = _optional(hint)
+    repeated = fd.is_repeated
+    if optional and not repeated and fd.has_presence:
+        has = operator.methodcaller("HasField", name)
+        if dec is None:
+            return lambda m, e: get(m) if has(m) else None
+        return lambda m, e: dec(get(m)) if has(m) else None
+    if optional and not repeated:  # no presence: zero is None
+        if dec is None:
+            return lambda m, e: get(m) or None
+        return lambda m, e: dec(get(m)) if get(m) else None
+    if dec is None:
+        return lambda m, e: get(m)
+    return lambda m, e: dec(get(m))
+
+
+def _nested(name: str, inner: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    get = operator.attrgetter(name)
+    return lambda m, e: inner(get(m), e)
+
+
+def _slots_only(cls: Any) -> bool:
+    """Whether building `cls` is only setting its slots: dataclasses' own __init__ taking
+    every field, no __post_init__ (a TableConfig checks itself: it is built by __init__)."""
+    init = getattr(cls.__init__, "__code__", None)
+    return (init is not None and init.co_filename == "<string>"
+            and not hasattr(cls, "__post_init__")
+            and all(f.init and isinstance(getattr(cls, f.name, None),
+                                          types.MemberDescriptorType)
+                    for f in dataclasses.fields(cls)))
+
+
+
+# ----------------------------------------------------------------- wire framing
+
+def varint(value: int) -> bytes:
+    """A non-negative integer in the protobuf wire format's varint encoding."""
+    if value < 0x80:
+        return bytes((value,))
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def length_delimited(tag: bytes, body: bytes) -> bytes:
+    """A length-delimited field of the protobuf wire format: tag, varint length, body."""
+    size = len(body)
+    if size < 0x80:
+        return tag + bytes((size,)) + body
+    return tag + varint(size) + body
+
+
+# ------------------------------------------------------------------ byte writers
+
+def writer(cls: Any, descriptor: Any, profile: str = STORE) -> Callable[..., bytes]:
+    """`write(value, context=None) -> bytes`: what `encoder`'s message serializes to,
+    written straight from the value (no message object), field by field in number order
+    with each field's tag from the descriptor; compiled once (per profile)."""
+    key = ("write", cls, descriptor.full_name, profile)
+    plan = _PLAN_CACHE.get(key)
+    if plan is None:
+        plan = _PLAN_CACHE[key] = _compile_writer(cls, descriptor, profile)
+    return plan  # type: ignore[no-any-return,unused-ignore]
+
+
+def _tag(fd: Any, wire_type: int) -> bytes:
+    return varint(fd.number << 3 | wire_type)
+
+
+def _uvarint(value: int) -> bytes:
+    """A varint of any int64 (a negative one as its 10-byte two's complement)."""
+    if 0 <= value < 0x4000:
+        if value < 0x80:
+            return _SMALL[value]
+        return bytes(((value & 0x7F) | 0x80, value >> 7))
+    if 0 < value < 0x200000:
+        return bytes(((value & 0x7F) | 0x80, ((value >> 7) & 0x7F) | 0x80, value >> 14))
+    return varint(value & 0xFFFFFFFFFFFFFFFF)
+
+
+_SMALL = [bytes((i,)) for i in range(0x80)]
+_FIXED = {_T.TYPE_DOUBLE: ("<d", 1), _T.TYPE_FLOAT: ("<f", 5), _T.TYPE_FIXED64: ("<Q", 1),
+          _T.TYPE_SFIXED64: ("<q", 1), _T.TYPE_FIXED32: ("<I", 5), _T.TYPE_SFIXED32: ("<i", 5)}
+_ZIGZAG = frozenset({_T.TYPE_SINT32, _T.TYPE_SINT64})
+
+
+def _varint_writer(tag: bytes, convert: Callable[[Any], int] | None = None,
+                   zero: bytes | None = None) -> Callable[[Any], bytes]:
+    """A varint field (ints, bools, enums): the 128 small values' bytes made once; with
+    `zero` (b""), a zero is written as that (proto3 writes no zero)."""
+    small = [tag + bytes((i,)) for i in range(0x80)]
+    if zero is not None:
+        small[0] = zero
+    if convert is None:
+        return lambda v: small[v] if 0 <= v < 0x80 else tag + _uvarint(v)
+
+    def converted(v: Any) -> bytes:
+        n = convert(v)
+        return small[n] if 0 <= n < 0x80 else tag + _uvarint(n)
+    return converted
+
+
+def _delimited_writer(tag: bytes, text: bool) -> Callable[[Any], bytes]:
+    """A string (UTF-8) or bytes field."""
+    if text:
+        def string(v: str) -> bytes:
+            data = v.encode()
+            return tag + _uvarint(len(data)) + data
+        return string
+    return lambda v: tag + _uvarint(len(v)) + v
+
+
+def _fixed_writer(tag: bytes, kind: int) -> Callable[[Any], bytes]:
+    pack = struct.Struct(_FIXED[kind][0]).pack
+    return lambda v: tag + pack(v)
+
+
+def _packed(values: Any, raw: Callable[[Any], bytes]) -> bytes:
+    if raw is _uvarint and min(values) >= 0 and max(values) < 0x80:
+        return bytes(values)  # seats, cards, permutations: one byte each
+    return b"".join(map(raw, values))
+
+
+def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override,
+                  where: str) -> tuple[Callable[[Any], bytes], bool | None]:
+    """(value -> the field's bytes, tag included; whether to write a falsy value too).
+
+    A falsy value that is not None is skipped (proto3 writes no zero, no empty list)
+    unless the field has presence (`optional`) or a zero means something (card 0, "2c").
+    None for the flag: the writer takes any value itself (a zero gives b"")."""
+    repeated = fd.is_repeated
+    if fd.type == _T.TYPE_MESSAGE:
+        tag = _tag(fd, 2)
+        if repeated:
+            item = _element(hint)
+            if item is None:
+                raise MappingError(f"{where}: a repeated field needs a tuple, not {hint!r}")
+            if dataclasses.is_dataclass(item):
+                sub = writer(item, fd.message_type, profile)
+            elif typing.get_origin(item) is tuple:
+                sub = _row_writer(item, fd, override.rows.get(fd.name), where)
+            else:
+                raise MappingError(f"{where}: {item!r} cannot carry a {fd.message_type.full_name}")
+
+            def messages(values: Any) -> bytes:
+                out = []
+                for v in values:
+                    body = sub(v)
+                    out.append(tag + _uvarint(len(body)) + body)
+                return b"".join(out)
+            return messages, False
+        hint, _ = _optional(hint)
+        if not dataclasses.is_dataclass(hint):
+            raise MappingError(f"{where}: {hint!r} cannot carry a {fd.message_type.full_name}")
+        sub_one = writer(hint, fd.message_type, profile)
+        memo: dict[int, tuple[Any, bytes]] = {}
+
+        def message(value: Any) -> bytes:
+            # A frozen value many events share (a hand's config, its level) is written
+            # once, kept by identity.
+            hit = memo.get(id(value))
+            if hit is not None and hit[0] is value:
+                return hit[1]
+            body = sub_one(value)
+            data = tag + _uvarint(len(body)) + body
+            if len(memo) >= 256:
+                memo.clear()
+            memo[id(value)] = (value, data)
+            return data
+        return message, True
+    item_hint = _element(hint) if repeated else _optional(hint)[0]
+    if repeated and item_hint is None:
+        raise MappingError(f"{where}: a repeated field needs a tuple[..., ...], not {hint!r}")
+    to_wire, _ = _scalar_codec(item_hint, fd, where)
+    kind = fd.type
+    delimited = kind in (_T.TYPE_STRING, _T.TYPE_BYTES)
+    if to_wire is _card_text:
+        tagged = [_tag(fd, 2) + x for x in _CARD_FIELD]
+        if repeated:
+            return (lambda values: b"".join(map(tagged.__getitem__, values))), False
+        return tagged.__getitem__, True
+    if repeated and delimited:  # one tag each
+        one = _delimited_writer(_tag(fd, 2), kind == _T.TYPE_STRING)
+        if to_wire is None:
+            return (lambda values: b"".join(map(one, values))), False
+        return (lambda values: b"".join([one(to_wire(v)) for v in values])), False
+    if kind in _FIXED:
+        wire_type = _FIXED[kind][1]
+        raw: Callable[[Any], bytes] = struct.Struct(_FIXED[kind][0]).pack
+        single = _fixed_writer(_tag(fd, wire_type), kind)
+    elif kind in _ZIGZAG:
+        wire_type = 0
+        raw = lambda v: _uvarint((v << 1) ^ (v >> 63))  # noqa: E731
+        tag = _tag(fd, 0)
+        single = lambda v: tag + raw(v)  # noqa: E731
+    elif delimited:
+        wire_type = 2
+        raw = _uvarint
+        single = _delimited_writer(_tag(fd, 2), kind == _T.TYPE_STRING)
+    else:
+        wire_type = 0
+        raw = _uvarint
+        single = _varint_writer(_tag(fd, 0), to_wire)
+        if not repeated and not fd.has_presence and not _optional(hint)[1]:
+            return _varint_writer(_tag(fd, 0), to_wire, zero=b""), None
+    if repeated:  # packed
+        tag = _tag(fd, 2)
+        if to_wire is None:
+            def packed(values: Any) -> bytes:
+                body = _packed(values, raw)
+                return tag + _uvarint(len(body)) + body
+            return packed, False
+
+        def packed_converted(values: Any) -> bytes:
+            body = _packed([to_wire(v) for v in values], raw)
+            return tag + _uvarint(len(body)) + body
+        return packed_converted, False
+    if to_wire is not None and kind not in (_T.TYPE_ENUM,) and not delimited:
+        return (lambda v: single(to_wire(v))), fd.has_presence
+    if to_wire is not None and delimited:
+        def delimited_converted(v: Any) -> bytes:
+            wire = to_wire(v)
+            return single(wire) if wire or fd.has_presence else b""
+        return delimited_converted, fd.has_presence
+    return single, fd.has_presence
+
+
+#: Each card's bytes as a string field's value (length and text), for the card rule.
+_CARD_FIELD = [bytes((len(text),)) + text.encode() for text in CARD_TEXT]
+
+
+def _row_writer(row: Any, fd: Any, names: tuple[str, ...] | None, where: str
+                ) -> Callable[[Any], bytes]:
+    fields = _row_fields(row, fd, names, where)
+    items = typing.get_args(row)
+    order = sorted(range(len(fields)), key=lambda k: fields[k].number)
+    parts = [(k, *_field_writer(items[k], fields[k], None, STORE, _NONE,
+                                f"{where}[{fields[k].name}]")) for k in order]
+
+    def write(r: Any) -> bytes:
+        return b"".join([w(v) for k, w, always in parts
+                         if (v := r[k]) or always is None or (always and v is not None)])
+    return write
+
+
+def _compile_writer(cls: Any, descriptor: Any, profile: str) -> Callable[..., bytes]:
+    """The fields in number order: runs of attribute fields (read with one attrgetter,
+    a falsy one skipped without a call) and whole-value steps (flattened sub-messages,
+    derived fields)."""
+    override = OVERRIDES.get(cls, _NONE)
+    pairing = _pair(cls, descriptor, profile)
+    hints = typing.get_type_hints(cls)
+    steps: list[tuple[int, Any]] = []  # (number, ("attr", name, w, always) | ("whole", f))
+    for f, fd in pairing.direct:
+        w, always = _field_writer(hints[f.name], fd, cls, profile, override,
+                                  _where(cls, descriptor, fd.name))
+        steps.append((fd.number, ("attr", f.name, w, always)))
+    for fd, pairs in pairing.flat:
+        inner = []
+        for f, sub_fd in sorted(pairs, key=lambda pair: pair[1].number):
+            w, always = _field_writer(hints[f.name], sub_fd, cls, profile, override,
+                                      _where(cls, fd.message_type, sub_fd.name))
+            inner.append((f.name, w, always))
+        steps.append((fd.number, ("whole", _flat_writer(_tag(fd, 2), inner))))
+    for fd, make in pairing.derived:
+        steps.append((fd.number, ("whole", _derived_writer(fd, make, profile))))
+    steps.sort(key=operator.itemgetter(0))
+    segments: list[Callable[[Any, Any, list[bytes]], None]] = []
+    run: list[tuple[str, Callable[[Any], bytes], bool]] = []
+    for _, step in steps:
+        if step[0] == "attr":
+            run.append(step[1:])
+            continue
+        if run:
+            segments.append(_attr_run(run))
+            run = []
+        segments.append(_whole(step[1]))
+    if run:
+        segments.append(_attr_run(run))
+    if len(segments) == 1 and steps and steps[0][1][0] == "attr" and all(
+            s[1][0] == "attr" for s in steps):
+        only = _attr_run_bytes([s[1][1:] for s in steps])
+        return lambda value, context=None: only(value)
+
+    def write(value: Any, context: Any = None) -> bytes:
+        out: list[bytes] = []
+        for segment in segments:
+            segment(value, context, out)
+        return b"".join(out)
+    return write
+
+
+def _attr_run_bytes(run: list[Any]) -> Callable[[Any], bytes]:
+    """value -> the bytes of a run of attribute fields."""
+    if not run:
+        return lambda value: b""
+    names = [name for name, _, _ in run]
+    get = operator.attrgetter(*names) if len(names) > 1 else (
+        lambda value, one=operator.attrgetter(names[0]): (one(value),))
+    writes = [_total(w, always) for _, w, always in run]
+    join, call = b"".join, operator.call
+    return lambda value: join(map(call, writes, get(value)))  # the loop at C speed
+
+
+def _total(write: Callable[[Any], bytes], always: bool | None) -> Callable[[Any], bytes]:
+    """A field writer that takes any value: b"" for None, and for a skipped zero."""
+    if always is None:
+        return write
+    if always:
+        return lambda v: b"" if v is None else write(v)
+    return lambda v: write(v) if v else b""
+
+
+def _attr_run(run: list[Any]) -> Callable[[Any, Any, list[bytes]], None]:
+    write = _attr_run_bytes(run)
+    return lambda value, context, out: out.append(write(value))
+
+
+def _whole(step: Callable[[Any, Any], bytes]) -> Callable[[Any, Any, list[bytes]], None]:
+    return lambda value, context, out: out.append(step(value, context))
+
+
+def _flat_writer(tag: bytes, inner: list[Any]) -> Callable[[Any, Any], bytes]:
+    write = _attr_run_bytes(inner)
+
+    def flat(value: Any, context: Any) -> bytes:
+        body = write(value)
+        return tag + _uvarint(len(body)) + body
+    return flat
+
+
+def _derived_writer(fd: Any, make: Callable[[Any, Any], Any], profile: str
+                    ) -> Callable[[Any, Any], bytes]:
+    """A derived field: its value computed, then written by its own type's plan."""
+    cache: dict[type, Callable[[Any], bytes]] = {}
+
+    def derived(value: Any, context: Any) -> bytes:
+        v = make(value, context)
+        if v is None:
+            return b""
+        write = cache.get(type(v))
+        if write is None:
+            if fd.is_repeated:
+                raise MappingError(f"derived {fd.full_name}: a repeated field is not derived")
+            hint = type(v)
+            write = cache[type(v)] = _field_writer(hint, fd, None, profile, _NONE,
+                                                   f"derived {fd.full_name}")[0]
+        return write(v) if v or fd.has_presence else b""
+    return derived
+
+
+# ---------------------------------------------------------------------- events
+
+def _vocabulary_events() -> dict[str, type]:
+    found: dict[str, type] = {}
+    for cls in (*hand_events.EVENT_TYPES, *dealer_events.DEALER_EVENTS):
+        found[cls.__name__] = cls
+    return found
+
+
+def _pair_events() -> tuple[dict[str, type], dict[type, Any]]:
+    """Each TableEvent oneof case's domain class, and each class's case (its field)."""
+    classes = _vocabulary_events()
+    cases = tpb.TableEvent.DESCRIPTOR.oneofs_by_name["event"].fields
+    events: dict[str, type] = {}
+    by_class: dict[type, Any] = {}
+    for fd in cases:
+        cls = classes.get(fd.message_type.name)
+        if cls is None:
+            raise MappingError(
+                f"TableEvent.{fd.name} ({fd.message_type.full_name}) has no dataclass of that "
+                "name in poker.vocab.events or poker.vocab.table_events")
+        events[fd.name] = cls
+        by_class[cls] = fd
+    for name, cls in classes.items():
+        if cls not in by_class:
+            raise MappingError(f"poker.vocab event {name} has no case in TableEvent's `event` "
+                               "oneof (add its message to table_events.proto)")
+    return events, by_class
+
+
+#: Each TableEvent oneof case (its field name) -> the domain event class.
+EVENTS, _CASES = _pair_events()
+#: Each domain event class -> its message class.
+MESSAGES: dict[type, Any] = {cls: _message_class(fd.message_type) for cls, fd in _CASES.items()}
+_TableEvent = tpb.TableEvent
+
+
+def stream_policy(cls: type) -> str:
+    """How streams carry events of `cls`: "mapped", "per_viewer" or "never"."""
+    return OVERRIDES.get(cls, _NONE).stream
+
+
+def same_on_wire(cls: type) -> bool:
+    """Whether an event's WIRE bytes are its STORE bytes (no override, no envelope field
+    of its own): a stream may send the stored payload as it is."""
+    same = _SAME.get(cls)
+    if same is None:
+        fd = _CASES[cls]
+        same = _SAME[cls] = cls not in OVERRIDES and not _pair(cls, fd.message_type,
+                                                                 STORE).envelope
+    return same
+
+
+_SAME: dict[type, bool] = {}
+
+
+def case(cls: type) -> str:
+    """The TableEvent oneof case (field name) of a domain event class."""
+    return _CASES[cls].name  # type: ignore[no-any-return]
+
+
+_DECODERS: dict[str, Callable[..., Any]] = {}
+
+
+def to_event(event: Any, context: Any = None, profile: str = STORE, **envelope: Any) -> Any:
+    """The TableEvent of a domain event: its oneof case set and the envelope fields the
+    event has (HandStarted's hand_id), then `envelope` (sequence, time_unix_ms, hand_id)."""
+    for name in _own_envelope(type(event)):
+        envelope.setdefault(name, getattr(event, name))
+    return _TableEvent.FromString(to_event_bytes(event, context, profile,
+                                                 envelope_bytes(**envelope)))
+
+
+def _own_envelope(cls: type) -> tuple[str, ...]:
+    fd = _CASES.get(cls)
+    if fd is None:
+        raise MappingError(f"{cls.__name__} is not an event of TableEvent")
+    return tuple(f.name for f in _pair(cls, fd.message_type, STORE).envelope)
+
+
+def to_event_bytes(event: Any, context: Any = None, profile: str = STORE,
+                   head: bytes = b"") -> bytes:
+    """The serialized TableEvent of a domain event, written straight from it (the bytes
+    `to_event(...).SerializeToString()` gives): the store's canonical encoding (STORE),
+    or a stream's (WIRE), after `head` (the envelope's bytes: `envelope_bytes`)."""
+    cls = type(event)
+    write = _WRITERS.get((cls, profile))
+    if write is None:
+        write = _WRITERS[cls, profile] = _event_writer(cls, profile)
+    return write(event, context, head)
+
+
+_WRITERS: dict[tuple[type, str], Callable[[Any, Any, bytes], bytes]] = {}
+
+
+def _event_writer(cls: type, profile: str) -> Callable[[Any, Any, bytes], bytes]:
+    fd = _CASES.get(cls)
+    if fd is None:
+        raise MappingError(f"{cls.__name__} is not an event of TableEvent")
+    body_of = writer(cls, fd.message_type, profile)
+    tag = _tag(fd, 2)
+    own = [(_ENVELOPE_TAGS[f.name], operator.attrgetter(f.name))
+           for f in _pair(cls, fd.message_type, profile).envelope]
+
+    def write(event: Any, context: Any, head: bytes) -> bytes:
+        body = body_of(event, context)
+        if own and not head:  # the event's own envelope fields (HandStarted's hand_id)
+            head = b"".join([w(v) for w, get in own if (v := get(event))])
+        return head + tag + _uvarint(len(body)) + body
+    return write
+
+
+_ENVELOPE_TAGS = {fd.name: _field_writer(str if fd.type == _T.TYPE_STRING else int, fd, None,
+                                         STORE, _NONE, fd.full_name)[0]
+                  for fd in tpb.TableEvent.DESCRIPTOR.fields if fd.containing_oneof is None}
+_SEQUENCE, _TIME, _HAND = (_ENVELOPE_TAGS[name] for name in ("sequence", "time_unix_ms",
+                                                              "hand_id"))
+
+
+def envelope_bytes(sequence: int = 0, time_unix_ms: int = 0, hand_id: str = "") -> bytes:
+    """The bytes of a TableEvent's envelope fields (zero ones are not written). The events
+    of one write share their time and hand: the last ones' bytes are kept."""
+    global _last_time, _last_hand
+    if time_unix_ms != _last_time[0]:
+        _last_time = (time_unix_ms, _TIME(time_unix_ms) if time_unix_ms else b"")
+    if hand_id != _last_hand[0]:
+        _last_hand = (hand_id, _HAND(hand_id) if hand_id else b"")
+    return (_SEQUENCE(sequence) if sequence else b"") + _last_time[1] + _last_hand[1]
+
+
+_last_time: tuple[int, bytes] = (0, b"")
+_last_hand: tuple[str, bytes] = ("", b"")
+
+
+def from_event(message: Any, profile: str = STORE) -> Any:
+    """The domain event of a TableEvent; MappingError when it has no payload."""
+    kind = message.WhichOneof("event")
+    dec = _DECODERS.get(kind) if profile == STORE else None
+    if dec is None:
+        cls = EVENTS.get(kind) if kind is not None else None
+        if cls is None:
+            raise MappingError(f"a TableEvent without a known event (case {kind!r})")
+        dec = decoder(cls, _CASES[cls].message_type, profile)
+        if profile == STORE:
+            _DECODERS[kind] = dec
+    return dec(getattr(message, kind), message)
+
+
+_LENGTH_DELIMITED = frozenset({_T.TYPE_MESSAGE, _T.TYPE_STRING, _T.TYPE_BYTES})
+_VARINTS = frozenset({_T.TYPE_INT32, _T.TYPE_INT64, _T.TYPE_UINT32, _T.TYPE_UINT64,
+                      _T.TYPE_BOOL, _T.TYPE_ENUM})
+
+
+def field_tag(message: Any, name: str) -> bytes:
+    """The wire tag of field `name` of a message class, from its descriptor (number and
+    wire type): what a frame put together by hand begins with.
+
+    >>> field_tag(tpb.TableEvent, "hand_id")
+    b'\\x1a'
+    """
+    fd = message.DESCRIPTOR.fields_by_name[name]
+    if fd.is_repeated and fd.type not in _LENGTH_DELIMITED:
+        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: a packed field has no one tag")
+    if fd.type not in _LENGTH_DELIMITED and fd.type not in _VARINTS:
+        raise ValueError(f"{message.DESCRIPTOR.name}.{name}: not a varint or length-delimited")
+    wire_type = 2 if fd.type in _LENGTH_DELIMITED else 0
+    return varint(fd.number << 3 | wire_type)
