@@ -116,9 +116,12 @@ _SEAT_STACK = ("seat", "stack")
 #: Every place a domain class and its message differ, keyed by the domain class.
 OVERRIDES: dict[type, Override] = {
     # hand_number is the hand id's; the table's config is the store's (field 130).
+    # button_dead (R5): no player dealt in sits at the button.
     hand_events.HandStarted: Override(
         derived={"hand_number": _hand_number,
-                 "test_mode": lambda value, context: value.config.test_mode},
+                 "test_mode": lambda value, context: value.config.test_mode,
+                 "button_dead": lambda value, context: all(
+                     p.seat != value.button for p in value.players)},
         store_only=("config",)),
     hand_events.HandEnded: Override(rows={"stacks": _SEAT_STACK}),
     # The wire form differs per viewer (views.reveal_for); the store keeps the domain's.

@@ -10,7 +10,7 @@ generic value codec, still used for a table's configuration row (services.dealer
 >>> loads(dumps(PlayerSatIn(seat=3))) == PlayerSatIn(seat=3)
 True
 >>> loads_json('{"t":"PlayerSatIn","seat":3}')
-PlayerSatIn(seat=3)
+PlayerSatIn(seat=3, wait_for_big_blind=False)
 """
 
 from __future__ import annotations
