@@ -309,6 +309,9 @@ def _settle(operator: LobbyClient, spectator: TableClient, table_id: str, seats:
         print(f" {s.name:<6}  {s.kind:<15}  {hands:>5}  {s.rebuys:>6}  {s.won:>11}  "
               f"{s.biggest_pot:>11}  {stack:>5}  {stack - bought:>+5}"
               f"   (fair deck ✓ {verified} hands)", file=out)
+    print(" hands: the hands each player was dealt in. fair deck ✓: the hands whose deck\n"
+          " proof (R3) that player's client checked: every hand its stream showed from the\n"
+          " deal to the reveal, dealt in or not, so it may count more.", file=out)
     violations = sum(len(s.table.fair_deck.violations) for s in seats
                      if s.table and s.table.fair_deck)
     operator.close_table(table_id)
@@ -328,6 +331,8 @@ def _settle(operator: LobbyClient, spectator: TableClient, table_id: str, seats:
           f"chips from {watch.raked_hands} hands", file=out)
     print(f"chips: balances {sum(balances.values())} + stacks {on_table} + rake {raked} = "
           f"{before}; deposits {deposits}", file=out)
+    print(f"each player withdrew up to {CASH_OUT} at the end (so withdrawals are tested too)",
+          file=out)
     print(f"after closing and {withdrawn} withdrawn: balances {after} + house rake "
           f"{audit.house_rake} = {after + audit.house_rake}; deposits - withdrawals "
           f"{deposits - withdrawn}; ledger audit {'ok' if audit.ok else audit.problems}; "

@@ -80,12 +80,19 @@ def parse_action(text: str, legal: LegalActions) -> Action:
     ... except BadInput as err:
     ...     print(err)
     Sorry, a raise must go to between 20 and 990 (you typed 5).
+    >>> try:
+    ...     parse_action("?", legal)
+    ... except BadInput as err:
+    ...     print(str(err).splitlines()[0][:24])
+    f fold · x check · c cal
     """
     words = text.strip().lower().split()
     if not words:
         raise BadInput("Please type an action (? for help).")
     if words[0] in {"q", "quit", "exit"}:
         raise Quit
+    if words[0] in {"?", "h", "help"}:
+        raise BadInput(f"{HELP}\n {_hint(legal)}")
     if legal.decision is Decision.RUN_IT:  # R38
         times = _TIMES.get(words[0])
         if times is None:

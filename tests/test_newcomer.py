@@ -86,3 +86,18 @@ def test_the_narrator_speaks_to_you_in_the_second_person_and_names_odd_chips() -
 
     result = doctest.testmod(narrate)
     assert result.attempted >= 6 and not result.failed
+
+
+def test_poker_play_answers_help_with_the_actions() -> None:
+    import pytest
+
+    from clients.models import ActionKind, Decision, LegalActions
+    from clients.play import HELP, BadInput, parse_action
+
+    legal = LegalActions(seat=1, decision=Decision.BET, can_fold=True, can_call=True,
+                         call_amount=10, bet_kind=ActionKind.RAISE, min_to=20, max_to=990)
+    for asked in ("?", "h", "help", " HELP "):
+        with pytest.raises(BadInput) as answer:
+            parse_action(asked, legal)
+        assert str(answer.value).startswith(HELP) and "did not understand" not in str(
+            answer.value)
