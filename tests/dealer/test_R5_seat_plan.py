@@ -359,15 +359,16 @@ def test_R5_old_events_and_snapshots_without_the_blinds_seats_still_read() -> No
     state = _table([0, 1, 2, 3], button=0)
     _play(state)
     players = tuple(PlayerIn(s, f"p{s}", 100) for s in (0, 1, 2))
-    old = json.loads(codec.dumps(HandStarted("t-1", TableConfig(), TableConfig().levels[0],
-                                             players, 0)))
+    # the store's format 1 (JSON, as the migration reads it) of the hand before R5
+    old = {"t": "HandStarted", **codec.encode(HandStarted("t-1", TableConfig(),
+                                                          TableConfig().levels[0], players, 0))}
     for key in ("small_blind_seat", "big_blind_seat"):
         old.pop(key)
     old["config"].pop("button_rule")
     old["config"].pop("min_players_to_start")
     for player in old["players"]:
         player.pop("posts_dead_small_blind")
-    read = codec.loads(json.dumps(old))
+    read = codec.loads_json(json.dumps(old))
     assert (read.small_blind_seat, read.big_blind_seat) == (None, None)
     assert read.config.button_rule is ButtonRule.DEAD
     assert blind_seats(read) == (1, 2)
