@@ -100,6 +100,10 @@ def test_every_variable_is_read_by_the_service(workload: str,
     secrets = _of("Secret")
     for variable in container.get("env", []):
         name = variable["name"]
+        if "fieldRef" in variable.get("valueFrom", {}):
+            # the pod's own facts (its IP): only for the $(NAME) of another variable
+            assert any(f"$({name})" in v.get("value", "") for v in container["env"]), name
+            continue
         if "valueFrom" in variable:
             ref = variable["valueFrom"]["secretKeyRef"]
             assert ref["key"] in secrets[ref["name"]]["stringData"], ref
@@ -169,3 +173,22 @@ def test_postgresql_is_an_external_dsn_with_a_trial_statefulset() -> None:
                   if v["name"] == "POSTGRES_PASSWORD"]
     assert password["valueFrom"]["secretKeyRef"]["name"] == "poker-postgres"
     assert f":{secret['password']}@" in secret["dsn"]
+
+
+def test_the_dealers_share_postgresql_and_advertise_their_pod_address() -> None:
+    """Dealers scale out on the PostgreSQL store with table leases (issue 15): a DSN of
+    their own database, more than one replica, no volume, each advertising its pod IP."""
+    dealer = _of("Deployment")["dealer"]
+    assert dealer["spec"]["replicas"] >= 2 and "volumes" not in dealer["spec"]["template"]["spec"]
+    [container] = dealer["spec"]["template"]["spec"]["containers"]
+    env = {v["name"]: v for v in container["env"]}
+    assert env["POKER_DEALER_DSN"]["valueFrom"]["secretKeyRef"] == {
+        "name": "poker-postgres", "key": "dealer-dsn"}
+    assert env["POD_IP"]["valueFrom"]["fieldRef"]["fieldPath"] == "status.podIP"
+    port = _parse(container["args"]).port
+    assert env["POKER_DEALER_ADVERTISE"]["value"] == f"$(POD_IP):{port}"
+    secret = _of("Secret")["poker-postgres"]["stringData"]
+    assert secret["dealer-dsn"].rsplit("/", 1)[1] != secret["dsn"].rsplit("/", 1)[1]
+    init = _of("ConfigMap")["postgres-init"]["data"]
+    assert any(f"CREATE DATABASE {secret['dealer-dsn'].rsplit('/', 1)[1]}" in sql
+               for sql in init.values())
