@@ -381,6 +381,10 @@ def _pair(cls: Any, descriptor: Any, profile: str) -> _Pairing:
         fd = by_name.get(name)
         if fd is not None and name not in flat_names:
             claimed.add(name)
+            if (event and domain and f.default is None and not fd.has_presence
+                    and fd.type != _T.TYPE_MESSAGE):
+                raise MappingError(f"{_where(cls, descriptor, name)}: None would come back as "
+                                   "the field's zero; declare the field `optional`")
             if name not in skip:
                 direct.append((f, fd))
         elif event and name in _ENVELOPE:

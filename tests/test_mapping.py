@@ -165,3 +165,17 @@ def test_the_modules_doctests_pass() -> None:
     for module in (mapping, codec):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed, module.__name__
+
+
+def test_an_event_field_whose_default_is_none_needs_presence_on_the_wire() -> None:
+    """None and 0 are different values of an event field (R5: no small blind vs seat 0):
+    the message field must say whether it is set, and both come back as they went."""
+    from poker.vocab.config import PlayerIn, TableConfig
+    from poker.vocab.events import HandStarted
+    from services.dealer import codec
+
+    players = (PlayerIn(0, "a", 100), PlayerIn(1, "b", 100), PlayerIn(5, "c", 100))
+    for small, big in ((5, 0), (0, 1), (None, 0), (None, None)):
+        e = HandStarted("t-3", TableConfig(), TableConfig().levels[0], players, 0, "",
+                        small, big)
+        assert codec.loads(codec.dumps(e)) == e, (small, big)
