@@ -32,6 +32,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
+from poker import paging
 from services.lobby import ledger
 from services.lobby.errors import InvalidArgument
 from services.lobby.storage import Tx
@@ -68,15 +69,11 @@ class RakeLine:
 
 
 def report(tx: Tx, page_size: int, page_token: str) -> tuple[list[RakeLine], str]:
-    """One page of rake by day and table, oldest day first, and the next page's token."""
-    if not 0 <= page_size <= MAX_PAGE:
-        raise InvalidArgument(f"page_size: {page_size} is not in 0..{MAX_PAGE} (0: {MAX_PAGE})")
-    size = page_size or MAX_PAGE
-    start = 0
-    if page_token:
-        if not page_token.isdigit() or len(page_token) > 12:
-            raise InvalidArgument("page_token: not a token this lobby gave")
-        start = int(page_token)
+    """One page of rake by day and table, oldest day first, and the next page's token: a
+    keyset token (poker.paging) holding the last (day, table) given, so a table settling
+    while a client pages neither repeats a line nor skips one (AIP-158)."""
+    page = paging.read(page_size, page_token, scope="RakeReport", default=MAX_PAGE,
+                       maximum=MAX_PAGE, error=InvalidArgument)
     # One RAKE transfer a raked table (it settles once): summed here, the same SQL on
     # SQLite and PostgreSQL.
     sums: dict[tuple[str, str], int] = {}
@@ -85,7 +82,8 @@ def report(tx: Tx, page_size: int, page_token: str) -> tuple[list[RakeLine], str
         day = datetime.datetime.fromtimestamp(float(r["created_at"]), datetime.UTC)
         key = (day.date().isoformat(), r["source"].split(":", 1)[1])
         sums[key] = sums.get(key, 0) + int(r["amount"])
-    ordered = sorted(sums.items())
-    lines = [RakeLine(table_id, day, amount)
-             for (day, table_id), amount in ordered[start:start + size]]
-    return lines, (str(start + size) if len(ordered) > start + size else "")
+    after = None if page.after is None else (str(page.after[0]), str(page.after[-1]))
+    rest = [item for item in sorted(sums.items()) if after is None or item[0] > after]
+    shown, more = paging.split(rest, page.size)
+    lines = [RakeLine(table_id, day, amount) for (day, table_id), amount in shown]
+    return lines, paging.token(list(shown[-1][0]), "RakeReport") if more else ""

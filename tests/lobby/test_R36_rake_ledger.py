@@ -44,6 +44,12 @@ def test_R36_report_pages_by_day_and_table(storage: Storage) -> None:
     for size, bad in ((1001, ""), (0, "x"), (0, "9" * 13)):
         with pytest.raises(InvalidArgument):
             storage.transact(lambda tx, size=size, bad=bad: rake.report(tx, size, bad))
+    # AIP-158: tables settling between pages (one sorting before the page's last line,
+    # one after) neither repeat a line nor hide one that was there
+    storage.transact(lambda tx: (fund_table(tx, "a0", 5), rake.settle(tx, "a0", "ca")))
+    storage.transact(lambda tx: (fund_table(tx, "t9", 7), rake.settle(tx, "t9", "c9")))
+    later, _ = storage.transact(lambda tx: rake.report(tx, 10, token))
+    assert [x.table_id for x in later] == ["t2", "t9"]
 
 
 def test_R36_an_old_database_settles_rake_into_a_new_house_account(storage: Storage) -> None:
