@@ -29,15 +29,15 @@ def test_pg_store_keeps_what_the_sqlite_store_keeps(dsn: str) -> None:
     store = PgStore(dsn, "a", Retention())
     try:
         _table(store, "t1")
-        store.write("t1", [(1, "", 10, '{"e": 1}'), (2, "t1-1", 11, '{"e": 2}')],
+        store.write("t1", [(1, "", 10, b'{"e": 1}'), (2, "t1-1", 11, b'{"e": 2}')],
                     lambda: store.put_act("t1", "t1-1", 1, ActRecord(0, "call", 20, 2)))
         with store.batch():
             store.put_seat("t1", 0, "p0", "hash0")
             store.put_snapshot("t1", Snapshot(2, 3, "{}"))
-        assert store.events("t1") == [Row(1, "", 10, '{"e": 1}'), Row(2, "t1-1", 11, '{"e": 2}')]
-        assert store.events("t1", after=1, limit=1) == [Row(2, "t1-1", 11, '{"e": 2}')]
+        assert store.events("t1") == [Row(1, "", 10, b'{"e": 1}'), Row(2, "t1-1", 11, b'{"e": 2}')]
+        assert store.events("t1", after=1, limit=1) == [Row(2, "t1-1", 11, b'{"e": 2}')]
         assert store.reader.events("t1", 0, 10) == store.events("t1")
-        assert store.hand_events("t1", "t1-1") == [Row(2, "t1-1", 11, '{"e": 2}')]
+        assert store.hand_events("t1", "t1-1") == [Row(2, "t1-1", 11, b'{"e": 2}')]
         assert store.act("t1", "t1-1", 1) == ActRecord(0, "call", 20, 2)
         assert store.seats("t1") == [(0, "p0", "hash0")]
         assert store.snapshot("t1") == Snapshot(2, 3, "{}")
@@ -69,11 +69,11 @@ def test_pg_store_refuses_a_database_of_a_newer_dealer(dsn: str) -> None:
 def test_pg_store_opens_a_database_it_wrote_before(dsn: str) -> None:
     first = PgStore(dsn, "a")
     _table(first, "t1")
-    first.write("t1", [(1, "", 10, '{"e": 1}')])
+    first.write("t1", [(1, "", 10, b'{"e": 1}')])
     first.close()
     again = PgStore(dsn, "a")
     try:
-        assert again.events("t1") == [Row(1, "", 10, '{"e": 1}')]
+        assert again.events("t1") == [Row(1, "", 10, b'{"e": 1}')]
     finally:
         again.close()
 
