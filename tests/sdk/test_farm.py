@@ -85,7 +85,9 @@ def seat_farmers(suite: LocalSuite, operator: LobbyClient,
     """Opens a table of each size and seats that many funded players at it (lobby JoinTable)."""
     table_ids, farmers = [], []
     for size in sizes:
-        table = open_table(operator, size)
+        # the first hand waits for every seat (R10 would have a newcomer sitting after the
+        # first deal wait for the button: that seat would play a hand fewer)
+        table = open_table(operator, size, min_players_to_start=size)
         table_ids.append(table.table_id)
         for player in funded(suite, operator, size):
             seating = player.lobby.join(table.table_id, buy_in=1000)
