@@ -135,7 +135,8 @@ def test_acpc_clients_play_a_match_and_every_chip_is_accounted_for(
     with LobbyClient(suite.lobby, suite.operator_token) as operator:
         table = operator.open_table(
             TableConfig(seats=players, structure=structure, levels=(Level(*blinds),),
-                        pause_between_hands_ms=0, action_time_ms=5_000),
+                        pause_between_hands_ms=0, action_time_ms=5_000, time_bank_ms=0,
+                        min_players_to_start=players),
             TableRules(min_buy_in=STACK, max_buy_in=STACK, rebuy_amount=STACK,
                        max_rebuys=-1))
         before = operator.audit()
