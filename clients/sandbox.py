@@ -34,6 +34,7 @@ from clients.play import _bot as house_bot
 from clients.sdk import LobbyClient, TableClient
 from clients.session import Bot
 from clients.stack import LocalSuite
+from poker.log import add_log_format_argument
 
 #: The blinds of the sandbox's table, and its buy-in (every seat starts with it: README's
 #: bot buys in with 1000).
@@ -49,9 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the player's chips in the lobby (default 10000)")
     parser.add_argument("--keep", metavar="FOLDER", default=None,
                         help="keep databases and logs in FOLDER (default: a temporary folder)")
-    parser.add_argument("--log-format", choices=("json", "console"), default=None,
-                        help="how the sandbox's own log lines look (default: console on a "
-                             "terminal, else json)")
+    add_log_format_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -26,6 +26,7 @@ from clients.bots import CallingStation, RandomBot
 from clients.farm import play_field
 from clients.sdk import LobbyClient
 from clients.stack import LocalSuite
+from poker.log import add_log_format_argument
 from poker.v1 import tournament_pb2 as pb
 
 BUY_IN, FEE, STACK = 100, 10, 1000
@@ -39,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="length of each level in seconds (default 8: a fast structure)")
     parser.add_argument("--keep", metavar="FOLDER", default=None,
                         help="keep databases and logs in FOLDER (default: a temporary folder)")
-    parser.add_argument("--log-format", choices=("json", "console"), default=None)
+    add_log_format_argument(parser)
 
 
 def structure(players: int, table_size: int, level_seconds: float) -> pb.TournamentStructure:
