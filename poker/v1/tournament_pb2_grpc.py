@@ -39,7 +39,8 @@ class TournamentServiceStub:
     RegisterTournament, UnregisterTournament, TournamentRebuy, TournamentAddOn,
     ReEnterTournament) carry a `request_id`: the same request sent again gets
     the same answer and acts once; the same id with other fields is
-    ALREADY_EXISTS (the lobby's one request journal). A player's token acts for
+    INVALID_ARGUMENT, reason REQUEST_ID_REUSED (the lobby's one request journal). A
+    player's token acts for
     that player only; the operator's token for anyone (player_id required).
 
     Limits: ids at most 128 characters (a tournament_id at most 112), a name at
@@ -129,7 +130,8 @@ class TournamentServiceServicer:
     RegisterTournament, UnregisterTournament, TournamentRebuy, TournamentAddOn,
     ReEnterTournament) carry a `request_id`: the same request sent again gets
     the same answer and acts once; the same id with other fields is
-    ALREADY_EXISTS (the lobby's one request journal). A player's token acts for
+    INVALID_ARGUMENT, reason REQUEST_ID_REUSED (the lobby's one request journal). A
+    player's token acts for
     that player only; the operator's token for anyone (player_id required).
 
     Limits: ids at most 128 characters (a tournament_id at most 112), a name at
@@ -312,7 +314,8 @@ class TournamentService:
     RegisterTournament, UnregisterTournament, TournamentRebuy, TournamentAddOn,
     ReEnterTournament) carry a `request_id`: the same request sent again gets
     the same answer and acts once; the same id with other fields is
-    ALREADY_EXISTS (the lobby's one request journal). A player's token acts for
+    INVALID_ARGUMENT, reason REQUEST_ID_REUSED (the lobby's one request journal). A
+    player's token acts for
     that player only; the operator's token for anyone (player_id required).
 
     Limits: ids at most 128 characters (a tournament_id at most 112), a name at

@@ -95,7 +95,8 @@ def test_T1_calls_and_refusals_over_grpc(room: Any) -> None:
     assert again.tournament_id == "tn1"  # a retry: the same answer
     code, _ = _code(lambda: op.CreateTournament(pb.CreateTournamentRequest(
         tournament_id="tn1", name="other", structure=_structure(), request_id="c1")))
-    assert code == grpc.StatusCode.ALREADY_EXISTS  # the id reused for another request
+    # the id reused for another request: INVALID_ARGUMENT, REQUEST_ID_REUSED, as every call
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
     code, _ = _code(lambda: players["p1"].RegisterTournament(pb.RegisterTournamentRequest(
         tournament_id="tn1", player_id="p0", request_id="r")))
     assert code == grpc.StatusCode.PERMISSION_DENIED  # a player registers only themself
