@@ -45,8 +45,10 @@ def _open(room: Lobby, table_id: str) -> None:
 def test_paging_1000_tables_with_tables_opened_between_pages(storage: Storage,
                                                              dealer: FakeDealer) -> None:
     room = Lobby(storage, dealer, [D1])
+    # 1,000 tables on SQLite; the same keyset SQL on PostgreSQL with 200 (bounded time)
+    count = N if storage.dialect == "sqlite" else 200
     try:
-        for n in range(N):
+        for n in range(count):
             _open(room, f"t{n:04d}")
         with serving(room) as channel:
             op = Client(channel, OPERATOR)
@@ -69,8 +71,8 @@ def test_paging_1000_tables_with_tables_opened_between_pages(storage: Storage,
             assert [t.table_id for t in sdk.tables()] == seen
             sdk.close()
         assert len(seen) == len(set(seen)), "a table given twice"
-        assert seen[:N] == [f"t{n:04d}" for n in range(N)], "a table skipped or out of order"
-        assert seen[N:] == [f"u{n:02d}" for n in range(added)]  # the new ones, in order
+        assert seen[:count] == [f"t{n:04d}" for n in range(count)], "skipped or out of order"
+        assert seen[count:] == [f"u{n:02d}" for n in range(added)]  # the new ones, in order
     finally:
         room.stop()
 
