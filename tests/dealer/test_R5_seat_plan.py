@@ -386,3 +386,13 @@ def test_R33_nobody_misses_a_blind_in_the_first_hand() -> None:
     hand = _play(state)
     assert hand.missed == [] and 3 not in hand.seats
     assert not state.seats[3].missed_big_blind
+
+
+def test_R5_from_heads_up_back_to_four_nobody_posts_the_big_blind_twice() -> None:
+    """Seen over gRPC with busts and rebuys: heads-up (button 1 on the small blind, big
+    blind 0), then two players back. `dead` alone would put the button on the new big
+    blind; the blinds move on (big 1, small 0) and the button goes before the small."""
+    players = [seatplan.Player(s) for s in (0, 1, 2, 4)]
+    made = seatplan.plan(ButtonRule.DEAD, players, seatplan.Last(1, 1, 0), 1)
+    assert made is not None
+    assert (made.button, made.small_blind, made.big_blind) == (4, 0, 1)

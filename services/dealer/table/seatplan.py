@@ -28,6 +28,7 @@ Seat 3 posts the big blind in hand 2, as it was due to; the small blind was due 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -88,6 +89,11 @@ def next_clockwise(seats: Sequence[int], after: int) -> int:
     return next((s for s in seats if s > after), seats[0])
 
 
+def previous_clockwise(seats: Sequence[int], before: int) -> int:
+    """The last of `seats` (sorted) strictly before seat `before`, going round."""
+    return next((s for s in reversed(seats) if s < before), seats[-1])
+
+
 def between(seat: int, start: int, end: int) -> bool:
     """`seat` is in the clockwise stretch from `start` (excluded) to `end` (included).
 
@@ -130,7 +136,11 @@ def plan(rule: ButtonRule, players: Sequence[Player], last: Last | None,
     if made is not None and len(made.seats) >= 3:
         if made.button != made.big_blind:
             return made
-        return classic(made.seats, next_clockwise(made.seats, last.button))  # be safe
+        # Out of heads-up (its button posted the small blind, so `dead` would put the
+        # button on the new big blind): the blinds move on as R5 says and the button goes
+        # to the seat before the small blind, so nobody posts the big blind twice running.
+        anchor = made.small_blind if made.small_blind is not None else made.big_blind
+        return dataclasses.replace(made, button=previous_clockwise(made.seats, anchor))
     pool: tuple[int, ...] = made.seats if made is not None and len(made.seats) == 2 else ()
     if not pool:  # nobody else to play with: everyone sitting in plays, owing or not
         active = sorted(p.seat for p in players)
