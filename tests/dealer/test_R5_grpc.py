@@ -37,8 +37,9 @@ def test_R5_R10_dead_button_rule_over_grpc_and_read_only_tokens_after_close(
     started = [e.hand_started for e in audit.events if e.HasField("hand_started")]
     assert len(started[0].players) == 4  # all four dealt in from the first hand
     bigs = [h.big_blind_seat for h in started]
-    assert all(a != b for a, b in zip(bigs, bigs[1:], strict=False)), repr((bigs, [
-        (h.button, [p.seat for p in h.players], h.small_blind_seat if h.HasField("small_blind_seat") else None) for h in started]))
+    plans = [(h.button, [p.seat for p in h.players],
+              h.small_blind_seat if h.HasField("small_blind_seat") else None) for h in started]
+    assert all(a != b for a, b in zip(bigs, bigs[1:], strict=False)), (bigs, plans)
     for h in started:
         seats = [p.seat for p in h.players]
         assert h.big_blind_seat in seats and h.button_dead == (h.button not in seats)
