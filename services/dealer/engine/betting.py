@@ -282,7 +282,6 @@ def _resolve_bet(state: HandState, p: int, action: Action, owe: int) -> ActionTa
     bet = state.bet[p]
     kind = action.kind
     to = action.amount
-    word = "bet of" if kind is BET else "raise to"
     if state.current == 0 and kind is RAISE:
         raise IllegalAction("you cannot raise: nobody has bet; bet instead",
                             reason="NO_BET_TO_RAISE")
@@ -295,25 +294,25 @@ def _resolve_bet(state: HandState, p: int, action: Action, owe: int) -> ActionTa
         raise IllegalAction(f"you cannot {kind.value}: {refusal}; you may {choice}",
                             reason="RAISE_NOT_ALLOWED", metadata={"call_amount": owe})
     min_to, max_to = _raise_bounds(state, p, owe)
+    if min_to <= to <= max_to:
+        added = to - bet
+        return ActionTaken(seat, kind, to, added, added == stack)
     bounds = {"min_to": min_to, "max_to": max_to, "call_amount": owe, "stack": stack}
+    word = "bet of" if kind is BET else "raise to"
     if to < min_to:
         if kind is BET:
             raise IllegalAction(f"bet of {to} is below the minimum bet of {min_to}",
                                 reason="BELOW_MIN_BET", metadata=bounds)
         raise IllegalAction(f"raise to {to} is below the minimum raise to {min_to}",
                             reason="BELOW_MIN_RAISE", metadata=bounds)
-    if to > max_to:
-        if to > bet + stack:
-            raise IllegalAction(f"{word} {to} is more than you have: all-in is {bet + stack}",
-                                reason="ABOVE_STACK", metadata=bounds)
-        if state.fixed:
-            raise IllegalAction(
-                f"{word} {to} is not allowed: in fixed limit it is exactly {max_to}",
-                reason="ABOVE_MAX_RAISE", metadata=bounds)
-        raise IllegalAction(f"{word} {to} is above the pot limit of {max_to}",
+    if to > bet + stack:
+        raise IllegalAction(f"{word} {to} is more than you have: all-in is {bet + stack}",
+                            reason="ABOVE_STACK", metadata=bounds)
+    if state.fixed:
+        raise IllegalAction(f"{word} {to} is not allowed: in fixed limit it is exactly {max_to}",
                             reason="ABOVE_MAX_RAISE", metadata=bounds)
-    added = to - bet
-    return ActionTaken(seat, kind, to, added, added == stack)
+    raise IllegalAction(f"{word} {to} is above the pot limit of {max_to}",
+                        reason="ABOVE_MAX_RAISE", metadata=bounds)
 
 
 # ---------------------------------------------------------------- applying
