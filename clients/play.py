@@ -320,8 +320,7 @@ def _play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
     hands = EvaluatorClient(suite.evaluator_addresses[0])  # names the winners' hands
     screen = Screen(Narrator(names, you=me.seat, describe=hands.evaluate), out)
 
-    def rebuy() -> bool:
-        print(f" {args.name} rebuys {args.stack}", file=out)
+    def rebuy() -> bool:  # the narrator tells it: "You rebuy 1000 (stack 1000)"
         lobby.rebuy(table.table_id)
         return True
 
