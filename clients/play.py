@@ -314,9 +314,10 @@ def _play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
     names[me.seat or 0] = args.name
     human = Human(names, input, out)
     stop = threading.Event()
-    for _, bot, seat, bot_lobby in seats:
-        threading.Thread(target=_bot, args=(bot, seat, bot_lobby, table.table_id, stop),
-                         daemon=True).start()
+    threads = [threading.Thread(target=_bot, args=(bot, seat, bot_lobby, table.table_id, stop),
+                                daemon=True) for _, bot, seat, bot_lobby in seats]
+    for thread in threads:
+        thread.start()
     hands = EvaluatorClient(suite.evaluator_addresses[0])  # names the winners' hands
     screen = Screen(Narrator(names, you=me.seat, describe=hands.evaluate), out)
 
@@ -332,6 +333,13 @@ def _play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
     hands.close()
     view = result.view
     stack = view.me.stack if view and view.me else 0
+    # The bots stop before the table closes: a bot's rebuy still under way makes the lobby
+    # refuse the close (FAILED_PRECONDITION). Closing a bot's client ends its stream, and
+    # its thread ends once the rebuy it may be in has returned.
+    for _, _, seat, _ in seats:
+        seat.close()
+    for thread in threads:
+        thread.join(10)
     operator.close_table(table.table_id, void_hand_in_progress=True)
     print(f"\nYou played {result.hands} hands; your stack: {stack} "
           f"({stack - args.stack:+} against your buy-in). Thanks for playing!", file=out)
