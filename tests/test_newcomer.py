@@ -221,3 +221,39 @@ def test_poker_demo_names_each_winner_with_the_hand_that_won(tmp_path: Path) -> 
                           r"\(([2-9TJQKA][cdhs] ){4}[2-9TJQKA][cdhs]\)$"
                           r"|, each with |without a showdown \(everyone else folded\)$", line)
         assert shown, line
+
+
+def test_poker_play_stops_its_bots_before_it_closes_the_table(monkeypatch, capsys) -> None:
+    # A bot busted as the game ends calls Rebuy; a close while that rebuy is under way is
+    # refused (FAILED_PRECONDITION: "buy-in(s), rebuy(s) or departure(s) still in
+    # progress"), and poker play exited 1. Here each bot thread ends half a second late,
+    # as a slow rebuy would: the table must close only after it.
+    import threading
+    import time
+
+    from clients import play
+    from clients.sdk import LobbyClient
+
+    order: list[str] = []
+    bot_play = play._bot
+
+    def slow_to_stop(*args) -> None:
+        bot_play(*args)
+        time.sleep(0.5)
+        order.append("bot stopped")
+
+    close_table = LobbyClient.close_table
+
+    def closing(self, *args, **kwargs):
+        order.append("table closed")
+        return close_table(self, *args, **kwargs)
+
+    answers = iter(["c", "m", "1"] * 200)
+    monkeypatch.setattr(play, "_bot", slow_to_stop)
+    monkeypatch.setattr(LobbyClient, "close_table", closing)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    args = build_parser().parse_args(["play", "--bots", "2", "--hands", "1", "--bot-delay",
+                                      "0"])
+    assert play.run(args) == 0, capsys.readouterr().out[-3000:]
+    assert order == ["bot stopped", "bot stopped", "table closed"], order
+    assert threading.active_count() < 50  # nothing left spinning
