@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from clients.cards import Card
+from clients.errors import ServiceError
 from clients.evaluator import HandRank
 from clients.events import (
     ActionTaken,
@@ -241,7 +242,10 @@ class Narrator:
         if self.describe is None or len(board) != 5 or any(w not in self.shown
                                                            for w in e.winners):
             return ""  # the hand is not known to this viewer
-        hands = [self.describe([*self.shown[w], *board]) for w in e.winners]
+        try:
+            hands = [self.describe([*self.shown[w], *board]) for w in e.winners]
+        except ServiceError:  # the evaluator out of reach: the game goes on, told plainer
+            return ""
         if len(hands) == 1:
             return f" with {with_hand(hands[0].description)} ({show_cards(hands[0].best_five)})"
         return f", each with {with_hand(hands[0].description)}"  # a tie: the same hand

@@ -257,3 +257,24 @@ def test_poker_play_stops_its_bots_before_it_closes_the_table(monkeypatch, capsy
     assert play.run(args) == 0, capsys.readouterr().out[-3000:]
     assert order == ["bot stopped", "bot stopped", "table closed"], order
     assert threading.active_count() < 50  # nothing left spinning
+
+
+def test_a_winner_is_named_without_the_hand_when_the_evaluator_is_out_of_reach() -> None:
+    import grpc
+
+    from clients.cards import cards
+    from clients.errors import ServiceError
+    from clients.events import BoardDealt, CardsShown, HandPlayer, HandStarted, PotAwarded
+    from clients.models import Level, Street
+    from clients.narrate import Narrator
+
+    def unreachable(seven):
+        raise ServiceError("EvaluateHand: UNAVAILABLE", grpc.StatusCode.UNAVAILABLE)
+
+    n = Narrator({0: "Ann", 1: "Bob"}, describe=unreachable)
+    n.line(HandStarted(sequence=1, hand_number=1, button=0, level=Level(5, 10), commitment="",
+                       players=(HandPlayer(0, "ann", 1000), HandPlayer(1, "bob", 1000))))
+    n.line(BoardDealt(sequence=2, street=Street.FLOP, cards=cards("Ks 9s 2s 7d 4c")))
+    n.line(CardsShown(sequence=3, seat=0, cards=cards("As 4s")))
+    assert n.line(PotAwarded(sequence=4, index=0, amount=340, winners=(0,), shares=(340,))) == (
+        "Ann wins the pot of 340")
