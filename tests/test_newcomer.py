@@ -278,3 +278,17 @@ def test_a_winner_is_named_without_the_hand_when_the_evaluator_is_out_of_reach()
     n.line(CardsShown(sequence=3, seat=0, cards=cards("As 4s")))
     assert n.line(PotAwarded(sequence=4, index=0, amount=340, winners=(0,), shares=(340,))) == (
         "Ann wins the pot of 340")
+
+
+def test_poker_play_says_you_rebuy_in_the_second_person() -> None:
+    # poker play printed " You rebuys 1000" itself, before the narrator's line
+    import io
+
+    from clients import play
+    from clients.events import ChipsAdded
+    from clients.narrate import Narrator
+
+    out = io.StringIO()
+    play.Screen(Narrator({0: "You"}, you=0), out).tell(
+        [ChipsAdded(sequence=9, seat=0, amount=1000, stack=1000)])
+    assert out.getvalue() == " You rebuy 1000 (stack 1000)\n"
