@@ -25,7 +25,7 @@ from clients.accounts import TableRules
 from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.errors import ServiceError
 from clients.evaluator import EvaluatorClient
-from clients.events import Event, HandStarted, PlayerSatIn, PlayerSatOut
+from clients.events import ButtonSet, Event, HandStarted, PlayerSatIn, PlayerSatOut
 from clients.models import (
     Action,
     ActionKind,
@@ -355,6 +355,9 @@ class Screen:
         self.narrator, self.out = narrator, out
         self.away = False  # you sat out: the table deals on without you
         self.quiet = ""  # the hand (its id) not told
+        # R4's draw comes as the second player sits, before that player's PlayerSeated:
+        # told just before the first hand, after everyone is seen sitting down
+        self.button: str | None = None
 
     def open(self, view: TableView) -> None:
         """The table as your screen starts: says so when a hand is under way."""
@@ -379,6 +382,12 @@ class Screen:
             if self.quiet and e.hand_id == self.quiet:
                 continue
             line = self.narrator.line(e)
+            if isinstance(e, ButtonSet):
+                self.button = line
+                continue
+            if isinstance(e, HandStarted) and self.button:
+                self._print(self.button)
+                self.button = None
             if line:
                 self._print(line)
 

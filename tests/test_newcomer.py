@@ -292,3 +292,23 @@ def test_poker_play_says_you_rebuy_in_the_second_person() -> None:
     play.Screen(Narrator({0: "You"}, you=0), out).tell(
         [ChipsAdded(sequence=9, seat=0, amount=1000, stack=1000)])
     assert out.getvalue() == " You rebuy 1000 (stack 1000)\n"
+
+
+def test_poker_play_tells_the_button_draw_after_the_players_sit_down() -> None:
+    # R4's draw is made as the second player sits, before that player's PlayerSeated: the
+    # screen said "The button starts at Ann" before "Ann sits down"
+    import io
+
+    from clients.events import ButtonSet, PlayerSeated
+    from clients.narrate import Narrator
+    from clients.play import Screen
+
+    out = io.StringIO()
+    screen = Screen(Narrator({0: "You", 1: "Ann", 2: "Bob"}, you=0), out)
+    screen.tell([ButtonSet(sequence=2, seat=1),
+                 PlayerSeated(sequence=3, seat=1, player_id="ann", stack=1000),
+                 PlayerSeated(sequence=4, seat=2, player_id="bob", stack=1000)])
+    screen.tell(_hand_events(5, 1, (1, 2, 0), winner=0)[:1])  # the button at seat 1
+    assert out.getvalue().splitlines() == [
+        " Ann sits down with 1000", " Bob sits down with 1000", " The button starts at Ann",
+        " --- Hand #1 · 3 players · blinds 5/10 · button Ann ---"]
