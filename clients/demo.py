@@ -25,6 +25,7 @@ from typing import TextIO
 from clients.accounts import TableRules
 from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.errors import ServiceError
+from clients.evaluator import EvaluatorClient
 from clients.events import (
     ActionTaken,
     AntePosted,
@@ -142,11 +143,16 @@ def play_demo(suite: LocalSuite, args: argparse.Namespace, out: TextIO,
     failed = [s for s in seats if s.error is not None]
     for s in failed:
         print(f"{s.name}: {type(s.error).__name__}: {s.error}", file=out)
-    narrator = Narrator(names)
-    for key in sorted(watch.kept):
-        _print_hand(watch.kept[key], narrator, out)
-    if watch.last and watch.last[0].hand_id not in {e[0].hand_id for e in watch.kept.values()}:
-        _print_hand(watch.last, narrator, out)
+    hands = EvaluatorClient(evaluator)  # names each winner's hand (R25's words)
+    try:
+        narrator = Narrator(names, describe=hands.evaluate)
+        for key in sorted(watch.kept):
+            _print_hand(watch.kept[key], narrator, out)
+        if watch.last and watch.last[0].hand_id not in {e[0].hand_id
+                                                        for e in watch.kept.values()}:
+            _print_hand(watch.last, narrator, out)
+    finally:
+        hands.close()
     conserved = _settle(operator, spectator, table.table_id, seats, out, watch, threads[0])
     if watch.unbalanced:
         conserved = False

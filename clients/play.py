@@ -24,13 +24,15 @@ from typing import TextIO
 from clients.accounts import TableRules
 from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.errors import ServiceError
-from clients.events import Event
+from clients.evaluator import EvaluatorClient
+from clients.events import ButtonSet, Event, HandStarted, PlayerSatIn, PlayerSatOut
 from clients.models import (
     Action,
     ActionKind,
     Decision,
     LegalActions,
     Level,
+    SitOutReason,
     TableConfig,
     TableView,
 )
@@ -285,10 +287,17 @@ def run(args: argparse.Namespace) -> int:
 
 def _play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
     operator = LobbyClient(suite.lobby, suite.operator_token)
+    # The first hand waits for everyone, you included: no hand is dealt before you watch.
     table = operator.open_table(
         TableConfig(seats=args.bots + 1, levels=(Level(5, 10),), action_time_ms=120_000,
-                    time_bank_ms=60_000, run_it_twice=True, pause_between_hands_ms=0),
+                    time_bank_ms=60_000, run_it_twice=True, pause_between_hands_ms=0,
+                    min_players_to_start=args.bots + 1),
         TableRules(initial_stack=args.stack, max_rebuys=-1), name="You against bots")
+    _, token = operator.create_player("you", args.name)
+    operator.deposit("you", args.stack * 100)
+    lobby = LobbyClient(suite.lobby, token)
+    me = lobby.sit(table.table_id, buy_in=args.stack)
+    opening = me.follow()  # your screen starts here: every later event is told, in order
     kinds: list[tuple[str, Callable[[int], Bot]]] = [
         ("Ann", lambda i: RandomBot(seed=args.seed)), ("Bob", lambda i: CallingStation()),
         ("Cid", lambda i: EquityBot(suite.evaluator_addresses[0], trials=300))]
@@ -296,45 +305,94 @@ def _play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
     for i in range(args.bots):
         name, make = kinds[i % 3]
         name = name if i < 3 else f"{name}{i // 3 + 1}"
-        _, token = operator.create_player(name.lower(), name)
+        _, bot_token = operator.create_player(name.lower(), name)
         operator.deposit(name.lower(), args.stack * 100)
-        bot_lobby = LobbyClient(suite.lobby, token)
+        bot_lobby = LobbyClient(suite.lobby, bot_token)
         seat = bot_lobby.sit(table.table_id, buy_in=args.stack)
         seats.append((name, Slow(make(i), args.bot_delay), seat, bot_lobby))
-    _, token = operator.create_player("you", args.name)
-    operator.deposit("you", args.stack * 100)
-    lobby = LobbyClient(suite.lobby, token)
-    me = lobby.sit(table.table_id, buy_in=args.stack)
     names = {t.seat: n for n, _, t, _ in seats if t.seat is not None}
     names[me.seat or 0] = args.name
     human = Human(names, input, out)
     stop = threading.Event()
-    for _, bot, seat, bot_lobby in seats:
-        threading.Thread(target=_bot, args=(bot, seat, bot_lobby, table.table_id, stop),
-                         daemon=True).start()
-    narrator = Narrator(names, you=me.seat)
+    threads = [threading.Thread(target=_bot, args=(bot, seat, bot_lobby, table.table_id, stop),
+                                daemon=True) for _, bot, seat, bot_lobby in seats]
+    for thread in threads:
+        thread.start()
+    hands = EvaluatorClient(suite.evaluator_addresses[0])  # names the winners' hands
+    screen = Screen(Narrator(names, you=me.seat, describe=hands.evaluate), out)
 
-    def tell(events: list[Event]) -> None:
-        for e in events:
-            line = narrator.line(e)
-            if line:
-                print(" " + line, file=out, flush=True)
-
-    def rebuy() -> bool:
-        print(f" {args.name} rebuys {args.stack}", file=out)
+    def rebuy() -> bool:  # the narrator tells it: "You rebuy 1000 (stack 1000)"
         lobby.rebuy(table.table_id)
         return True
 
     print(f"You sit at seat {me.seat} with {args.stack} chips. {HELP}\n", file=out, flush=True)
+    screen.open(opening)
     result = me.play(human, hands=args.hands, until=lambda v: human.quit, rebuy=rebuy,
-                     on_events=tell)
+                     on_events=screen.tell)
     stop.set()
+    hands.close()
     view = result.view
     stack = view.me.stack if view and view.me else 0
+    # The bots stop before the table closes: a bot's rebuy still under way makes the lobby
+    # refuse the close (FAILED_PRECONDITION). Closing a bot's client ends its stream, and
+    # its thread ends once the rebuy it may be in has returned.
+    for _, _, seat, _ in seats:
+        seat.close()
+    for thread in threads:
+        thread.join(10)
     operator.close_table(table.table_id, void_hand_in_progress=True)
     print(f"\nYou played {result.hands} hands; your stack: {stack} "
           f"({stack - args.stack:+} against your buy-in). Thanks for playing!", file=out)
     return 0
+
+
+class Screen:
+    """What `poker play` prints of the table's events: each hand a complete block, from
+    its header to its result. A hand under way when you sat down is announced as such;
+    once you sit out, the hands dealt without you are not told (you are leaving)."""
+
+    def __init__(self, narrator: Narrator, out: TextIO) -> None:
+        self.narrator, self.out = narrator, out
+        self.away = False  # you sat out: the table deals on without you
+        self.quiet = ""  # the hand (its id) not told
+        # R4's draw comes as the second player sits, before that player's PlayerSeated:
+        # told just before the first hand, after everyone is seen sitting down
+        self.button: str | None = None
+
+    def open(self, view: TableView) -> None:
+        """The table as your screen starts: says so when a hand is under way."""
+        hand = view.hand
+        if hand is None:
+            return
+        dealt = view.me is not None and view.me.in_hand
+        self._print(f"--- Hand #{hand.hand_number} in progress · "
+                    + ("you are dealt in ---" if dealt else
+                       "you are dealt in from the next hand ---"))
+
+    def tell(self, events: list[Event]) -> None:
+        you = self.narrator.you
+        for e in events:
+            if isinstance(e, HandStarted):
+                dealt = any(p.seat == you for p in e.players)
+                self.quiet = e.hand_id if self.away and not dealt else ""
+            elif isinstance(e, PlayerSatOut | PlayerSatIn) and e.seat == you:
+                # R32's sit-out after a slow answer is undone at once: still at the table
+                self.away = (isinstance(e, PlayerSatOut)
+                             and e.reason is not SitOutReason.TIMED_OUT)
+            if self.quiet and e.hand_id == self.quiet:
+                continue
+            line = self.narrator.line(e)
+            if isinstance(e, ButtonSet):
+                self.button = line
+                continue
+            if isinstance(e, HandStarted) and self.button:
+                self._print(self.button)
+                self.button = None
+            if line:
+                self._print(line)
+
+    def _print(self, line: str) -> None:
+        print(" " + line, file=self.out, flush=True)
 
 
 def _bot(bot: Bot, seat: TableClient, lobby: LobbyClient, table_id: str,

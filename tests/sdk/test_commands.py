@@ -104,21 +104,45 @@ def _poker(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.Comp
                           capture_output=True, text=True, timeout=timeout, cwd=ROOT)
 
 
+#: The scripted player's answers, in a cycle: "c" answers a betting decision (call, or
+#: check when free), "m" a show-or-muck one, "1" a run-it decision (R38: the table runs
+#: it twice when every player all-in agrees); each answer that does not fit is refused
+#: politely and the next line is read, so every decision takes at most three lines.
+SCRIPT_CYCLE = ("c", "m", "1")
+RUN_IT = LegalActions(seat=1, decision=Decision.RUN_IT)
+
+
+@pytest.mark.parametrize("legal", [FACING_A_BET, SHOWDOWN, RUN_IT],
+                         ids=["bet", "show_or_muck", "run_it"])
+def test_the_scripted_player_answers_every_kind_of_decision_within_a_cycle(
+        legal: LegalActions) -> None:
+    # A script of "c" and "m" alone met R38's run-it decision after an all-in, spent every
+    # line on it and quit: the game stopped after one hand (the test's old flake)
+    view = TableView(table_id="t", your_seat=1, hand=HandView(
+        hand_id="t-1", hand_number=1, street=Street.FLOP, actor=1, legal=legal))
+    for start in range(len(SCRIPT_CYCLE)):  # the cycle met at any point
+        typed = list(SCRIPT_CYCLE[start:] + SCRIPT_CYCLE * 2)
+        human = Human({}, lambda prompt, lines=typed: lines.pop(0), io.StringIO())
+        action = human.act(view)
+        assert not human.quit and legal.allows(action)
+        assert len(typed) >= 3 * len(SCRIPT_CYCLE) - start - len(SCRIPT_CYCLE)  # <= 3 read
+
+
 def test_poker_play_with_a_scripted_player() -> None:
-    # "c" answers a betting decision (call, or check when free), "m" a show-or-muck one;
-    # each answer that does not fit is refused politely and the next line is read
-    script = "hello\nr 1\n" + "c\nm\n" * 60
+    script = "hello\nr 1\n" + "\n".join(SCRIPT_CYCLE * 60) + "\n"
     done = _poker("play", "--bots", "2", "--hands", "2", "--bot-delay", "0", stdin=script)
     assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout
     assert "Sorry, I did not understand 'hello'" in out
-    assert "Sorry, a raise must go to between" in out
+    # "r 1" answers the first decision: a raise too small, or none possible (an all-in to
+    # call as big as the stack)
+    assert re.search(r"Sorry, a raise must go to between|Sorry, you cannot bet or raise now",
+                     out), out[:3000]
     assert "Your cards: [" in out and "your move>" in out and " seat " in out
-    # --hands 2 sits the player out as its second hand starts; a SitOut that crosses the
-    # next deal (streams linger, and bots' hands with no pause can be over before the
-    # SitOut lands: a fresh-clone run saw two such deals) makes it finish one or two more
-    # hands, never leave one half played
-    assert re.search(r"You played [234] hands; your stack: \d+", out), out[-500:]
+    # --hands 2 sits the player out as its second hand starts; a hand it is dealt in and
+    # does not act in (a walk in the big blind) can end before the SitOut lands, and it
+    # then finishes the next hand too, never leaving one half played
+    assert re.search(r"You played [234] hands; your stack: \d+", out), out[-3000:]
 
 
 def test_poker_demo_plays_and_accounts_for_every_chip(tmp_path: Path) -> None:
