@@ -1,0 +1,102 @@
+"""A/B in one run: a benchmark of this checkout against the same benchmark at an older commit.
+
+The older commit is checked out in a temporary git worktree; the two sides then run
+alternately (A B B A A B ...), each as its own process with its own checkout first on
+`PYTHONPATH`, so that the machine's drift over the run falls on both alike. Every number
+the benchmark writes with `--json` is collected; the medians of both sides and their
+ratio (head / base) are printed, with each side's range.
+
+    .venv/bin/python bench/ab.py --base d1e2932 --rounds 5 engine.py --hands 6000
+    .venv/bin/python bench/ab.py --base 93dc1d7 dealer.py --seconds 10 --runs farm,play
+
+The benchmark's own options follow its file name (a script under `bench/`); `--json`
+is added by this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_side(checkout: Path, script: str, args: list[str], out: Path) -> dict[str, float]:
+    """One run of `checkout`'s bench/`script`; the numeric figures it wrote."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    subprocess.run([sys.executable, str(checkout / "bench" / script), *args, "--json", str(out)],
+                   cwd=checkout, env=env, check=True, stdout=subprocess.DEVNULL)
+    return dict(_numbers(json.loads(out.read_text())))
+
+
+def _numbers(value: object, prefix: str = ""):
+    """(dotted key, number) for every number in a JSON value, lists and objects walked."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int | float):
+        yield prefix, float(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _numbers(item, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _numbers(item, f"{prefix}[{i}]")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", required=True, help="the older commit (any git revision)")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each side (default 3)")
+    parser.add_argument("script", help="a benchmark under bench/, e.g. engine.py")
+    parser.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own options")
+    ns = parser.parse_args(argv)
+    if not 1 <= ns.rounds <= 50:
+        parser.error("--rounds is 1 to 50")
+    if not (ROOT / "bench" / ns.script).is_file():
+        parser.error(f"no benchmark bench/{ns.script}")
+    base_rev = subprocess.run(["git", "rev-parse", "--short", ns.base], cwd=ROOT, check=True,
+                              capture_output=True, text=True).stdout.strip()
+    head_rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
+                              capture_output=True, text=True).stdout.strip()
+    with tempfile.TemporaryDirectory(prefix="poker-ab-") as tmp:
+        base = Path(tmp) / "base"
+        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(base), base_rev],
+                       cwd=ROOT, check=True)
+        try:
+            runs: dict[str, list[dict[str, float]]] = {"base": [], "head": []}
+            order = [("base", "head"), ("head", "base")]
+            for i in range(ns.rounds):
+                for side in order[i % 2]:
+                    checkout = base if side == "base" else ROOT
+                    print(f"round {i + 1}/{ns.rounds}: {side} "
+                          f"({base_rev if side == 'base' else head_rev}) ...", flush=True)
+                    runs[side].append(run_side(checkout, ns.script, ns.args,
+                                               Path(tmp) / f"{side}{i}.json"))
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT,
+                           check=False)
+    keys = [k for k in runs["head"][0] if all(k in r for r in runs["base"] + runs["head"])]
+    print(f"\nbench/{ns.script} {' '.join(ns.args)}: base {base_rev}, head {head_rev}, "
+          f"{ns.rounds} rounds each, alternated; medians (ranges)")
+    print(f"{'figure':44} {'base':>24} {'head':>24} {'head/base':>9}")
+    for key in keys:
+        a = [r[key] for r in runs["base"]]
+        b = [r[key] for r in runs["head"]]
+        ma, mb = statistics.median(a), statistics.median(b)
+        ratio = f"{mb / ma:9.3f}" if ma else f"{'-':>9}"
+        print(f"{key:44} {_cell(ma, a):>24} {_cell(mb, b):>24} {ratio}")
+    return 0
+
+
+def _cell(median: float, values: list[float]) -> str:
+    return f"{median:,.1f} ({min(values):,.0f}-{max(values):,.0f})"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
