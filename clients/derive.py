@@ -144,10 +144,11 @@ def _required(f: Any) -> bool:
     return f.default is MISSING and f.default_factory is MISSING
 
 
-def _slot(fd: Any, hint: Any, required: bool, values: dict[str, type], row: Any = None
-          ) -> Slot:
+def _slot(fd: Any, hint: Any, required: bool, values: dict[str, type], row: Any = None,
+          names: tuple[str, ...] | None = None) -> Slot:
     """A message field as the SDK has it; `hint` is the vocabulary field's type (None
-    when it has none), `row` the item type of a row the vocabulary keeps it in."""
+    when it has none), `row` the item type of a row the vocabulary keeps it in, `names`
+    the sub-message fields a row's items go to (poker.mapping.Override.rows)."""
     name = NAMES.get(fd.name, fd.name)
     proto = fd.name if name != fd.name else ""
     item = _optional(_element(hint)) if hint is not None else None
@@ -157,7 +158,7 @@ def _slot(fd: Any, hint: Any, required: bool, values: dict[str, type], row: Any 
             kind: Any = values.setdefault(fd.message_type.full_name, item)
         else:
             kind = value_class(fd.message_type, values,
-                               item if typing.get_origin(item) is tuple else None)
+                               item if typing.get_origin(item) is tuple else None, names)
     elif fd.type == _FD.TYPE_ENUM:
         kind = item if isinstance(item, type) and issubclass(item, Enum) else _VOCAB_ENUMS[
             fd.enum_type.name]
@@ -191,7 +192,8 @@ def event_slots(domain: type, descriptor: Any, values: dict[str, type]) -> list[
             required = all(_required(by_name[sub.name]) for sub in fd.message_type.fields)
             slot = _slot(fd, None, required, values)
         elif (f := by_proto.get(fd.name)) is not None:
-            slot = _slot(fd, hints[f.name], _required(f), values)
+            slot = _slot(fd, hints[f.name], _required(f), values,
+                         names=override.rows.get(fd.name))
         else:  # derived from a context, or the wire's own (poker.mapping.OVERRIDES)
             slot = _slot(fd, None, False, values)
         shape = SHAPES.get((descriptor.name, fd.name))
@@ -201,10 +203,12 @@ def event_slots(domain: type, descriptor: Any, values: dict[str, type]) -> list[
     return slots
 
 
-def value_class(descriptor: Any, values: dict[str, type], row: Any = None) -> type:
+def value_class(descriptor: Any, values: dict[str, type], row: Any = None,
+                names: tuple[str, ...] | None = None) -> type:
     """The SDK value of a sub-message: the vocabulary's class named as it, the SDK's own,
     or one derived from its fields (positional, in field order; a card where the
-    vocabulary's `row` holds an int), kept in `values`."""
+    vocabulary's `row` holds an int, its items in field order or `names`), kept in
+    `values`."""
     found = values.get(descriptor.full_name) or _VOCAB_VALUES.get(descriptor.name)
     if found is not None:
         return values.setdefault(descriptor.full_name, found)
@@ -212,9 +216,9 @@ def value_class(descriptor: Any, values: dict[str, type], row: Any = None) -> ty
         module, name = SDK_VALUES[descriptor.full_name]
         cls: type = getattr(__import__(module, fromlist=[name]), name)
     else:
-        items = typing.get_args(row) if row is not None else ()
-        slots = [_slot(fd, None, True, values, items[k] if k < len(items) else None)
-                 for k, fd in enumerate(descriptor.fields)]
+        order = names or [fd.name for fd in descriptor.fields]
+        items = dict(zip(order, typing.get_args(row), strict=False)) if row is not None else {}
+        slots = [_slot(fd, None, True, values, items.get(fd.name)) for fd in descriptor.fields]
         cls = dataclasses.make_dataclass(
             descriptor.name, _positional(slots), frozen=True, slots=True,
             namespace={"__module__": "clients.events", "__doc__": _comment(descriptor)})
