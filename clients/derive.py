@@ -51,6 +51,7 @@ Run: `make events` (`main(["--check"])` only compares).
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import inspect
 import sys
 import textwrap
@@ -114,7 +115,7 @@ _VOCAB_VALUES: dict[str, type] = {
 @dataclass(frozen=True)
 class Slot:
     """One field of a derived class: its name, type, default (MISSING: required), the
-    message field it reads when named otherwise, and the field's proto comment."""
+    message field it reads when named otherwise, its proto comment and SHAPES' note."""
 
     name: str
     hint: Any
@@ -148,7 +149,8 @@ def _slot(fd: Any, hint: Any, required: bool, values: dict[str, type], row: Any 
           names: tuple[str, ...] | None = None) -> Slot:
     """A message field as the SDK has it; `hint` is the vocabulary field's type (None
     when it has none), `row` the item type of a row the vocabulary keeps it in, `names`
-    the sub-message fields a row's items go to (poker.mapping.Override.rows)."""
+    the sub-message fields a row's items go to (poker.mapping.Override.rows). `required`
+    counts for an enum, a card or a sub-message: a scalar always has its zero."""
     name = NAMES.get(fd.name, fd.name)
     proto = fd.name if name != fd.name else ""
     item = _optional(_element(hint)) if hint is not None else None
@@ -214,7 +216,7 @@ def value_class(descriptor: Any, values: dict[str, type], row: Any = None,
         return values.setdefault(descriptor.full_name, found)
     if descriptor.full_name in SDK_VALUES:
         module, name = SDK_VALUES[descriptor.full_name]
-        cls: type = getattr(__import__(module, fromlist=[name]), name)
+        cls: type = getattr(importlib.import_module(module), name)
     else:
         order = names or [fd.name for fd in descriptor.fields]
         items = dict(zip(order, typing.get_args(row), strict=False)) if row is not None else {}
