@@ -45,7 +45,7 @@ def test_every_sdk_event_is_its_vocabulary_class_and_message_field_by_field(case
     override = mapping.OVERRIDES.get(domain) or mapping.Override()
     assert cls.__name__ == message.name == domain.__name__ and cls.kind == case
     assert cls.__module__ == "clients.events" and getattr(events, cls.__name__) is cls
-    assert issubclass(cls, Event) and cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    assert issubclass(cls, Event) and cls.__dataclass_params__.frozen
     assert "__slots__" in vars(cls) and inspect.cleandoc(domain.__doc__ or "") in (
         inspect.cleandoc(cls.__doc__ or ""))
     names = [f.name for f in dataclasses.fields(cls)]
@@ -188,13 +188,13 @@ def test_a_kind_the_vocabulary_adds_gets_its_sdk_class_with_no_line_in_clients(
     monkeypatch.setattr(mapping, "_EVENT_MESSAGES",
                         mapping._EVENT_MESSAGES | {descriptor.full_name})
     values = dict(events.VALUES)
-    cls = derive.event_class("chips_counted", ChipsCounted, Event, values, descriptor)
+    cls: Any = derive.event_class("chips_counted", ChipsCounted, Event, values, descriptor)
 
-    assert cls.__name__ == "ChipsCounted" and cls.kind == "chips_counted"  # type: ignore[attr-defined]
+    assert cls.__name__ == "ChipsCounted" and cls.kind == "chips_counted"
     assert issubclass(cls, Event) and "__slots__" in vars(cls)
     assert cls.__module__ == "clients.events"
     assert inspect.cleandoc(ChipsCounted.__doc__ or "") in inspect.cleandoc(cls.__doc__ or "")
-    counted = values["poker.v1test.CountedCard"]
+    counted: Any = values["poker.v1test.CountedCard"]
     hints = _hints(cls)
     assert {f.name: hints[f.name] for f in dataclasses.fields(cls)[3:]} == {
         "seat": int, "cards": tuple[Card, ...], "blind": BlindKind,
@@ -216,7 +216,7 @@ def test_a_kind_the_vocabulary_adds_gets_its_sdk_class_with_no_line_in_clients(
                         stacks=(SeatStack(3, 90, "ann"),), counted=(counted(3, Card("Kd"), 40),),
                         deadline_unix_ms=123, reason=None, level=None, limit=0)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        event.seat = 1  # type: ignore[attr-defined]
+        event.seat = 1
 
     # The generated module would hold the very same class: its source, run, matches.
     source = derive.event_source("chips_counted", ChipsCounted, descriptor, dict(events.VALUES))
