@@ -20,6 +20,8 @@ order, typed by these rules, the vocabulary class telling what the wire cannot:
   vocabulary's row holds an `int`); required when the vocabulary's field is (or, for a
   sub-message the vocabulary flattens, every field of it), else `X | None`;
 - a repeated field: `tuple[X, ...]`, defaulting to ();
+- a time's Duration / Timestamp twin (AIP-142, `time_twins`) is left out: the SDK has the
+  time as the integer milliseconds, which the mapping reads from the twin when it is set;
 - the docstring is the vocabulary class's; each field's comment is its proto comment.
 
 Every field but a required one has a default, so an event is built with keywords
@@ -75,7 +77,7 @@ from poker.vocab import enums as vocab_enums
 
 __all__ = ["EVENTS_PATH", "NAMES", "SHAPES", "TABLE_CONFIG_PATH", "Slot", "config_slots",
            "event_class", "event_slots", "event_source", "generate", "missing_events",
-           "value_class"]
+           "time_twins", "value_class"]
 
 HERE = Path(__file__).resolve().parent
 EVENTS_PATH = HERE / "events.py"
@@ -189,8 +191,9 @@ def event_slots(domain: type, descriptor: Any, values: dict[str, type]) -> list[
     by_proto = {override.renames.get(f.name) or f.metadata.get("proto", f.name): f for f in own}
     by_name = {f.name: f for f in own}
     slots = []
+    twins = time_twins(descriptor)
     for fd in descriptor.fields:
-        if fd.name in override.store_only:
+        if fd.name in override.store_only or fd.name in twins:
             continue
         if fd.name in override.flatten:
             required = all(_required(by_name[sub.name]) for sub in fd.message_type.fields)
@@ -245,8 +248,21 @@ def _positional(slots: list[Slot]) -> list[tuple[str, Any, Any]]:
 def config_slots(values: dict[str, type]) -> list[Slot]:
     """The request-form TableConfig's fields: the message's, nothing required."""
     hints = typing.get_type_hints(vocab_config.TableConfig)
+    descriptor = table_config_pb2.TableConfig.DESCRIPTOR
+    twins = time_twins(descriptor)
     return [_slot(fd, hints.get(fd.name), False, values)
-            for fd in table_config_pb2.TableConfig.DESCRIPTOR.fields]
+            for fd in descriptor.fields if fd.name not in twins]
+
+
+def time_twins(descriptor: Any) -> frozenset[str]:
+    """The AIP-142 Duration / Timestamp twins of a message's integer times, where
+    poker.timefields declares them: the SDK keeps each time as its integer field in
+    milliseconds, which poker.mapping reads from the twin when a server sent that."""
+    try:
+        from poker import timefields  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return frozenset()
+    return frozenset(t.typed.name for t in timefields.twins(descriptor).values())
 
 
 # ------------------------------------------------------------------- at import time
