@@ -8,13 +8,20 @@ SDK event: all of them, and the kinds a bot sees most one by one. Best of 9 roun
 microseconds per event. Run it against another commit with bench/ab.py:
 
     .venv/bin/python bench/ab.py --base REV sdk_decode.py
+
+or, on a busy machine, `--before REV`: REV's clients/events.py (its event classes) loaded
+from git beside this checkout's, both decoding the same messages through poker.mapping in
+one process, rounds alternated, best of each (the decode plan is all that differs).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -50,13 +57,63 @@ def best_us(batch: list[Any], rounds: int) -> float:
     return min(times) / len(batch) * 1e6
 
 
+def _classes_at(rev: str) -> dict[str, type]:
+    """EVENT_TYPES of clients/events.py at `rev`, imported as a module of its own."""
+    root = Path(__file__).resolve().parents[1]
+    text = subprocess.run(["git", "show", f"{rev}:clients/events.py"], cwd=root, check=True,
+                          capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp()) / "events_before.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("clients.events_before", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return dict(module.EVENT_TYPES)
+
+
+def side_by_side(batch: list[Any], rev: str, rounds: int) -> dict[str, float]:
+    """Best us/event of `rev`'s event classes and this checkout's, rounds alternated."""
+    from clients.events import EVENT_TYPES
+    from poker import mapping
+
+    def runner(types: dict[str, type]) -> Any:
+        plans = []
+        for message in batch:
+            kind = message.WhichOneof("event")
+            if kind is not None:
+                body = getattr(message, kind)
+                plans.append((mapping.decoder(types[kind], body.DESCRIPTOR, mapping.WIRE),
+                              body, message))
+        return lambda: [decode(body, message) for decode, body, message in plans]
+
+    runs = {"before": runner(_classes_at(rev)), "head": runner(EVENT_TYPES)}
+    best = dict.fromkeys(runs, float("inf"))
+    for r in range(rounds):
+        for side in (("before", "head") if r % 2 == 0 else ("head", "before")):
+            start = time.perf_counter()
+            runs[side]()
+            best[side] = min(best[side], time.perf_counter() - start)
+    return {side: t / len(batch) * 1e6 for side, t in best.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")
+    parser.add_argument("--before", help="a revision whose event classes to decode beside")
     ns = parser.parse_args()
     batch = messages(ns.hands)
+    if ns.before:
+        figures = side_by_side(batch, ns.before, ns.rounds)
+        ratio = figures["head"] / figures["before"]
+        print(f"{len(batch)} events, best of {ns.rounds} rounds alternated: "
+              f"{ns.before} {figures['before']:.3f} us/event, this checkout "
+              f"{figures['head']:.3f} us/event, head/before {ratio:.3f}")
+        if ns.json:
+            ns.json.write_text(json.dumps(figures))
+        return
     by_kind: dict[str, list[Any]] = defaultdict(list)
     for message in batch:
         by_kind[message.WhichOneof("event") or "hidden"].append(message)
