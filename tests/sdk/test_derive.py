@@ -101,6 +101,18 @@ def test_the_events_keep_the_types_bots_read() -> None:
         sequence=6, seat=1, draw=(events.SeatCard(0, Card("2c")), events.SeatCard(1, Card("As"))))
 
 
+def test_each_shape_the_sdk_keeps_against_the_rules_names_a_live_field() -> None:
+    """derive.SHAPES and derive.NAMES are the hand-written part: none outlives its field."""
+    for (message, name), (hint, default, _) in derive.SHAPES.items():
+        cls = getattr(events, message)
+        f = next(f for f in dataclasses.fields(cls) if f.name == name)
+        assert (_hints(cls)[name], f.default) == (hint, default)
+    for proto, name in derive.NAMES.items():
+        assert any(proto in fd.message_type.fields_by_name and name in {
+            f.name for f in dataclasses.fields(EVENT_TYPES[fd.name])}
+            for fd in pb.TableEvent.DESCRIPTOR.oneofs_by_name["event"].fields)
+
+
 def test_the_request_form_table_config_is_the_message_with_unset_left_to_the_server() -> None:
     fields = dataclasses.fields(TableConfig)
     message = table_config_pb2.TableConfig.DESCRIPTOR
