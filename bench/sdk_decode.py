@@ -17,11 +17,8 @@ one process, rounds alternated, best of each (the decode plan is all that differ
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import subprocess
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -57,21 +54,6 @@ def best_us(batch: list[Any], rounds: int) -> float:
     return min(times) / len(batch) * 1e6
 
 
-def _classes_at(rev: str) -> dict[str, type]:
-    """EVENT_TYPES of clients/events.py at `rev`, imported as a module of its own."""
-    root = Path(__file__).resolve().parents[1]
-    text = subprocess.run(["git", "show", f"{rev}:clients/events.py"], cwd=root, check=True,
-                          capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "events_before.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("clients.events_before", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return dict(module.EVENT_TYPES)
-
-
 def side_by_side(batch: list[Any], rev: str, rounds: int) -> dict[str, float]:
     """Best us/event of `rev`'s event classes and this checkout's, rounds alternated."""
     from clients.events import EVENT_TYPES
@@ -87,7 +69,10 @@ def side_by_side(batch: list[Any], rev: str, rounds: int) -> dict[str, float]:
                               body, message))
         return lambda: [decode(body, message) for decode, body, message in plans]
 
-    runs = {"before": runner(_classes_at(rev)), "head": runner(EVENT_TYPES)}
+    from sdk_sync import load_before  # bench/sdk_sync.py: a module of another revision
+
+    before = load_before(rev, "clients/events.py", "clients.events_before").EVENT_TYPES
+    runs = {"before": runner(before), "head": runner(EVENT_TYPES)}
     best = dict.fromkeys(runs, float("inf"))
     for r in range(rounds):
         for side in (("before", "head") if r % 2 == 0 else ("head", "before")):
