@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test venv proto sdk gen lint bench clean
+.PHONY: demo test venv proto events sdk gen lint bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -27,8 +27,16 @@ demo: $(STAMP)
 test: $(STAMP) node_modules/.bin/buf
 	PATH="$(CURDIR)/node_modules/.bin:$$PATH" $(PY) -m pytest
 
+# A message changed is what calls for clients/events.py and clients/table_config.py anew.
 proto: $(STAMP)
 	$(PY) -m poker.protogen
+	$(MAKE) events
+
+# clients/events.py and clients/table_config.py (the SDK's events and request-form
+# TableConfig) are generated from poker.vocab and the messages by clients/derive.py;
+# tests/sdk/test_derive.py fails when they are stale.
+events: $(STAMP)
+	$(PY) -c "import sys; from clients.derive import main; sys.exit(main())"
 
 # Clients of the API in Python and TypeScript into gen/ (buf.gen.yaml: local plugins only).
 gen: $(STAMP) node_modules/.bin/buf

@@ -48,15 +48,17 @@ from clients.stack import LocalSuite  # noqa: E402
 T = TypeVar("T")
 
 
-def load_before(rev: str) -> Any:
-    """The sync client module of revision `rev` (clients/sdk.py there), imported as is."""
-    text = subprocess.run(["git", "show", f"{rev}:clients/sdk.py"], cwd=ROOT, check=True,
+def load_before(rev: str, source: str = "clients/sdk.py", name: str = "sdk_before") -> Any:
+    """The module `source` of revision `rev` (the sync client, clients/sdk.py, unless
+    told), imported as is under `name`."""
+    text = subprocess.run(["git", "show", f"{rev}:{source}"], cwd=ROOT, check=True,
                           capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "sdk_before.py"
+    path = Path(tempfile.mkdtemp()) / f"{name}.py"
     path.write_text(text)
-    spec = importlib.util.spec_from_file_location("sdk_before", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
