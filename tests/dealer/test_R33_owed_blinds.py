@@ -101,9 +101,12 @@ def test_R33_grpc_a_player_who_missed_the_big_blind_sees_it_owed_then_posted(
     finally:
         audit.cancel()
     seat = away[0]
-    missed = [(e.hand_id, e.blind_missed.blind) for e in audit.events
-              if e.HasField("blind_missed")]
-    assert missed == [(f"{table_id}-2", pb.BLIND_KIND_BIG)]
+    missed = [e for e in audit.events if e.HasField("blind_missed")]  # a table event
+    assert [(e.blind_missed.seat, e.blind_missed.blind) for e in missed] == [
+        (seat, pb.BLIND_KIND_BIG)]
+    second = next(e for e in audit.events if e.HasField("hand_started")
+                  and e.hand_id == f"{table_id}-2")
+    assert missed[0].sequence < second.sequence  # as hand 2 starts
     two = views["2"]  # away while the big blind passed it: owed, dealt in on nothing
     assert two.sitting_out and two.HasField("owed_blinds")
     assert two.owed_blinds == pb.OwedBlinds(big_blind=True)

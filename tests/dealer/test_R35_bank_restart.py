@@ -183,6 +183,7 @@ def test_R35_a_dealer_killed_in_the_bank_comes_back_with_what_was_left(tmp_path:
         # (a mark may ring late on a busy machine: half a mark's slack)
         assert bank - spent <= left <= bank - spent + clocks.BANK_MARK_MS + 500, (left, spent)
         assert 0 <= left < bank
+        print(f"bank {bank} ms, spent at the kill {spent} ms, left after the restart {left} ms")
         assert view.hand.action_number == turn.action_number
         assert view.hand.time_bank_ms == left
         watcher = Watcher(client, table_id, after=first.sequence)

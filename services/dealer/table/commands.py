@@ -161,5 +161,5 @@ class TakeOffSatOut:
 
 Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SetDealLimit | SitOut | SitIn
            | SetStraddle | Act | TakeOffSatOut
-           | ClockRang | MarkBank | Close | StartHand | CommitSeeds | RevealSeed | DealSeeded | Resume
-           | VoidHand)
+           | ClockRang | MarkBank | Close | StartHand | CommitSeeds | RevealSeed | DealSeeded
+           | Resume | VoidHand)
