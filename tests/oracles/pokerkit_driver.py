@@ -151,6 +151,8 @@ class Spec:
     # R5 `dead`, R10, R33: PokerKit's `blinds_or_straddles` and antes by position, as
     # given (empty: from small_blind, big_blind and ante): a hand with no small blind,
     # live big blinds posted out of turn, missed small blinds posted dead as antes.
+    # Antes that differ by position go whole into the main pot (no trimming: trimmed,
+    # PokerKit returns the part of one player's ante no other matched, as uncalled).
     blinds: tuple[int, ...] = ()
     antes: tuple[int, ...] = ()
 
@@ -253,7 +255,7 @@ class PokerKitHand:
             raw_antes = ante
         # Trimming on: antes are contributions like any chip (R22); off for the
         # big-blind ante, which PokerKit then puts whole into the main pot.
-        trimming = not spec.big_blind_ante
+        trimming = not spec.big_blind_ante and len(set(spec.antes)) <= 1
         blinds: tuple[int, ...] = spec.blinds or (spec.small_blind, spec.big_blind)
         if spec.straddle:  # R37: PokerKit's blinds_or_straddles, p3 the straddle
             blinds += (2 * spec.big_blind,)
