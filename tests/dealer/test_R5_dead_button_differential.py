@@ -51,12 +51,14 @@ from poker.vocab.events import BetReturned
 from poker.vocab.seats import from_button
 from services.dealer import deck
 from services.dealer.engine import (
+    Action,
     ActionKind,
     ActionTaken,
     Decision,
     Hand,
     LegalActions,
     Level,
+    PlayerIn,
     Preset,
     Structure,
     TableConfig,
@@ -291,18 +293,15 @@ def _sequence(k: int, stats: Counter[str]) -> None:
 
 
 def test_R33_a_dead_small_blind_stays_in_the_pot_when_everyone_matches() -> None:
-    from services.dealer.engine import PlayerIn
-    from services.dealer.engine import Action as EngineAction
-
     players = [PlayerIn(0, "a", 1000), PlayerIn(1, "b", 1000), PlayerIn(2, "c", 1000),
                PlayerIn(3, "d", 1000, posts_late=True, posts_dead_small_blind=True)]
     hand = Hand.start(TableConfig(seats=6, levels=(Level(50, 100),)), players, 0,
                       range(52), ranker=DEFAULT_RANKER, blind_seats=(1, 2))
     while hand.actor is not None and hand.decision is Decision.BET:
         legal = hand.legal_actions()
-        hand.act(hand.actor, EngineAction.check() if legal.can_check else EngineAction.call())
+        hand.act(hand.actor, Action.check() if legal.can_check else Action.call())
     while hand.actor is not None:
-        hand.act(hand.actor, EngineAction.show())
+        hand.act(hand.actor, Action.show())
     result = hand.result
     assert result is not None
     assert [(a.amount, len(a.eligible)) for a in result.awards] == [(450, 4)]  # 4 x 100 + 50
