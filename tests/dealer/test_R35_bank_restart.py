@@ -128,6 +128,24 @@ def test_R35_restart_within_the_own_time_gives_it_again_with_the_whole_bank() ->
     assert (resumed.deadline_ms, resumed.time_bank_ms) == (NOW + 31_000, 20_000)
 
 
+def test_R35_restarted_twice_the_second_resume_gives_only_what_the_first_left() -> None:
+    table = _table(action_time_ms=20_000)  # the grace: 5 s
+    turn = table.state.turn
+    assert turn is not None
+    table.mark(NOW + 21_000)
+    first = table.restarted()
+    restart = NOW + 40_000
+    [resumed] = decide(first, c.Resume(), restart)
+    assert resumed.deadline_ms == restart + clocks.RESUME_GRACE_MS
+    log = Logged(**{**BANK, "action_time_ms": 20_000})
+    log.log = [*table.log, Stored(table.log[-1].sequence + 1, table.log[-1].hand_id,
+                                  restart, resumed)]
+    again = log.restarted()  # killed again within the grace: no mark in between
+    [twice] = decide(again, c.Resume(), NOW + 90_000)
+    assert twice.deadline_ms == NOW + 90_000 + clocks.RESUME_GRACE_MS  # not 20 s anew
+    assert twice.time_bank_ms == 19_000
+
+
 def test_R35_restart_with_the_bank_spent_is_never_negative() -> None:
     table = _table(action_time_ms=10_000)
     turn = table.state.turn

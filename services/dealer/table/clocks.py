@@ -19,10 +19,11 @@ see it count down too. A restarted dealer folds the marks, and the resumed decis
 (`resumed`) has the bank left at the last mark, never refilled and never below 0;
 the time the dealer was down is nobody's (a card room stops the clock while play is
 halted). Its own time (R32): the rest of what it had at the last instant the log
-knows of, the decision's start (a fresh action time) or, after a mark, nothing;
-at least `resume_grace_ms` (the action time, at most `RESUME_GRACE_MS`) so a player
-who cannot have seen the table while the dealer was down gets time to look at it
-before their bank runs again.
+knows of, the time of the decision's last event (its `TurnStarted`: all of it, or
+its last mark: none, or the grace of a decision resumed already), and at least
+`resume_grace_ms` (the action time, at most `RESUME_GRACE_MS`), so a player who
+cannot have seen the table while the dealer was down gets time to look at it before
+their bank runs again.
 
 R34, the sit-out limit. A seat sat out is "away" from the `PlayerSatOut` (its time,
 from the log) until `PlayerSatIn`. Each hand whose button moves past or onto the
@@ -96,18 +97,23 @@ def resume_grace_ms(config: Any) -> int:
 
 def resumed(state: Any, turn: ev.TurnStarted, now: int) -> ev.TurnStarted:
     """The resumed decision `turn` (a fresh clock from `now`, its bank `state.banks`'s)
-    with the own time left at the last instant the log knows of (module doc)."""
-    if not state.config.time_bank_ms or turn.decision != "bet":
+    with the own time left at the last instant the log knows of (module doc): the time
+    of the interrupted decision's last event, its TurnStarted or its last bank mark."""
+    before = state.turn
+    if before is None or turn.decision != "bet" or before.action_number != turn.action_number:
         return turn
-    marked = False
+    known = None
     for stored in reversed(state.hand_events):
-        kind = type(stored.event)
-        if kind is ev.TurnStarted:
+        if type(stored.event) in (ev.TurnStarted, ev.TimeBankUsed):
+            known = stored.time_ms  # the latest of them: the log's last word on it
             break
-        marked = marked or (kind is ev.TimeBankUsed and stored.event.seat == turn.seat)
-    if not marked:
-        return turn  # stopped within its own time, as far as the log knows: all of it
-    own, bank = resume_grace_ms(state.config), turn.time_bank_ms
+    if known is None:
+        return turn
+    limit = turn.deadline_ms - now  # the full own time
+    own = min(limit, max(before.deadline_ms - known, resume_grace_ms(state.config)))
+    if own == limit:
+        return turn
+    bank = turn.time_bank_ms
     return dataclasses.replace(turn, deadline_ms=now + own,
                                bank_deadline_unix_ms=now + own + bank if bank else 0)
 
