@@ -125,3 +125,23 @@ def test_R33_grpc_a_player_who_missed_the_big_blind_sees_it_owed_then_posted(
     assert from_proto(SeatView, views["3"]).owed_blinds == OwedBlinds(
         big_blind=True, posts_big_blind_next_hand=True)
     assert from_proto(SeatView, views["4"]).owed_blinds is None
+
+
+def test_R33_sdk_tracker_sets_owed_on_blind_missed_and_clears_it_when_dealt_in() -> None:
+    from clients.events import BlindMissed, HandPlayer, HandStarted
+    from clients.models import BlindKind, Level, OwedBlinds, SeatView, TableView
+    from clients.tracker import TableTracker
+
+    seats = (SeatView(0, "a", 1000), SeatView(1, "b", 1000), SeatView(2, "c", 1000))
+    tracker = TableTracker(TableView(table_id="t", sequence=0, seats=seats))
+    tracker.apply(BlindMissed(sequence=1, seat=2, blind=BlindKind.BIG))
+    assert tracker.view().seat(2).owed_blinds == OwedBlinds(big_blind=True)  # type: ignore[union-attr]
+    tracker.apply(BlindMissed(sequence=2, seat=2, blind=BlindKind.SMALL))
+    assert tracker.view().seat(2).owed_blinds == OwedBlinds(  # type: ignore[union-attr]
+        big_blind=True, small_blind=True)
+    tracker.apply(HandStarted(
+        sequence=3, hand_id="t-3", hand_number=3, button=0, level=Level(5, 10),
+        players=tuple(HandPlayer(s, p, 1000, posts_late=s == 2, posts_dead_small_blind=s == 2)
+                      for s, p in ((0, "a"), (1, "b"), (2, "c"))),
+        commitment="c", small_blind_seat=1, big_blind_seat=0))
+    assert tracker.view().seat(2).owed_blinds is None  # type: ignore[union-attr]
