@@ -43,9 +43,9 @@ from poker.vocab.enums import (
 
 __all__ = [
     "Action", "ActionKind", "AnteForm", "BlindKind", "ButtonRule", "Decision", "HandView",
-    "LegalActions", "Level", "MinRaiseRule", "Option", "Pot", "Preset", "Rake", "RakeCap",
-    "SeatStack", "SeatView", "ShowReason", "SitOutReason", "Street", "Structure", "TableConfig",
-    "TableView", "UnseatReason",
+    "LegalActions", "Level", "MinRaiseRule", "Option", "OwedBlinds", "Pot", "Preset", "Rake",
+    "RakeCap", "SeatStack", "SeatView", "ShowReason", "SitOutReason", "Street", "Structure",
+    "TableConfig", "TableView", "UnseatReason",
 ]
 
 
@@ -70,6 +70,21 @@ class SeatStack:
 
 
 @dataclass(frozen=True, slots=True)
+class OwedBlinds:
+    """R10, R33: the blinds a seat owes before it plays again, and what it does about them
+    on the next hand as the table stands now (`poker.v1.OwedBlinds` says each field)."""
+
+    big_blind: bool = False  # missed while away (R33), or a newcomer's (R10)
+    small_blind: bool = False  # missed too: posted dead (R33)
+    joined_late: bool = False  # a newcomer's debt (R10), not a missed one
+    waits_for_big_blind: bool = False  # chose to wait rather than post
+    posts_big_blind_next_hand: bool = False  # live, out of turn
+    posts_dead_small_blind_next_hand: bool = False
+    big_blind_next_hand: bool = False  # the big blind in turn pays it
+    waits_next_hand: bool = False  # not dealt in next hand
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
     """A seat as the caller sees it. `stack` is behind; `bet` is in front this round."""
 
@@ -85,6 +100,7 @@ class SeatView:
     waiting_for_big_blind: bool = False
     hole_card_salts: tuple[bytes, ...] = ()  # R3: each opens its hole card
     time_bank_ms: int = 0  # R35: the seat's time bank left
+    owed_blinds: OwedBlinds | None = None  # R10, R33: None when it owes nothing
 
     @property
     def active(self) -> bool:

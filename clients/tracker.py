@@ -32,6 +32,7 @@ from clients.events import (
     ActionTaken,
     AntePosted,
     BetReturned,
+    BlindMissed,
     BlindPosted,
     BoardDealt,
     ButtonSet,
@@ -56,10 +57,12 @@ from clients.events import (
 )
 from clients.models import (
     ActionKind,
+    BlindKind,
     Decision,
     HandView,
     LegalActions,
     Level,
+    OwedBlinds,
     Pot,
     SeatStack,
     SeatView,
@@ -81,6 +84,7 @@ class _Seat:
     hole_cards: tuple[Card, ...] = ()
     waiting_for_big_blind: bool = False
     time_bank_ms: int = 0  # R35
+    owed_blinds: OwedBlinds | None = None  # R10, R33 (the next hand's plan: GetTable's)
 
 
 @dataclass
@@ -119,7 +123,8 @@ class TableTracker:
         self.closed = snapshot.closed
         self.seats: dict[int, _Seat] = {
             s.seat: _Seat(s.player_id, s.stack, s.bet, s.sitting_out, s.in_hand, s.folded,
-                          s.hole_cards, s.waiting_for_big_blind, s.time_bank_ms)
+                          s.hole_cards, s.waiting_for_big_blind, s.time_bank_ms,
+                          s.owed_blinds)
             for s in snapshot.seats}
         self.hand: _Hand | None = None
         if snapshot.hand is not None:
@@ -144,7 +149,7 @@ class TableTracker:
                      sitting_out=s.sitting_out, in_hand=s.in_hand, folded=s.folded,
                      all_in=s.in_hand and not s.folded and s.stack == 0,
                      hole_cards=s.hole_cards, waiting_for_big_blind=s.waiting_for_big_blind,
-                     time_bank_ms=s.time_bank_ms)
+                     time_bank_ms=s.time_bank_ms, owed_blinds=s.owed_blinds)
             for n, s in sorted(self.seats.items()))
         hand_view = None
         if hand is not None:
@@ -208,6 +213,7 @@ class TableTracker:
             s.in_hand, s.folded, s.bet, s.hole_cards = n in dealt, False, 0, ()
             if n in dealt:
                 s.stack, s.waiting_for_big_blind = dealt[n].stack, False
+                s.owed_blinds = None  # R10, R33: dealt in, it paid what it owed
         self.hand = _Hand(e.hand_id, e.hand_number, e.button, e.level, e.commitment,
                           e.test_mode, eligible=set(dealt))
 
@@ -300,6 +306,17 @@ class TableTracker:
         self.hand = None
 
 
+def _missed(tracker: TableTracker, e: BlindMissed) -> None:
+    """R33: the seat owes the big blind (and, after it, the small blind dead too)."""
+    if e.seat in tracker.seats:
+        seat = tracker.seats[e.seat]
+        owed = seat.owed_blinds
+        small = e.blind is BlindKind.SMALL and owed is not None and owed.big_blind
+        seat.owed_blinds = OwedBlinds(big_blind=owed is not None and owed.big_blind
+                                      or e.blind is BlindKind.BIG,
+                                      small_blind=small or (owed is not None and owed.small_blind))
+
+
 def _set(attr: str, value: Any) -> Any:
     def handler(tracker: TableTracker, e: Any) -> None:
         setattr(tracker._seat(e.seat), attr, value)
@@ -326,6 +343,7 @@ _HANDLERS: dict[type[Any], Any] = {
     PlayerSeated: TableTracker._seated,
     PlayerUnseated: TableTracker._unseated,
     ChipsAdded: TableTracker._chips,
+    BlindMissed: _missed,  # R33
     PlayerSatOut: _set("sitting_out", True),
     PlayerSatIn: _set("sitting_out", False),
     ButtonSet: lambda t, e: setattr(t, "button", e.seat),

@@ -112,6 +112,7 @@ from poker.v1.table_view_pb2 import SeatStack as SeatStack
 from poker.v1.table_view_pb2 import LegalActions as LegalActions
 from poker.v1.table_view_pb2 import Pot as Pot
 from poker.v1.table_view_pb2 import SeatView as SeatView
+from poker.v1.table_view_pb2 import OwedBlinds as OwedBlinds
 from poker.v1.table_view_pb2 import HandView as HandView
 from poker.v1.table_view_pb2 import TableView as TableView
 from poker.v1.table_view_pb2 import Street as Street

@@ -108,7 +108,7 @@ class Pot(_message.Message):
     def __init__(self, amount: _Optional[int] = ..., eligible: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind", "hole_card_salts", "time_bank_ms")
+    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind", "hole_card_salts", "time_bank_ms", "owed_blinds")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     STACK_FIELD_NUMBER: _ClassVar[int]
@@ -121,6 +121,7 @@ class SeatView(_message.Message):
     WAITING_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
     HOLE_CARD_SALTS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    OWED_BLINDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     player_id: str
     stack: int
@@ -133,7 +134,28 @@ class SeatView(_message.Message):
     waiting_for_big_blind: bool
     hole_card_salts: _containers.RepeatedScalarFieldContainer[bytes]
     time_bank_ms: int
-    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ..., hole_card_salts: _Optional[_Iterable[bytes]] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
+    owed_blinds: OwedBlinds
+    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ..., hole_card_salts: _Optional[_Iterable[bytes]] = ..., time_bank_ms: _Optional[int] = ..., owed_blinds: _Optional[_Union[OwedBlinds, _Mapping]] = ...) -> None: ...
+
+class OwedBlinds(_message.Message):
+    __slots__ = ("big_blind", "small_blind", "joined_late", "waits_for_big_blind", "posts_big_blind_next_hand", "posts_dead_small_blind_next_hand", "big_blind_next_hand", "waits_next_hand")
+    BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
+    SMALL_BLIND_FIELD_NUMBER: _ClassVar[int]
+    JOINED_LATE_FIELD_NUMBER: _ClassVar[int]
+    WAITS_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
+    POSTS_BIG_BLIND_NEXT_HAND_FIELD_NUMBER: _ClassVar[int]
+    POSTS_DEAD_SMALL_BLIND_NEXT_HAND_FIELD_NUMBER: _ClassVar[int]
+    BIG_BLIND_NEXT_HAND_FIELD_NUMBER: _ClassVar[int]
+    WAITS_NEXT_HAND_FIELD_NUMBER: _ClassVar[int]
+    big_blind: bool
+    small_blind: bool
+    joined_late: bool
+    waits_for_big_blind: bool
+    posts_big_blind_next_hand: bool
+    posts_dead_small_blind_next_hand: bool
+    big_blind_next_hand: bool
+    waits_next_hand: bool
+    def __init__(self, big_blind: _Optional[bool] = ..., small_blind: _Optional[bool] = ..., joined_late: _Optional[bool] = ..., waits_for_big_blind: _Optional[bool] = ..., posts_big_blind_next_hand: _Optional[bool] = ..., posts_dead_small_blind_next_hand: _Optional[bool] = ..., big_blind_next_hand: _Optional[bool] = ..., waits_next_hand: _Optional[bool] = ...) -> None: ...
 
 class HandView(_message.Message):
     __slots__ = ("hand_id", "hand_number", "street", "board", "pots", "actor", "decision", "action_number", "deadline_unix_ms", "legal_actions", "commitment", "test_mode", "button", "level", "board_salts", "deck_permutation", "time_bank_ms", "bank_deadline_unix_ms")

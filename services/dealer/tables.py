@@ -14,8 +14,9 @@ format `SNAPSHOT_VERSION`), so a restart loads the latest snapshot and folds onl
 the events after it (a hand in progress is folded from its start, since a snapshot
 is only ever taken between hands).
 
-Clocks (R27, R32) are `loop.call_later` handles: one for the awaited decision,
-one for the pause before the next hand, one for R39's seed time.
+Clocks (R27, R32) are `loop.call_later` handles: one for the awaited decision (which
+also rings every second of its time bank, to write what it spent: R35, kept across a
+restart), one for the pause before the next hand, one for R39's seed time.
 """
 
 from __future__ import annotations
@@ -552,7 +553,8 @@ class Table:
         if turn is None or self.state.hand is None:
             return
         loop = asyncio.get_running_loop()
-        delay = max(0.0, (turn.ends_ms - now_ms()) / 1000)  # R35: the bank included
+        now = now_ms()
+        delay = max(0.0, (clocks.next_ring(turn, now) - now) / 1000)  # R35: bank, marks
         timer = self._turn_timer
         if timer is not None:
             if timer.when() <= loop.time() + delay:
@@ -565,7 +567,10 @@ class Table:
         hand, turn = self.hand, self.turn
         if hand is None or turn is None:
             return
-        if now_ms() < turn.ends_ms:
+        now = now_ms()
+        if now < turn.ends_ms:
+            if turn.time_bank_ms and now > turn.deadline_ms:
+                self._mark_bank(hand.hand_id, turn.action_number)
             self._arm_turn_timer()
         else:
             self._on_deadline(hand.hand_id, turn.action_number)
@@ -582,6 +587,16 @@ class Table:
             pass
         except Exception:
             self.log.exception("time_out_failed", hand_id=hand_id)
+
+    def _mark_bank(self, hand_id: str, number: int) -> None:
+        """R35: writes what the awaited decision spent of its bank so far (kept across a
+        restart: services.dealer.table.clocks)."""
+        try:
+            self._run(c.MarkBank(hand_id, number), hand_id)
+        except TableMoved:  # lost to another dealer (its lease): logged as tables_lost
+            pass
+        except Exception:  # a bug must not stop the loop that runs every table
+            self.log.exception("bank_mark_failed", hand_id=hand_id)
 
     def _take_off_sat_out(self) -> None:
         """R34: seats sat out past the table's limit leave (the lobby follows the

@@ -13,7 +13,7 @@ bytes joined.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from poker import deckproof, mapping
@@ -47,6 +47,7 @@ from services.dealer.engine import (
     redact,
 )
 from services.dealer.errors import InvalidArgument
+from services.dealer.table.owed import owed_blinds
 from services.dealer.tables import Stored, Table, TableOptions
 
 DEFAULT_PAUSE_MS = 2000
@@ -431,6 +432,7 @@ def table_view(table: Table, viewer: Viewer) -> pb.TableView:
         view.your_seat = viewer.seat
     hand = table.hand
     seen = _hand_facts(table, viewer) if hand is not None else _Facts()
+    owed = owed_blinds(table.state)  # R10, R33
     for seat in sorted(table.seats):
         state = table.seats[seat]
         in_hand = seat in seen.dealt
@@ -445,6 +447,8 @@ def table_view(table: Table, viewer: Viewer) -> pb.TableView:
             hole_card_salts=table.salts_of(seen.cards.get(seat, ())),
             waiting_for_big_blind=state.wait_for_big_blind,
             time_bank_ms=table.state.banks.get(seat, 0)))
+        if seat in owed:
+            view.seats[-1].owed_blinds.CopyFrom(pb.OwedBlinds(**asdict(owed[seat])))
     if hand is not None:
         view.hand.CopyFrom(_hand_view(table, viewer))
     return view

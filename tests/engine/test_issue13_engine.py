@@ -107,7 +107,9 @@ def test_R33_engine_dead_small_blind_is_dead_money() -> None:
     posts = [(e.seat, e.blind, e.amount) for e in hand.events if isinstance(e, BlindPosted)]
     assert posts == [(1, BlindKind.SMALL, 50), (2, BlindKind.BIG, 100),
                      (3, BlindKind.LATE, 100), (3, BlindKind.DEAD, 50)]
-    assert hand.bets[3] == 100 and hand.contributions[3] == 150  # the dead part calls nothing
+    # the dead part calls nothing and is no contribution of the seat's: it goes whole into
+    # the main pot, so it never comes back as a pot of its poster's alone
+    assert hand.bets[3] == 100 and hand.contributions[3] == 100
     assert hand.actor == 3 and hand.legal_actions().can_check  # live: R10's option
 
 

@@ -148,6 +148,13 @@ class Spec:
     rake_cap: int = 0
     # R37: p3 (left of the big blind) posts a straddle of twice the big blind.
     straddle: bool = False
+    # R5 `dead`, R10, R33: PokerKit's `blinds_or_straddles` and antes by position, as
+    # given (empty: from small_blind, big_blind and ante): a hand with no small blind,
+    # live big blinds posted out of turn, missed small blinds posted dead as antes.
+    # Antes that differ by position go whole into the main pot (no trimming: trimmed,
+    # PokerKit returns the part of one player's ante no other matched, as uncalled).
+    blinds: tuple[int, ...] = ()
+    antes: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.structure not in STRUCTURES:
@@ -239,15 +246,17 @@ class PokerKitHand:
         n, ante = spec.players, spec.ante
         automations = tuple(a for a in _AUTOMATIONS
                             if not (runouts and a is Automation.RUNOUT_COUNT_SELECTION))
-        if spec.big_blind_ante:
+        if spec.antes:
+            raw_antes: int | list[int] = list(spec.antes)
+        elif spec.big_blind_ante:
             # Position order: index 1 is the big blind, heads-up included (PokerKit swaps).
-            raw_antes: int | list[int] = [0, ante] + [0] * (n - 2)
+            raw_antes = [0, ante] + [0] * (n - 2)
         else:
             raw_antes = ante
         # Trimming on: antes are contributions like any chip (R22); off for the
         # big-blind ante, which PokerKit then puts whole into the main pot.
-        trimming = not spec.big_blind_ante
-        blinds: tuple[int, ...] = (spec.small_blind, spec.big_blind)
+        trimming = not spec.big_blind_ante and len(set(spec.antes)) <= 1
+        blinds: tuple[int, ...] = spec.blinds or (spec.small_blind, spec.big_blind)
         if spec.straddle:  # R37: PokerKit's blinds_or_straddles, p3 the straddle
             blinds += (2 * spec.big_blind,)
         extra: dict[str, object] = {}

@@ -97,8 +97,12 @@ def apply_blind(state: HandState, event: BlindPosted) -> None:
     p = state.pos[event.seat]
     amount = event.amount
     state.stack[p] -= amount
-    if event.blind is BlindKind.DEAD:  # R33: dead money, like an ante (R8, R22)
-        state.total[p] += amount
+    if event.blind is BlindKind.DEAD:
+        # R33: dead money, whole into the main pot like a big-blind ante (R8, R22). Counted
+        # in its poster's contribution it made a level of that seat's alone, a pot handed
+        # back to it whenever the others matched every bet (found against PokerKit:
+        # tests/dealer/test_R5_dead_button_differential.py).
+        state.dead += amount
         return
     state.bet[p] += amount
     state.total[p] += amount

@@ -12,6 +12,19 @@ before the answer's events); a time-out spends all of it. After every
 (`TimeBankUsed`, the hand counter), so a restarted dealer has it; the snapshot keeps
 it too. Show-or-muck (R27) and run-it-twice (R38) decisions use no bank.
 
+Kept across a dealer restart (R35, decision). While a decision runs in its bank the
+dealer writes a `TimeBankUsed` every `BANK_MARK_MS` (what was spent since the last
+one), so the log knows the bank to within one mark when the dealer dies: viewers
+see it count down too. A restarted dealer folds the marks, and the resumed decision
+(`resumed`) has the bank left at the last mark, never refilled and never below 0;
+the time the dealer was down is nobody's (a card room stops the clock while play is
+halted). Its own time (R32): the rest of what it had at the last instant the log
+knows of, the time of the decision's last event (its `TurnStarted`: all of it, or
+its last mark: none, or the grace of a decision resumed already), and at least
+`resume_grace_ms` (the action time, at most `RESUME_GRACE_MS`), so a player who
+cannot have seen the table while the dealer was down gets time to look at it before
+their bank runs again.
+
 R34, the sit-out limit. A seat sat out is "away" from the `PlayerSatOut` (its time,
 from the log) until `PlayerSatIn`. Each hand whose button moves past or onto the
 seat (clockwise from the previous hand's button) counts one orbit. A seat away for
@@ -22,6 +35,7 @@ with reason "sit_out_limit", which the lobby follows to credit the stack (R31).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from poker.vocab import table_events as ev
@@ -29,19 +43,79 @@ from poker.vocab.enums import UnseatReason
 
 # ------------------------------------------------------------------ R35: time bank
 
-def used_on_answer(turn: ev.TurnStarted, now: int) -> list[ev.TimeBankUsed]:
-    """The bank an answer at `now` spends: the time past the decision's own deadline."""
+#: While a decision runs in its bank, the dealer writes what it spent this often (ms):
+#: what a dealer killed in the middle loses of it at most (in the player's favour).
+BANK_MARK_MS = 1_000
+#: The least own time (ms) a decision resumed by a restarted dealer gets (at most the
+#: table's action time), before the bank left runs on.
+RESUME_GRACE_MS = 5_000
+
+
+def left_at(turn: ev.TurnStarted, now: int) -> int:
+    """The bank decision `turn` has left at `now`: all of it within its own time, then
+    counting down to 0 at `bank_deadline_unix_ms`."""
+    if now <= turn.deadline_ms:
+        return turn.time_bank_ms
+    return max(0, min(turn.time_bank_ms, turn.bank_deadline_unix_ms - now))
+
+
+def spent(turn: ev.TurnStarted, banked: int, now: int) -> list[ev.TimeBankUsed]:
+    """What the seat's bank (`banked`: as the log has it, after the last mark) lost by
+    `now`: a `TimeBankUsed`, or nothing."""
+    left = left_at(turn, now)
+    used = banked - left
+    return [ev.TimeBankUsed(turn.seat, used, left)] if used > 0 else []
+
+
+def used_on_answer(turn: ev.TurnStarted, banked: int, now: int) -> list[ev.TimeBankUsed]:
+    """The bank an answer at `now` spends: the time past the decision's own deadline
+    (less what the marks wrote already)."""
     if not turn.time_bank_ms or now <= turn.deadline_ms:
         return []
-    used = min(now - turn.deadline_ms, turn.time_bank_ms)
-    return [ev.TimeBankUsed(turn.seat, used, turn.time_bank_ms - used)]
+    return spent(turn, banked, now)
 
 
-def used_on_time_out(turn: ev.TurnStarted) -> list[ev.TimeBankUsed]:
-    """A time-out spends the whole bank the decision had."""
-    if not turn.time_bank_ms:
+def used_on_time_out(turn: ev.TurnStarted, banked: int) -> list[ev.TimeBankUsed]:
+    """A time-out spends the whole bank the decision had (what the marks left of it)."""
+    if not turn.time_bank_ms or banked <= 0:
         return []
-    return [ev.TimeBankUsed(turn.seat, turn.time_bank_ms, 0)]
+    return [ev.TimeBankUsed(turn.seat, banked, 0)]
+
+
+def next_ring(turn: ev.TurnStarted, now: int) -> int:
+    """When the table's clock rings next for `turn` (Unix ms): the next mark while it
+    runs in its bank (the first one `BANK_MARK_MS` into it), else its end."""
+    if not turn.time_bank_ms:
+        return turn.deadline_ms
+    marks = max(1, (now - turn.deadline_ms) // BANK_MARK_MS + 1)
+    return min(turn.deadline_ms + marks * BANK_MARK_MS, turn.ends_ms)
+
+
+def resume_grace_ms(config: Any) -> int:
+    return int(min(config.action_time_ms, RESUME_GRACE_MS))
+
+
+def resumed(state: Any, turn: ev.TurnStarted, now: int) -> ev.TurnStarted:
+    """The resumed decision `turn` (a fresh clock from `now`, its bank `state.banks`'s)
+    with the own time left at the last instant the log knows of (module doc): the time
+    of the interrupted decision's last event, its TurnStarted or its last bank mark."""
+    before = state.turn
+    if before is None or turn.decision != "bet" or before.action_number != turn.action_number:
+        return turn
+    known = None
+    for stored in reversed(state.hand_events):
+        if type(stored.event) in (ev.TurnStarted, ev.TimeBankUsed):
+            known = stored.time_ms  # the latest of them: the log's last word on it
+            break
+    if known is None:
+        return turn
+    limit = turn.deadline_ms - now  # the full own time
+    own = min(limit, max(before.deadline_ms - known, resume_grace_ms(state.config)))
+    if own == limit:
+        return turn
+    bank = turn.time_bank_ms
+    return dataclasses.replace(turn, deadline_ms=now + own,
+                               bank_deadline_unix_ms=now + own + bank if bank else 0)
 
 
 def on_bank_used(state: Any, e: ev.TimeBankUsed, s: Any) -> None:

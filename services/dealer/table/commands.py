@@ -95,6 +95,15 @@ class ClockRang:
 
 
 @dataclass(frozen=True, slots=True)
+class MarkBank:
+    """R35: the awaited decision runs in its time bank; write what it spent so far
+    (services.dealer.table.clocks: kept across a dealer restart)."""
+
+    hand_id: str
+    action_number: int
+
+
+@dataclass(frozen=True, slots=True)
 class Close:
     """The table closes; a hand in progress is voided when `void_hand`."""
 
@@ -152,5 +161,5 @@ class TakeOffSatOut:
 
 Command = (SeatPlayer | AddChips | Unseat | SetButton | SetLevel | SetDealLimit | SitOut | SitIn
            | SetStraddle | Act | TakeOffSatOut
-           | ClockRang | Close | StartHand | CommitSeeds | RevealSeed | DealSeeded | Resume
-           | VoidHand)
+           | ClockRang | MarkBank | Close | StartHand | CommitSeeds | RevealSeed | DealSeeded
+           | Resume | VoidHand)

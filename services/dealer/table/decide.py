@@ -208,7 +208,8 @@ def _act(state: TableState, cmd: c.Act, now: int) -> list[Any]:
     trial = hand.fork()
     events: list[Any] = trial.act(cmd.seat, action)  # IllegalAction / NotYourTurn: no change
     if turn.time_bank_ms and now > turn.deadline_ms:  # R35: into the bank: it is spent
-        events = [*clocks.used_on_answer(turn, now), *events]
+        banked = state.banks.get(turn.seat, turn.time_bank_ms)
+        events = [*clocks.used_on_answer(turn, banked, now), *events]
     return _after_decision(state, trial, list(events), now)
 
 
@@ -220,8 +221,9 @@ def _clock_rang(state: TableState, cmd: c.ClockRang, now: int) -> list[Any]:
             or turn.action_number != number):
         return []
     trial = hand.fork()
-    events: list[Any] = [ev.TurnTimedOut(turn.seat, number), *clocks.used_on_time_out(turn),
-                         *trial.time_out(turn.seat)]
+    banked = state.banks.get(turn.seat, turn.time_bank_ms)
+    events: list[Any] = [ev.TurnTimedOut(turn.seat, number),
+                         *clocks.used_on_time_out(turn, banked), *trial.time_out(turn.seat)]
     seat = state.seats.get(turn.seat)
     if turn.decision == str(Decision.BET.value) and seat and not seat.sitting_out:
         events.append(ev.PlayerSatOut(turn.seat, "timed_out"))
@@ -236,9 +238,19 @@ def _resume(state: TableState, cmd: c.Resume, now: int) -> list[Any]:
         return [reveal(state, hand)]
     if hand.actor is None:
         return []
-    # A fresh clock for the decision awaited when the dealer stopped, same number.
+    # A fresh clock for the decision awaited when the dealer stopped, same number; R35:
+    # the bank left at the last mark, the own time left then, at least a grace.
     number = max(state.action_number - 1, 0) if state.turn else 0
-    return [turn_event(state, hand, number + 1, now)]
+    return [clocks.resumed(state, turn_event(state, hand, number + 1, now), now)]
+
+
+def _mark_bank(state: TableState, cmd: c.MarkBank, now: int) -> list[Any]:
+    """R35: what the awaited decision spent of its bank since the last mark."""
+    hand, turn = state.hand, state.turn
+    if (hand is None or turn is None or hand.hand_id != cmd.hand_id
+            or turn.action_number != cmd.action_number or now <= turn.deadline_ms):
+        return []
+    return list(clocks.spent(turn, state.banks.get(turn.seat, turn.time_bank_ms), now))
 
 
 # ------------------------------------------------------------- the hands
@@ -566,6 +578,7 @@ _DECIDE: dict[type, Callable[[TableState, Any, int], list[Any]]] = {
     c.Act: _act,
     c.ClockRang: _clock_rang,
     c.Resume: _resume,
+    c.MarkBank: _mark_bank,
     c.StartHand: _start_hand,
     c.CommitSeeds: _commit_seeds,
     c.RevealSeed: _reveal_seed,
