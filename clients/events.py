@@ -330,7 +330,9 @@ class TurnStarted(Event):
     #: What the seat may do (the bounds are public: stacks and bets are).
     legal: LegalActions | None = field(default=None, metadata={"proto": "legal_actions"})
     #: R35: the seat's time bank left, in milliseconds, as the decision starts (0: none, or not a
-    #: betting decision).
+    #: betting decision). A decision resumed by a restarted dealer (the same action_number again)
+    #: has the bank left when the dealer stopped, and as its own time what it had left then, at
+    #: least min(action time, 5 s).
     time_bank_ms: int = 0
     #: R35: when the decision times out once the bank is used too, Unix time in milliseconds:
     #: deadline_unix_ms + time_bank_ms.
@@ -567,7 +569,7 @@ class TimeBankUsed(Event):
     kind: ClassVar[str] = "time_bank_used"
     #: The seat.
     seat: int = 0
-    #: Milliseconds of the bank used by this decision.
+    #: Milliseconds of the bank used since the decision's last TimeBankUsed (or its start).
     used_ms: int = 0
     #: Milliseconds of the bank left.
     left_ms: int = 0
