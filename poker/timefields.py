@@ -39,10 +39,10 @@ A field without a typed twin in its message (one of the published API's, as
 >>> request.time_bank_ms
 7000
 >>> request.time_bank_ms = 8_000
->>> settle(request, "config.")
+>>> settle(request, "config.")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-poker.errors.InvalidArgument: config.time_bank: 7000 ms, and config.time_bank_ms says 8000 ms: send one, or both equal
+poker.errors.InvalidArgument: config.time_bank: 7000 ms, and config.time_bank_ms says 8000 ms...
 """
 
 from __future__ import annotations
