@@ -47,7 +47,6 @@ poker.errors.InvalidArgument: config.time_bank: 7000 ms, and config.time_bank_ms
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -100,8 +99,16 @@ class Twin:
         return self.integer.type in _FLOATS
 
     def ms(self, value: Any) -> int:
-        """The integer field's value in milliseconds."""
+        """The integer field's value in milliseconds (OverflowError or ValueError for a
+        float that is no number of them: NaN, an infinity, past any)."""
         return round(value * self.unit_ms) if self.floating else int(value) * self.unit_ms
+
+    def ms_or_none(self, value: Any) -> int | None:
+        """`ms(value)`, or None when it is no number of milliseconds."""
+        try:
+            return self.ms(value)
+        except (OverflowError, ValueError):
+            return None
 
     def value(self, ms: int) -> Any:
         """The integer field's value of `ms` milliseconds."""
@@ -253,9 +260,9 @@ def fill(message: Any) -> None:
 
 def _fill_one(twin: Twin, message: Any, path: str) -> None:
     if twin.has_integer(message) and not message.HasField(twin.typed.name):
-        value = getattr(message, twin.integer.name)
-        if not twin.floating or math.isfinite(value):
-            _set(twin, message, twin.ms(value))
+        ms = twin.ms_or_none(getattr(message, twin.integer.name))
+        if ms is not None and abs(ms) <= MAX_DURATION_S * 1000:
+            _set(twin, message, ms)
 
 
 def from_typed(message: Any) -> None:
@@ -294,7 +301,7 @@ def _settle_one(twin: Twin, message: Any, path: str) -> None:
             raise _invalid(where, f"{ms} ms is past what the field holds", ms)
     if twin.has_integer(message):
         given = getattr(message, twin.integer.name)
-        if not (twin.floating and not math.isfinite(given)) and twin.ms(given) == ms:
+        if twin.ms_or_none(given) == ms:
             return
         shown = f"{given} ({twin.unit_ms} ms each)" if twin.unit_ms != 1 else f"{given} ms"
         raise InvalidArgument(
