@@ -35,7 +35,6 @@ from poker import mapping, timefields
 from poker.procs import ServiceProcess
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import lobby_pb2 as lpb
-from poker.v1 import table_config_pb2, table_events_pb2, table_view_pb2, tournament_pb2
 from poker.v1 import tournament_pb2 as tpb
 from poker.vocab import table_events as ev
 from poker.vocab.config import Level, PlayerIn, TableConfig
@@ -536,7 +535,16 @@ PAIRS = {
 
 
 def _all_messages() -> Iterator[Any]:
-    for module in (table_config_pb2, table_events_pb2, table_view_pb2, tournament_pb2, lpb):
+    """Every message of every poker.v1 file."""
+    import importlib
+    import pkgutil
+
+    import poker.v1
+
+    for info in pkgutil.iter_modules(poker.v1.__path__):
+        if not info.name.endswith("_pb2"):
+            continue
+        module = importlib.import_module(f"poker.v1.{info.name}")
         pending = list(module.DESCRIPTOR.message_types_by_name.values())
         while pending:
             message = pending.pop()
@@ -558,3 +566,10 @@ def test_every_typed_time_field_has_its_deprecated_integer_twin() -> None:
                 found[fd.full_name] = twin.integer.name
     assert found == PAIRS
 
+
+
+def test_the_timefields_doctests_pass() -> None:
+    import doctest
+
+    result = doctest.testmod(timefields)
+    assert result.attempted > 0 and result.failed == 0
