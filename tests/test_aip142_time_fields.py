@@ -330,13 +330,35 @@ def test_the_lobbys_stored_config_with_only_the_integers_reads_the_same() -> Non
 
 # ------------------------------------------------------------------- the lobby
 
-def test_the_lobby_honours_and_checks_a_tables_durations(room: Any) -> None:
-    op = room[0]
+@pytest.fixture
+def lobby(tmp_path: Path) -> Iterator[Any]:
+    """The LobbyService over gRPC, in process, a dealer in memory; its operator's stub."""
+    from poker.serving import Service, start
+    from poker.v1 import lobby_pb2_grpc
+    from services.lobby.lobby import Lobby
+    from services.lobby.server import SERVICE_NAME, LobbyServicer
+    from services.lobby.storage import SqliteStorage
+    from tests.tournament.fakes import HandDealer
 
+    storage = SqliteStorage(str(tmp_path / "lobby.db"))
+    servicer = LobbyServicer(Lobby(storage, HandDealer(), ["d1"]), tournaments.OPERATOR)
+    running = start([Service([SERVICE_NAME], lambda s: (
+        lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, s)))], "127.0.0.1", 0)
+    channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
+    stub = lobby_pb2_grpc.LobbyServiceStub(channel)  # type: ignore[no-untyped-call]
+    try:
+        yield stub
+    finally:
+        channel.close()
+        running.stop(0)
+        storage.close()
+
+
+def test_the_lobby_honours_and_checks_a_tables_durations(lobby: Any) -> None:
     def open_table(config: pb.TableConfig, request_id: str) -> Any:
-        return op.OpenTable(lpb.OpenTableRequest(
+        return lobby.OpenTable(lpb.OpenTableRequest(
             name="t", config=config, rules=lpb.TableRules(min_buy_in=100, max_buy_in=1000),
-            request_id=request_id))
+            request_id=request_id), metadata=auth(tournaments.OPERATOR), timeout=10)
 
     table = open_table(_config(seats=2, time_bank=6_000), "o1").table
     assert (table.config.time_bank_ms, _ms(table.config.time_bank)) == (6_000, 6_000)
@@ -403,8 +425,10 @@ def test_a_tournament_structure_with_bad_times_is_refused(room: Any, case: str) 
 def test_get_tournaments_times_are_timestamps_and_durations_that_agree_with_the_ints(
         room: Any) -> None:
     op, players, director, _ = room
+    levels = [tpb.TournamentLevel(small_blind=10, big_blind=20, minutes=60),
+              tpb.TournamentLevel(small_blind=20, big_blind=40, minutes=60)]  # not the last
     op.CreateTournament(tpb.CreateTournamentRequest(
-        tournament_id="sng", name="sng", structure=_structure(max_players=4),
+        tournament_id="sng", name="sng", structure=_structure(max_players=4, levels=levels),
         request_id="c-sng"))
     for name, stub in players.items():
         stub.RegisterTournament(tpb.RegisterTournamentRequest(tournament_id="sng",
