@@ -314,7 +314,7 @@ def _settle_one(twin: Twin, message: Any, path: str) -> None:
 
 def _checked_ms(twin: Twin, typed: Any, where: str) -> int:
     """A Duration's or Timestamp's milliseconds; INVALID_TIME when it is not valid here."""
-    seconds, nanos = typed.seconds, typed.nanos
+    seconds, nanos = int(typed.seconds), int(typed.nanos)
     if twin.timestamp:
         if not (MIN_TIMESTAMP_S <= seconds <= MAX_TIMESTAMP_S and 0 <= nanos <= 999_999_999):
             raise _invalid(where, f"seconds {seconds}, nanos {nanos} is not a Timestamp "
