@@ -134,14 +134,22 @@ class Twin:
         else not at all, as the integer's own zero."""
         tag = _varint(self.typed.number << 3 | 2)
         empty = tag + b"\x00"
+        to_ms, parts = self.ms, self.parts
+        seconds_field, nanos_field = _SECONDS_FIELD, _NANOS_FIELD
 
         def write(value: Any) -> bytes:
             if not value:
                 return empty if keep_zero else b""
-            seconds, nanos = self.parts(self.ms(value))
-            body = (b"\x08" + _varint(seconds) if seconds else b"") + (
-                b"\x10" + _varint(nanos) if nanos else b"")
-            return tag + _varint(len(body)) + body
+            ms = to_ms(value)
+            if ms > 0:  # the usual case: fields made once, looked up
+                seconds, whole = divmod(ms, 1000)
+                body = (seconds_field[seconds] if seconds < _SMALL_SECONDS
+                        else b"\x08" + _varint(seconds)) + nanos_field[whole]
+            else:
+                seconds, nanos = parts(ms)
+                body = (b"\x08" + _varint(seconds) if seconds else b"") + (
+                    b"\x10" + _varint(nanos) if nanos else b"")
+            return tag + _LENGTHS[len(body)] + body
         return write
 
     def has_integer(self, message: Any) -> bool:
@@ -161,6 +169,13 @@ def _varint(value: int) -> bytes:
     out.append(value)
     return bytes(out)
 
+
+#: The bytes of a Duration's or Timestamp's `seconds` field (1) for small values, of its
+#: `nanos` field (2) for each whole millisecond, and of a short body's length.
+_SMALL_SECONDS = 1 << 14
+_SECONDS_FIELD = [b""] + [b"\x08" + _varint(s) for s in range(1, _SMALL_SECONDS)]
+_NANOS_FIELD = [b""] + [b"\x10" + _varint(k * _NANOS_PER_MS) for k in range(1, 1000)]
+_LENGTHS = [_varint(n) for n in range(128)]
 
 _TWINS: dict[str, dict[str, Twin]] = {}
 

@@ -478,6 +478,8 @@ _DOMAIN = [
     (ev.TurnStarted(0, "bet", 2, 1_780_000_000_001), 0, 0),  # no bank: no twin either
     (ev.TimeBankUsed(1, 999, 0), 1, 1),  # nothing left: unset, as the integer's zero
     (ev.DeckCommitted(1, "c", (0, 1, 2), 1_780_000_001_000), 1, 1),
+    (ev.DeckCommitted(1, "c", (0,), -1_500), 1, 1),  # before 1970: nanos stay positive
+    (ev.TimeBankUsed(1, 16_384_001, 5), 2, 2),  # many seconds; a few milliseconds
     # the config (the store's alone): its four, time_bank's zero kept (it has presence)
     (HandStarted("t-1", TableConfig(time_bank_ms=0, seed_time_ms=60_000), Level(1, 2),
                  (PlayerIn(0, "a", 10), PlayerIn(1, "b", 10)), 1), 4, 0),
