@@ -5,7 +5,10 @@ Its type hint says how: `Card` from card text (registered here with mapping.scal
 `StrEnum` from the proto enum of the same values (`ActionKind.RAISE` <->
 `ACTION_KIND_RAISE`; UNSPECIFIED -> None), a nested dataclass from a sub-message,
 `tuple[...]` from a repeated field, `X | None` from a field with presence (None when
-unset); an event's sequence, time and hand from the TableEvent around it.
+unset); an event's sequence, time and hand from the TableEvent around it; a time in ms
+(`time_bank_ms`, `bank_deadline_unix_ms`, ...) from its AIP-142 Duration / Timestamp twin
+when the server sent it, else from the deprecated integer (poker.timefields), so the
+SDK's attributes stay integers in milliseconds whichever form a server writes.
 
 >>> from poker.v1 import dealer_pb2 as pb
 >>> from clients.models import SeatView

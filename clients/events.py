@@ -332,10 +332,10 @@ class TurnStarted(Event):
     #: R35: the seat's time bank left, in milliseconds, as the decision starts (0: none, or not a
     #: betting decision). A decision resumed by a restarted dealer (the same action_number again)
     #: has the bank left when the dealer stopped, and as its own time what it had left then, at
-    #: least min(action time, 5 s).
+    #: least min(action time, 5 s). Deprecated (AIP-142): `time_bank`.
     time_bank_ms: int = 0
     #: R35: when the decision times out once the bank is used too, Unix time in milliseconds:
-    #: deadline_unix_ms + time_bank_ms.
+    #: deadline_unix_ms + time_bank_ms. Deprecated (AIP-142): `bank_deadline_time`.
     bank_deadline_unix_ms: int = 0
 
 
@@ -510,7 +510,8 @@ class DeckCommitted(Event):
     commitment: str = ""
     #: The seats that will be dealt in, each to reveal a seed (RevealSeed).
     seats: tuple[int, ...] = ()
-    #: The seeds are taken until then, Unix time in milliseconds.
+    #: The seeds are taken until then, Unix time in milliseconds. Deprecated (AIP-142):
+    #: `deadline_time`, the same instant.
     deadline_unix_ms: int = 0
 
 
@@ -570,8 +571,9 @@ class TimeBankUsed(Event):
     #: The seat.
     seat: int = 0
     #: Milliseconds of the bank used since the decision's last TimeBankUsed (or its start).
+    #: Deprecated (AIP-142): `time_used`.
     used_ms: int = 0
-    #: Milliseconds of the bank left.
+    #: Milliseconds of the bank left. Deprecated (AIP-142): `time_left`.
     left_ms: int = 0
 
 

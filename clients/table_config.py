@@ -70,7 +70,9 @@ class TableConfig:
     #: (DeckCommitted), the players dealt in reveal seeds (RevealSeed), and the seeds decide where
     #: the committed cards go (DeckSeeded). Default off.
     player_seeded_decks: bool = False
-    #: R39: how long the dealer waits for the seeds, in milliseconds; 0: 1000. At most 60000.
+    #: Deprecated (AIP-142): `seed_timeout`, the same time as a Duration. R39: how long the dealer
+    #: waits for the seeds, in milliseconds; 0: 1000. At most 60000. The server writes both forms
+    #: and reads `seed_timeout` when set.
     seed_time_ms: int = 0
     #: R36: the rake; unset: none (tournament tables take none).
     rake: Rake | None = None
@@ -89,16 +91,19 @@ class TableConfig:
     min_players_to_start: int = 0
     #: R34: a seat sat out longer than this, in milliseconds, is taken off the table and its stack
     #: goes back to the player's balance (PlayerUnseated with reason UNSEAT_REASON_SIT_OUT_LIMIT).
-    #: Unset: 1800000 (30 minutes); 0: no time limit. At most 86400000.
+    #: Unset: 1800000 (30 minutes); 0: no time limit. At most 86400000. Deprecated (AIP-142):
+    #: `sit_out_limit`.
     sit_out_limit_ms: int | None = None
     #: R34: the same after this many orbits of the button sat out, whichever comes first. Unset: 3;
     #: 0: no orbit limit. At most 1000.
     sit_out_limit_orbits: int | None = None
     #: R35: each seat's time bank, in milliseconds, used once a betting decision's own time
     #: (action_time_ms) runs out. Unset: 30000; 0: none. At most 600000; it is also the bank's cap.
+    #: Deprecated (AIP-142): `time_bank`.
     time_bank_ms: int | None = None
     #: R35: what the bank grows back by, in milliseconds, every time_bank_refill_hands hands (up to
-    #: time_bank_ms). Unset: 5000; 0: none.
+    #: time_bank_ms). Unset: 5000; 0: none. At most 600000. Deprecated (AIP-142):
+    #: `time_bank_refill`.
     time_bank_refill_ms: int | None = None
     #: R35: how many hands between refills. Unset: 10; 0: never. At most 1000.
     time_bank_refill_hands: int | None = None

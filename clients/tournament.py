@@ -2,7 +2,10 @@
 `clients.calls`), what `play_tournament` returns, and a field of bots (`play_field`).
 
 Tournament answers are the `poker.v1` messages themselves (`Tournament`,
-`GetTournamentSeatResponse`, `TournamentEvent`): read them by field name.
+`GetTournamentSeatResponse`, `TournamentEvent`): read them by field name. Their times
+come both ways (AIP-142): `start_time`, `level_time_left`, ... and the deprecated integers
+(`started_unix_ms`, `level_seconds_left`, ...), which the SDK sets from the typed fields
+when a server sent those (`poker.timefields.from_typed`), so either reads the same.
 `AsyncLobbyClient.register(tournament_id)` registers, and
 `AsyncLobbyClient.play_tournament(tournament_id, bot)` plays to the end (and
 `clients.farm.play_field` a whole field of bots): it asks the
@@ -17,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clients.calls import Call, new_request_id
+from poker import timefields
 from poker.v1 import tournament_pb2 as pb
 
 __all__ = ["CANCELLED", "FINISHED", "PLAYING", "TournamentFinish", "get_tournament", "register",
@@ -45,7 +49,15 @@ class TournamentFinish:
 
 def _tournament(reply: Any) -> pb.Tournament:
     found: pb.Tournament = reply.tournament
+    timefields.from_typed(found)  # AIP-142: the typed times win; the ints stay readable
     return found
+
+
+def _tournaments(reply: Any) -> tuple[list[pb.Tournament], str]:
+    found = list(reply.tournaments)
+    for t in found:
+        timefields.from_typed(t)
+    return found, str(reply.next_page_token)
 
 
 def create(name: str, structure: pb.TournamentStructure, tournament_id: str,
@@ -87,7 +99,7 @@ def list_tournaments(page_size: int, page_token: str
                      ) -> Call[tuple[list[pb.Tournament], str]]:
     return Call("ListTournaments", pb.ListTournamentsRequest(page_size=page_size,
                                                              page_token=page_token),
-                lambda r: (list(r.tournaments), str(r.next_page_token)))
+                _tournaments)
 
 
 def tournament_seat(tournament_id: str, player_id: str

@@ -15,7 +15,10 @@ is read off the pair (the field's type hint, the message field's type):
   a row (`tuple[tuple[int, int], ...]`, e.g. (seat, stack)) <-> a repeated sub-message,
   the row's items in the sub-message's field order (or the names `Override.rows` gives);
 - a field of the `TableEvent` envelope (sequence, time_unix_ms, hand_id) that the
-  event message lacks is the envelope's.
+  event message lacks is the envelope's;
+- a time (AIP-142): an int field's message field with a Duration or Timestamp twin
+  (poker.timefields' rule: `time_bank_ms` <-> `time_bank`, `X_unix_ms` <-> `X_time`) is
+  written both ways and read from the twin when set, else from the int.
 
 Where a domain value and its message genuinely differ, `OVERRIDES` (one table, below)
 says so; anything else is a mistake and raises `MappingError` naming the field.
@@ -57,7 +60,7 @@ from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-untyped,unused-ignore]
 
-from poker import enum_wire
+from poker import enum_wire, timefields
 from poker.cards import CARD_TEXT
 from poker.v1 import table_events_pb2 as tpb
 from poker.vocab import enums as vocab_enums
@@ -360,6 +363,7 @@ class _Pairing:
     flat: list[tuple[Any, list[tuple[Any, Any]]]]  # (message field, [(dc field, sub field)])
     envelope: list[Any]  # dataclass fields of the envelope
     derived: list[tuple[Any, Callable[[Any, Any], Any]]]  # (message field, f)
+    timed: dict[str, Any] = field(default_factory=dict)  # dc field -> its timefields.Twin
 
 
 def _pair(cls: Any, descriptor: Any, profile: str) -> _Pairing:
@@ -376,11 +380,15 @@ def _pair(cls: Any, descriptor: Any, profile: str) -> _Pairing:
     fields = _init_fields(cls)
     claimed: set[str] = set()
     direct, envelope, unmatched = [], [], []
+    twins, timed = timefields.twins(descriptor), {}
     for f in fields:
         name = _proto_name(f, override)
         fd = by_name.get(name)
         if fd is not None and name not in flat_names:
             claimed.add(name)
+            if name in twins:  # its Duration / Timestamp twin (AIP-142) goes with it
+                claimed.add(twins[name].typed.name)
+                timed[f.name] = twins[name]
             if (event and domain and f.default is None and not fd.has_presence
                     and fd.type != _T.TYPE_MESSAGE):
                 raise MappingError(f"{_where(cls, descriptor, name)}: None would come back as "
@@ -425,7 +433,7 @@ def _pair(cls: Any, descriptor: Any, profile: str) -> _Pairing:
         if missing:
             raise MappingError(f"{_where(cls, descriptor, missing[0])}: the dataclass has no "
                                "such field (name it the same, or declare it in OVERRIDES)")
-    return _Pairing(direct, flat, envelope, derived)
+    return _Pairing(direct, flat, envelope, derived, timed)
 
 
 def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., Any]:
@@ -439,6 +447,10 @@ def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., A
     for f, fd in pairing.direct:
         dec = _value_decoder(hints[f.name], fd, profile, override,
                              _where(cls, descriptor, fd.name))
+        if f.name in pairing.timed:
+            reads.append((f.name, _timed_reader(pairing.timed[f.name],
+                                                _reader(fd, hints[f.name], dec))))
+            continue
         if fd.is_repeated or not _optional(hints[f.name])[1]:
             plain.append((f.name, fd.name, dec))
             continue
@@ -562,6 +574,13 @@ def _reader(fd: Any, hint: Any, dec: Callable[[Any], Any] | None
     if dec is None:
         return lambda m, e: get(m)
     return lambda m, e: dec(get(m))
+
+
+def _timed_reader(twin: Any, read: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """An int field with a Duration / Timestamp twin: the twin's value when it is set."""
+    has = operator.methodcaller("HasField", twin.typed.name)
+    get, value = operator.attrgetter(twin.typed.name), twin.read
+    return lambda m, e: value(get(m)) if has(m) else read(m, e)
 
 
 def _nested(name: str, inner: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
@@ -819,6 +838,10 @@ def _compile_writer(cls: Any, descriptor: Any, profile: str) -> Callable[..., by
         w, always = _field_writer(hints[f.name], fd, cls, profile, override,
                                   _where(cls, descriptor, fd.name))
         steps.append((fd.number, ("attr", f.name, w, always)))
+        twin = pairing.timed.get(f.name)
+        if twin is not None:  # AIP-142: the same value as a Duration / Timestamp
+            steps.append((twin.typed.number, ("attr", f.name,
+                                              twin.writer(always is True), always)))
     for fd, pairs in pairing.flat:
         inner = []
         for f, sub_fd in sorted(pairs, key=lambda pair: pair[1].number):

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from google.protobuf.descriptor import FieldDescriptor as FD
 
-from poker import mapping
+from poker import mapping, timefields
 from poker.v1 import table_events_pb2 as tpb
 from poker.vocab.config import Level, TableConfig
 from poker.vocab.events import HandStarted, PlayerIn
@@ -24,10 +24,14 @@ CASES = [fd for fd in tpb.TableEvent.DESCRIPTOR.oneofs_by_name["event"].fields]
 
 def _fill(message: Any, skip: frozenset[str] = frozenset()) -> Any:
     """Every field of `message` set to a valid, non-zero value (a card's text for strings:
-    "7h" is a card, an id and a commitment alike; enums their last value)."""
+    "7h" is a card, an id and a commitment alike; enums their last value); a time's
+    Duration / Timestamp twin (AIP-142) as its integer says (poker.timefields)."""
     for fd in message.DESCRIPTOR.fields:
         if fd.name in skip:
             continue
+        if fd.type == FD.TYPE_MESSAGE and fd.message_type.full_name in (
+                timefields.DURATION, timefields.TIMESTAMP):
+            continue  # filled from its integer twin, below
         if fd.type == FD.TYPE_MESSAGE:
             if fd.message_type.name == "TableConfig":
                 sub = mapping.encoder(TableConfig, fd.message_type)(
@@ -48,6 +52,7 @@ def _fill(message: Any, skip: frozenset[str] = frozenset()) -> Any:
             getattr(message, fd.name).extend([value, value])
         else:
             setattr(message, fd.name, value)
+    timefields.fill(message)
     return message
 
 

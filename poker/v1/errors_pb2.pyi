@@ -67,6 +67,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TABLE_MOVED: _ClassVar[ErrorReason]
     FOLLOWER_BEHIND: _ClassVar[ErrorReason]
     STALE_TOURNAMENT: _ClassVar[ErrorReason]
+    TIME_FIELDS_DISAGREE: _ClassVar[ErrorReason]
+    INVALID_TIME: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CANCELLED: ErrorReason
 UNKNOWN: ErrorReason
@@ -128,3 +130,5 @@ CALL_ABANDONED: ErrorReason
 TABLE_MOVED: ErrorReason
 FOLLOWER_BEHIND: ErrorReason
 STALE_TOURNAMENT: ErrorReason
+TIME_FIELDS_DISAGREE: ErrorReason
+INVALID_TIME: ErrorReason

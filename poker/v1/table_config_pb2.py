@@ -22,9 +22,10 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1bpoker/v1/table_config.proto\x12\x08poker.v1\"=\n\x05Level\x12\x13\n\x0bsmall_blind\x18\x01 \x01(\x04\x12\x11\n\tbig_blind\x18\x02 \x01(\x04\x12\x0c\n\x04\x61nte\x18\x03 \x01(\x04\"\'\n\x07RakeCap\x12\x0f\n\x07players\x18\x01 \x01(\r\x12\x0b\n\x03\x63\x61p\x18\x02 \x01(\x04\"J\n\x04Rake\x12\x14\n\x0c\x62\x61sis_points\x18\x01 \x01(\r\x12\x0b\n\x03\x63\x61p\x18\x02 \x01(\x04\x12\x1f\n\x04\x63\x61ps\x18\x03 \x03(\x0b\x32\x11.poker.v1.RakeCap\"\xfe\x07\n\x0bTableConfig\x12\r\n\x05seats\x18\x01 \x01(\r\x12&\n\tstructure\x18\x02 \x01(\x0e\x32\x13.poker.v1.Structure\x12 \n\x06preset\x18\x03 \x01(\x0e\x32\x10.poker.v1.Preset\x12\x1f\n\x06levels\x18\x04 \x03(\x0b\x32\x0f.poker.v1.Level\x12\x17\n\x0fhands_per_level\x18\x05 \x01(\r\x12\x19\n\x11minutes_per_level\x18\x06 \x01(\x01\x12%\n\tante_form\x18\x07 \x01(\x0e\x32\x12.poker.v1.AnteForm\x12\x1a\n\x12turn_river_min_bet\x18\x08 \x01(\r\x12.\n\x0emin_raise_rule\x18\t \x01(\x0e\x32\x16.poker.v1.MinRaiseRule\x12\x17\n\x0f\x66ixed_limit_cap\x18\n \x01(\r\x12\x1c\n\x0f\x61ll_in_exposure\x18\x0b \x01(\x08H\x00\x88\x01\x01\x12\x16\n\x0e\x61\x63tion_time_ms\x18\x0c \x01(\r\x12\x14\n\x0cshow_time_ms\x18\r \x01(\r\x12#\n\x16pause_between_hands_ms\x18\x0e \x01(\rH\x01\x88\x01\x01\x12\x11\n\ttest_mode\x18\x0f \x01(\x08\x12\x11\n\tdeck_seed\x18\x10 \x01(\x04\x12\x1b\n\x13player_seeded_decks\x18\x11 \x01(\x08\x12\x14\n\x0cseed_time_ms\x18\x12 \x01(\r\x12\x1c\n\x04rake\x18\x46 \x01(\x0b\x32\x0e.poker.v1.Rake\x12\x10\n\x08straddle\x18G \x01(\x08\x12\x17\n\x0f\x61\x62sent_dealt_in\x18Z \x01(\x08\x12)\n\x0b\x62utton_rule\x18< \x01(\x0e\x32\x14.poker.v1.ButtonRule\x12\x1c\n\x14min_players_to_start\x18= \x01(\r\x12\x1d\n\x10sit_out_limit_ms\x18P \x01(\rH\x02\x88\x01\x01\x12!\n\x14sit_out_limit_orbits\x18Q \x01(\rH\x03\x88\x01\x01\x12\x19\n\x0ctime_bank_ms\x18R \x01(\rH\x04\x88\x01\x01\x12 \n\x13time_bank_refill_ms\x18S \x01(\rH\x05\x88\x01\x01\x12#\n\x16time_bank_refill_hands\x18T \x01(\rH\x06\x88\x01\x01\x12\x14\n\x0crun_it_twice\x18U \x01(\x08\x42\x12\n\x10_all_in_exposureB\x19\n\x17_pause_between_hands_msB\x13\n\x11_sit_out_limit_msB\x17\n\x15_sit_out_limit_orbitsB\x0f\n\r_time_bank_msB\x16\n\x14_time_bank_refill_msB\x19\n\x17_time_bank_refill_hands*r\n\tStructure\x12\x19\n\x15STRUCTURE_UNSPECIFIED\x10\x00\x12\x16\n\x12STRUCTURE_NO_LIMIT\x10\x01\x12\x17\n\x13STRUCTURE_POT_LIMIT\x10\x02\x12\x19\n\x15STRUCTURE_FIXED_LIMIT\x10\x03*F\n\x06Preset\x12\x16\n\x12PRESET_UNSPECIFIED\x10\x00\x12\x0f\n\x0bPRESET_SEED\x10\x01\x12\x13\n\x0fPRESET_STANDARD\x10\x02*f\n\x0cMinRaiseRule\x12\x1e\n\x1aMIN_RAISE_RULE_UNSPECIFIED\x10\x00\x12\x19\n\x15MIN_RAISE_RULE_DOUBLE\x10\x01\x12\x1b\n\x17MIN_RAISE_RULE_STANDARD\x10\x02*Y\n\x08\x41nteForm\x12\x19\n\x15\x41NTE_FORM_UNSPECIFIED\x10\x00\x12\x19\n\x15\x41NTE_FORM_EACH_PLAYER\x10\x01\x12\x17\n\x13\x41NTE_FORM_BIG_BLIND\x10\x02*W\n\nButtonRule\x12\x1b\n\x17\x42UTTON_RULE_UNSPECIFIED\x10\x00\x12\x14\n\x10\x42UTTON_RULE_DEAD\x10\x01\x12\x16\n\x12\x42UTTON_RULE_MOVING\x10\x02\x42o\n\x0c\x63om.poker.v1B\x10TableConfigProtoP\x01Z#poker-suite/gen/go/poker/v1;pokerv1\xa2\x02\x03PKR\xaa\x02\x08Poker.V1\xca\x02\x08Poker\\V1\xea\x02\tPoker::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1bpoker/v1/table_config.proto\x12\x08poker.v1\x1a\x1egoogle/protobuf/duration.proto\"=\n\x05Level\x12\x13\n\x0bsmall_blind\x18\x01 \x01(\x04\x12\x11\n\tbig_blind\x18\x02 \x01(\x04\x12\x0c\n\x04\x61nte\x18\x03 \x01(\x04\"\'\n\x07RakeCap\x12\x0f\n\x07players\x18\x01 \x01(\r\x12\x0b\n\x03\x63\x61p\x18\x02 \x01(\x04\"J\n\x04Rake\x12\x14\n\x0c\x62\x61sis_points\x18\x01 \x01(\r\x12\x0b\n\x03\x63\x61p\x18\x02 \x01(\x04\x12\x1f\n\x04\x63\x61ps\x18\x03 \x03(\x0b\x32\x11.poker.v1.RakeCap\"\xd8\t\n\x0bTableConfig\x12\r\n\x05seats\x18\x01 \x01(\r\x12&\n\tstructure\x18\x02 \x01(\x0e\x32\x13.poker.v1.Structure\x12 \n\x06preset\x18\x03 \x01(\x0e\x32\x10.poker.v1.Preset\x12\x1f\n\x06levels\x18\x04 \x03(\x0b\x32\x0f.poker.v1.Level\x12\x17\n\x0fhands_per_level\x18\x05 \x01(\r\x12\x19\n\x11minutes_per_level\x18\x06 \x01(\x01\x12%\n\tante_form\x18\x07 \x01(\x0e\x32\x12.poker.v1.AnteForm\x12\x1a\n\x12turn_river_min_bet\x18\x08 \x01(\r\x12.\n\x0emin_raise_rule\x18\t \x01(\x0e\x32\x16.poker.v1.MinRaiseRule\x12\x17\n\x0f\x66ixed_limit_cap\x18\n \x01(\r\x12\x1c\n\x0f\x61ll_in_exposure\x18\x0b \x01(\x08H\x00\x88\x01\x01\x12\x16\n\x0e\x61\x63tion_time_ms\x18\x0c \x01(\r\x12\x14\n\x0cshow_time_ms\x18\r \x01(\r\x12#\n\x16pause_between_hands_ms\x18\x0e \x01(\rH\x01\x88\x01\x01\x12\x11\n\ttest_mode\x18\x0f \x01(\x08\x12\x11\n\tdeck_seed\x18\x10 \x01(\x04\x12\x1b\n\x13player_seeded_decks\x18\x11 \x01(\x08\x12\x18\n\x0cseed_time_ms\x18\x12 \x01(\rB\x02\x18\x01\x12\x1c\n\x04rake\x18\x46 \x01(\x0b\x32\x0e.poker.v1.Rake\x12\x10\n\x08straddle\x18G \x01(\x08\x12\x17\n\x0f\x61\x62sent_dealt_in\x18Z \x01(\x08\x12)\n\x0b\x62utton_rule\x18< \x01(\x0e\x32\x14.poker.v1.ButtonRule\x12\x1c\n\x14min_players_to_start\x18= \x01(\r\x12!\n\x10sit_out_limit_ms\x18P \x01(\rB\x02\x18\x01H\x02\x88\x01\x01\x12!\n\x14sit_out_limit_orbits\x18Q \x01(\rH\x03\x88\x01\x01\x12\x1d\n\x0ctime_bank_ms\x18R \x01(\rB\x02\x18\x01H\x04\x88\x01\x01\x12$\n\x13time_bank_refill_ms\x18S \x01(\rB\x02\x18\x01H\x05\x88\x01\x01\x12#\n\x16time_bank_refill_hands\x18T \x01(\rH\x06\x88\x01\x01\x12\x14\n\x0crun_it_twice\x18U \x01(\x08\x12\x30\n\x0cseed_timeout\x18\x8c\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x31\n\rsit_out_limit\x18\x8d\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12-\n\ttime_bank\x18\x8e\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x34\n\x10time_bank_refill\x18\x8f\x01 \x01(\x0b\x32\x19.google.protobuf.DurationB\x12\n\x10_all_in_exposureB\x19\n\x17_pause_between_hands_msB\x13\n\x11_sit_out_limit_msB\x17\n\x15_sit_out_limit_orbitsB\x0f\n\r_time_bank_msB\x16\n\x14_time_bank_refill_msB\x19\n\x17_time_bank_refill_hands*r\n\tStructure\x12\x19\n\x15STRUCTURE_UNSPECIFIED\x10\x00\x12\x16\n\x12STRUCTURE_NO_LIMIT\x10\x01\x12\x17\n\x13STRUCTURE_POT_LIMIT\x10\x02\x12\x19\n\x15STRUCTURE_FIXED_LIMIT\x10\x03*F\n\x06Preset\x12\x16\n\x12PRESET_UNSPECIFIED\x10\x00\x12\x0f\n\x0bPRESET_SEED\x10\x01\x12\x13\n\x0fPRESET_STANDARD\x10\x02*f\n\x0cMinRaiseRule\x12\x1e\n\x1aMIN_RAISE_RULE_UNSPECIFIED\x10\x00\x12\x19\n\x15MIN_RAISE_RULE_DOUBLE\x10\x01\x12\x1b\n\x17MIN_RAISE_RULE_STANDARD\x10\x02*Y\n\x08\x41nteForm\x12\x19\n\x15\x41NTE_FORM_UNSPECIFIED\x10\x00\x12\x19\n\x15\x41NTE_FORM_EACH_PLAYER\x10\x01\x12\x17\n\x13\x41NTE_FORM_BIG_BLIND\x10\x02*W\n\nButtonRule\x12\x1b\n\x17\x42UTTON_RULE_UNSPECIFIED\x10\x00\x12\x14\n\x10\x42UTTON_RULE_DEAD\x10\x01\x12\x16\n\x12\x42UTTON_RULE_MOVING\x10\x02\x42o\n\x0c\x63om.poker.v1B\x10TableConfigProtoP\x01Z#poker-suite/gen/go/poker/v1;pokerv1\xa2\x02\x03PKR\xaa\x02\x08Poker.V1\xca\x02\x08Poker\\V1\xea\x02\tPoker::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,22 +33,30 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'poker.v1.table_config_pb2',
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\014com.poker.v1B\020TableConfigProtoP\001Z#poker-suite/gen/go/poker/v1;pokerv1\242\002\003PKR\252\002\010Poker.V1\312\002\010Poker\\V1\352\002\tPoker::V1'
-  _globals['_STRUCTURE']._serialized_start=1246
-  _globals['_STRUCTURE']._serialized_end=1360
-  _globals['_PRESET']._serialized_start=1362
-  _globals['_PRESET']._serialized_end=1432
-  _globals['_MINRAISERULE']._serialized_start=1434
-  _globals['_MINRAISERULE']._serialized_end=1536
-  _globals['_ANTEFORM']._serialized_start=1538
-  _globals['_ANTEFORM']._serialized_end=1627
-  _globals['_BUTTONRULE']._serialized_start=1629
-  _globals['_BUTTONRULE']._serialized_end=1716
-  _globals['_LEVEL']._serialized_start=41
-  _globals['_LEVEL']._serialized_end=102
-  _globals['_RAKECAP']._serialized_start=104
-  _globals['_RAKECAP']._serialized_end=143
-  _globals['_RAKE']._serialized_start=145
-  _globals['_RAKE']._serialized_end=219
-  _globals['_TABLECONFIG']._serialized_start=222
-  _globals['_TABLECONFIG']._serialized_end=1244
+  _globals['_TABLECONFIG'].fields_by_name['seed_time_ms']._loaded_options = None
+  _globals['_TABLECONFIG'].fields_by_name['seed_time_ms']._serialized_options = b'\030\001'
+  _globals['_TABLECONFIG'].fields_by_name['sit_out_limit_ms']._loaded_options = None
+  _globals['_TABLECONFIG'].fields_by_name['sit_out_limit_ms']._serialized_options = b'\030\001'
+  _globals['_TABLECONFIG'].fields_by_name['time_bank_ms']._loaded_options = None
+  _globals['_TABLECONFIG'].fields_by_name['time_bank_ms']._serialized_options = b'\030\001'
+  _globals['_TABLECONFIG'].fields_by_name['time_bank_refill_ms']._loaded_options = None
+  _globals['_TABLECONFIG'].fields_by_name['time_bank_refill_ms']._serialized_options = b'\030\001'
+  _globals['_STRUCTURE']._serialized_start=1496
+  _globals['_STRUCTURE']._serialized_end=1610
+  _globals['_PRESET']._serialized_start=1612
+  _globals['_PRESET']._serialized_end=1682
+  _globals['_MINRAISERULE']._serialized_start=1684
+  _globals['_MINRAISERULE']._serialized_end=1786
+  _globals['_ANTEFORM']._serialized_start=1788
+  _globals['_ANTEFORM']._serialized_end=1877
+  _globals['_BUTTONRULE']._serialized_start=1879
+  _globals['_BUTTONRULE']._serialized_end=1966
+  _globals['_LEVEL']._serialized_start=73
+  _globals['_LEVEL']._serialized_end=134
+  _globals['_RAKECAP']._serialized_start=136
+  _globals['_RAKECAP']._serialized_end=175
+  _globals['_RAKE']._serialized_start=177
+  _globals['_RAKE']._serialized_end=251
+  _globals['_TABLECONFIG']._serialized_start=254
+  _globals['_TABLECONFIG']._serialized_end=1494
 # @@protoc_insertion_point(module_scope)

@@ -1,3 +1,6 @@
+import datetime
+
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -83,7 +86,7 @@ class Rake(_message.Message):
     def __init__(self, basis_points: _Optional[int] = ..., cap: _Optional[int] = ..., caps: _Optional[_Iterable[_Union[RakeCap, _Mapping]]] = ...) -> None: ...
 
 class TableConfig(_message.Message):
-    __slots__ = ("seats", "structure", "preset", "levels", "hands_per_level", "minutes_per_level", "ante_form", "turn_river_min_bet", "min_raise_rule", "fixed_limit_cap", "all_in_exposure", "action_time_ms", "show_time_ms", "pause_between_hands_ms", "test_mode", "deck_seed", "player_seeded_decks", "seed_time_ms", "rake", "straddle", "absent_dealt_in", "button_rule", "min_players_to_start", "sit_out_limit_ms", "sit_out_limit_orbits", "time_bank_ms", "time_bank_refill_ms", "time_bank_refill_hands", "run_it_twice")
+    __slots__ = ("seats", "structure", "preset", "levels", "hands_per_level", "minutes_per_level", "ante_form", "turn_river_min_bet", "min_raise_rule", "fixed_limit_cap", "all_in_exposure", "action_time_ms", "show_time_ms", "pause_between_hands_ms", "test_mode", "deck_seed", "player_seeded_decks", "seed_time_ms", "rake", "straddle", "absent_dealt_in", "button_rule", "min_players_to_start", "sit_out_limit_ms", "sit_out_limit_orbits", "time_bank_ms", "time_bank_refill_ms", "time_bank_refill_hands", "run_it_twice", "seed_timeout", "sit_out_limit", "time_bank", "time_bank_refill")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     STRUCTURE_FIELD_NUMBER: _ClassVar[int]
     PRESET_FIELD_NUMBER: _ClassVar[int]
@@ -113,6 +116,10 @@ class TableConfig(_message.Message):
     TIME_BANK_REFILL_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_REFILL_HANDS_FIELD_NUMBER: _ClassVar[int]
     RUN_IT_TWICE_FIELD_NUMBER: _ClassVar[int]
+    SEED_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    SIT_OUT_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_REFILL_FIELD_NUMBER: _ClassVar[int]
     seats: int
     structure: Structure
     preset: Preset
@@ -142,4 +149,8 @@ class TableConfig(_message.Message):
     time_bank_refill_ms: int
     time_bank_refill_hands: int
     run_it_twice: bool
-    def __init__(self, seats: _Optional[int] = ..., structure: _Optional[_Union[Structure, str]] = ..., preset: _Optional[_Union[Preset, str]] = ..., levels: _Optional[_Iterable[_Union[Level, _Mapping]]] = ..., hands_per_level: _Optional[int] = ..., minutes_per_level: _Optional[float] = ..., ante_form: _Optional[_Union[AnteForm, str]] = ..., turn_river_min_bet: _Optional[int] = ..., min_raise_rule: _Optional[_Union[MinRaiseRule, str]] = ..., fixed_limit_cap: _Optional[int] = ..., all_in_exposure: _Optional[bool] = ..., action_time_ms: _Optional[int] = ..., show_time_ms: _Optional[int] = ..., pause_between_hands_ms: _Optional[int] = ..., test_mode: _Optional[bool] = ..., deck_seed: _Optional[int] = ..., player_seeded_decks: _Optional[bool] = ..., seed_time_ms: _Optional[int] = ..., rake: _Optional[_Union[Rake, _Mapping]] = ..., straddle: _Optional[bool] = ..., absent_dealt_in: _Optional[bool] = ..., button_rule: _Optional[_Union[ButtonRule, str]] = ..., min_players_to_start: _Optional[int] = ..., sit_out_limit_ms: _Optional[int] = ..., sit_out_limit_orbits: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., time_bank_refill_ms: _Optional[int] = ..., time_bank_refill_hands: _Optional[int] = ..., run_it_twice: _Optional[bool] = ...) -> None: ...
+    seed_timeout: _duration_pb2.Duration
+    sit_out_limit: _duration_pb2.Duration
+    time_bank: _duration_pb2.Duration
+    time_bank_refill: _duration_pb2.Duration
+    def __init__(self, seats: _Optional[int] = ..., structure: _Optional[_Union[Structure, str]] = ..., preset: _Optional[_Union[Preset, str]] = ..., levels: _Optional[_Iterable[_Union[Level, _Mapping]]] = ..., hands_per_level: _Optional[int] = ..., minutes_per_level: _Optional[float] = ..., ante_form: _Optional[_Union[AnteForm, str]] = ..., turn_river_min_bet: _Optional[int] = ..., min_raise_rule: _Optional[_Union[MinRaiseRule, str]] = ..., fixed_limit_cap: _Optional[int] = ..., all_in_exposure: _Optional[bool] = ..., action_time_ms: _Optional[int] = ..., show_time_ms: _Optional[int] = ..., pause_between_hands_ms: _Optional[int] = ..., test_mode: _Optional[bool] = ..., deck_seed: _Optional[int] = ..., player_seeded_decks: _Optional[bool] = ..., seed_time_ms: _Optional[int] = ..., rake: _Optional[_Union[Rake, _Mapping]] = ..., straddle: _Optional[bool] = ..., absent_dealt_in: _Optional[bool] = ..., button_rule: _Optional[_Union[ButtonRule, str]] = ..., min_players_to_start: _Optional[int] = ..., sit_out_limit_ms: _Optional[int] = ..., sit_out_limit_orbits: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., time_bank_refill_ms: _Optional[int] = ..., time_bank_refill_hands: _Optional[int] = ..., run_it_twice: _Optional[bool] = ..., seed_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., sit_out_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., time_bank: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., time_bank_refill: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...

@@ -1,3 +1,7 @@
+import datetime
+
+from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from poker.v1 import table_config_pb2 as _table_config_pb2
 from poker.v1 import table_view_pb2 as _table_view_pb2
 from google.protobuf.internal import containers as _containers
@@ -338,16 +342,18 @@ class SeedsCommitted(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., chain_head: _Optional[bytes] = ...) -> None: ...
 
 class DeckCommitted(_message.Message):
-    __slots__ = ("hand_number", "commitment", "seats", "deadline_unix_ms")
+    __slots__ = ("hand_number", "commitment", "seats", "deadline_unix_ms", "deadline_time")
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
     hand_number: int
     commitment: str
     seats: _containers.RepeatedScalarFieldContainer[int]
     deadline_unix_ms: int
-    def __init__(self, hand_number: _Optional[int] = ..., commitment: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., deadline_unix_ms: _Optional[int] = ...) -> None: ...
+    deadline_time: _timestamp_pb2.Timestamp
+    def __init__(self, hand_number: _Optional[int] = ..., commitment: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., deadline_unix_ms: _Optional[int] = ..., deadline_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class SeatSeed(_message.Message):
     __slots__ = ("seat", "seed")
@@ -366,7 +372,7 @@ class DeckSeeded(_message.Message):
     def __init__(self, seeds: _Optional[_Iterable[_Union[SeatSeed, _Mapping]]] = ..., permutation: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class TurnStarted(_message.Message):
-    __slots__ = ("seat", "decision", "action_number", "deadline_unix_ms", "legal_actions", "time_bank_ms", "bank_deadline_unix_ms")
+    __slots__ = ("seat", "decision", "action_number", "deadline_unix_ms", "legal_actions", "time_bank_ms", "bank_deadline_unix_ms", "time_bank", "bank_deadline_time")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     ACTION_NUMBER_FIELD_NUMBER: _ClassVar[int]
@@ -374,6 +380,8 @@ class TurnStarted(_message.Message):
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_FIELD_NUMBER: _ClassVar[int]
+    BANK_DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
     seat: int
     decision: _table_view_pb2.Decision
     action_number: int
@@ -381,17 +389,23 @@ class TurnStarted(_message.Message):
     legal_actions: _table_view_pb2.LegalActions
     time_bank_ms: int
     bank_deadline_unix_ms: int
-    def __init__(self, seat: _Optional[int] = ..., decision: _Optional[_Union[_table_view_pb2.Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[_table_view_pb2.LegalActions, _Mapping]] = ..., time_bank_ms: _Optional[int] = ..., bank_deadline_unix_ms: _Optional[int] = ...) -> None: ...
+    time_bank: _duration_pb2.Duration
+    bank_deadline_time: _timestamp_pb2.Timestamp
+    def __init__(self, seat: _Optional[int] = ..., decision: _Optional[_Union[_table_view_pb2.Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[_table_view_pb2.LegalActions, _Mapping]] = ..., time_bank_ms: _Optional[int] = ..., bank_deadline_unix_ms: _Optional[int] = ..., time_bank: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bank_deadline_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class TimeBankUsed(_message.Message):
-    __slots__ = ("seat", "used_ms", "left_ms")
+    __slots__ = ("seat", "used_ms", "left_ms", "time_used", "time_left")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     USED_MS_FIELD_NUMBER: _ClassVar[int]
     LEFT_MS_FIELD_NUMBER: _ClassVar[int]
+    TIME_USED_FIELD_NUMBER: _ClassVar[int]
+    TIME_LEFT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     used_ms: int
     left_ms: int
-    def __init__(self, seat: _Optional[int] = ..., used_ms: _Optional[int] = ..., left_ms: _Optional[int] = ...) -> None: ...
+    time_used: _duration_pb2.Duration
+    time_left: _duration_pb2.Duration
+    def __init__(self, seat: _Optional[int] = ..., used_ms: _Optional[int] = ..., left_ms: _Optional[int] = ..., time_used: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., time_left: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class RunItChosen(_message.Message):
     __slots__ = ("seat", "times")

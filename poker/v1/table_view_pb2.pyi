@@ -1,3 +1,7 @@
+import datetime
+
+from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from poker.v1 import table_config_pb2 as _table_config_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -108,7 +112,7 @@ class Pot(_message.Message):
     def __init__(self, amount: _Optional[int] = ..., eligible: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind", "hole_card_salts", "time_bank_ms", "owed_blinds")
+    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind", "hole_card_salts", "time_bank_ms", "time_bank", "owed_blinds")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     STACK_FIELD_NUMBER: _ClassVar[int]
@@ -121,6 +125,7 @@ class SeatView(_message.Message):
     WAITING_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
     HOLE_CARD_SALTS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_FIELD_NUMBER: _ClassVar[int]
     OWED_BLINDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     player_id: str
@@ -134,8 +139,9 @@ class SeatView(_message.Message):
     waiting_for_big_blind: bool
     hole_card_salts: _containers.RepeatedScalarFieldContainer[bytes]
     time_bank_ms: int
+    time_bank: _duration_pb2.Duration
     owed_blinds: OwedBlinds
-    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ..., hole_card_salts: _Optional[_Iterable[bytes]] = ..., time_bank_ms: _Optional[int] = ..., owed_blinds: _Optional[_Union[OwedBlinds, _Mapping]] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ..., hole_card_salts: _Optional[_Iterable[bytes]] = ..., time_bank_ms: _Optional[int] = ..., time_bank: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., owed_blinds: _Optional[_Union[OwedBlinds, _Mapping]] = ...) -> None: ...
 
 class OwedBlinds(_message.Message):
     __slots__ = ("big_blind", "small_blind", "joined_late", "waits_for_big_blind", "posts_big_blind_next_hand", "posts_dead_small_blind_next_hand", "big_blind_next_hand", "waits_next_hand")
@@ -158,7 +164,7 @@ class OwedBlinds(_message.Message):
     def __init__(self, big_blind: _Optional[bool] = ..., small_blind: _Optional[bool] = ..., joined_late: _Optional[bool] = ..., waits_for_big_blind: _Optional[bool] = ..., posts_big_blind_next_hand: _Optional[bool] = ..., posts_dead_small_blind_next_hand: _Optional[bool] = ..., big_blind_next_hand: _Optional[bool] = ..., waits_next_hand: _Optional[bool] = ...) -> None: ...
 
 class HandView(_message.Message):
-    __slots__ = ("hand_id", "hand_number", "street", "board", "pots", "actor", "decision", "action_number", "deadline_unix_ms", "legal_actions", "commitment", "test_mode", "button", "level", "board_salts", "deck_permutation", "time_bank_ms", "bank_deadline_unix_ms")
+    __slots__ = ("hand_id", "hand_number", "street", "board", "pots", "actor", "decision", "action_number", "deadline_unix_ms", "legal_actions", "commitment", "test_mode", "button", "level", "board_salts", "deck_permutation", "time_bank_ms", "bank_deadline_unix_ms", "time_bank", "bank_deadline_time")
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     STREET_FIELD_NUMBER: _ClassVar[int]
@@ -177,6 +183,8 @@ class HandView(_message.Message):
     DECK_PERMUTATION_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_FIELD_NUMBER: _ClassVar[int]
+    BANK_DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
     hand_id: str
     hand_number: int
     street: Street
@@ -195,7 +203,9 @@ class HandView(_message.Message):
     deck_permutation: _containers.RepeatedScalarFieldContainer[int]
     time_bank_ms: int
     bank_deadline_unix_ms: int
-    def __init__(self, hand_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., street: _Optional[_Union[Street, str]] = ..., board: _Optional[_Iterable[str]] = ..., pots: _Optional[_Iterable[_Union[Pot, _Mapping]]] = ..., actor: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[LegalActions, _Mapping]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., button: _Optional[int] = ..., level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ..., board_salts: _Optional[_Iterable[bytes]] = ..., deck_permutation: _Optional[_Iterable[int]] = ..., time_bank_ms: _Optional[int] = ..., bank_deadline_unix_ms: _Optional[int] = ...) -> None: ...
+    time_bank: _duration_pb2.Duration
+    bank_deadline_time: _timestamp_pb2.Timestamp
+    def __init__(self, hand_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., street: _Optional[_Union[Street, str]] = ..., board: _Optional[_Iterable[str]] = ..., pots: _Optional[_Iterable[_Union[Pot, _Mapping]]] = ..., actor: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[LegalActions, _Mapping]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., button: _Optional[int] = ..., level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ..., board_salts: _Optional[_Iterable[bytes]] = ..., deck_permutation: _Optional[_Iterable[int]] = ..., time_bank_ms: _Optional[int] = ..., bank_deadline_unix_ms: _Optional[int] = ..., time_bank: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bank_deadline_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class TableView(_message.Message):
     __slots__ = ("table_id", "config", "sequence", "seats", "hand", "button", "hands_played", "next_level", "your_seat", "closed")

@@ -1,3 +1,7 @@
+import datetime
+
+from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from poker.v1 import table_config_pb2 as _table_config_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -74,18 +78,20 @@ TOURNAMENT_EVENT_KIND_RE_ENTERED: TournamentEventKind
 TOURNAMENT_EVENT_KIND_SEATED: TournamentEventKind
 
 class TournamentLevel(_message.Message):
-    __slots__ = ("small_blind", "big_blind", "ante", "minutes", "is_break")
+    __slots__ = ("small_blind", "big_blind", "ante", "minutes", "is_break", "duration")
     SMALL_BLIND_FIELD_NUMBER: _ClassVar[int]
     BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
     ANTE_FIELD_NUMBER: _ClassVar[int]
     MINUTES_FIELD_NUMBER: _ClassVar[int]
     IS_BREAK_FIELD_NUMBER: _ClassVar[int]
+    DURATION_FIELD_NUMBER: _ClassVar[int]
     small_blind: int
     big_blind: int
     ante: int
     minutes: float
     is_break: bool
-    def __init__(self, small_blind: _Optional[int] = ..., big_blind: _Optional[int] = ..., ante: _Optional[int] = ..., minutes: _Optional[float] = ..., is_break: _Optional[bool] = ...) -> None: ...
+    duration: _duration_pb2.Duration
+    def __init__(self, small_blind: _Optional[int] = ..., big_blind: _Optional[int] = ..., ante: _Optional[int] = ..., minutes: _Optional[float] = ..., is_break: _Optional[bool] = ..., duration: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class PayoutTier(_message.Message):
     __slots__ = ("min_entries", "shares_bp")
@@ -96,7 +102,7 @@ class PayoutTier(_message.Message):
     def __init__(self, min_entries: _Optional[int] = ..., shares_bp: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class TournamentStructure(_message.Message):
-    __slots__ = ("buy_in", "fee", "starting_stack", "levels", "ante_form", "late_registration_until_level", "max_rebuys", "rebuy_until_level", "rebuy_chips", "rebuy_above_starting_stack", "add_on_chips", "add_on_price", "max_re_entries", "table_size", "payouts", "start_unix_ms", "max_players", "min_players", "action_time_ms", "pay_jumps")
+    __slots__ = ("buy_in", "fee", "starting_stack", "levels", "ante_form", "late_registration_until_level", "max_rebuys", "rebuy_until_level", "rebuy_chips", "rebuy_above_starting_stack", "add_on_chips", "add_on_price", "max_re_entries", "table_size", "payouts", "start_unix_ms", "max_players", "min_players", "action_time_ms", "pay_jumps", "start_time", "action_timeout")
     BUY_IN_FIELD_NUMBER: _ClassVar[int]
     FEE_FIELD_NUMBER: _ClassVar[int]
     STARTING_STACK_FIELD_NUMBER: _ClassVar[int]
@@ -117,6 +123,8 @@ class TournamentStructure(_message.Message):
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     ACTION_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     PAY_JUMPS_FIELD_NUMBER: _ClassVar[int]
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    ACTION_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     buy_in: int
     fee: int
     starting_stack: int
@@ -137,7 +145,9 @@ class TournamentStructure(_message.Message):
     min_players: int
     action_time_ms: int
     pay_jumps: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, buy_in: _Optional[int] = ..., fee: _Optional[int] = ..., starting_stack: _Optional[int] = ..., levels: _Optional[_Iterable[_Union[TournamentLevel, _Mapping]]] = ..., ante_form: _Optional[_Union[_table_config_pb2.AnteForm, str]] = ..., late_registration_until_level: _Optional[int] = ..., max_rebuys: _Optional[int] = ..., rebuy_until_level: _Optional[int] = ..., rebuy_chips: _Optional[int] = ..., rebuy_above_starting_stack: _Optional[bool] = ..., add_on_chips: _Optional[int] = ..., add_on_price: _Optional[int] = ..., max_re_entries: _Optional[int] = ..., table_size: _Optional[int] = ..., payouts: _Optional[_Iterable[_Union[PayoutTier, _Mapping]]] = ..., start_unix_ms: _Optional[int] = ..., max_players: _Optional[int] = ..., min_players: _Optional[int] = ..., action_time_ms: _Optional[int] = ..., pay_jumps: _Optional[_Iterable[int]] = ...) -> None: ...
+    start_time: _timestamp_pb2.Timestamp
+    action_timeout: _duration_pb2.Duration
+    def __init__(self, buy_in: _Optional[int] = ..., fee: _Optional[int] = ..., starting_stack: _Optional[int] = ..., levels: _Optional[_Iterable[_Union[TournamentLevel, _Mapping]]] = ..., ante_form: _Optional[_Union[_table_config_pb2.AnteForm, str]] = ..., late_registration_until_level: _Optional[int] = ..., max_rebuys: _Optional[int] = ..., rebuy_until_level: _Optional[int] = ..., rebuy_chips: _Optional[int] = ..., rebuy_above_starting_stack: _Optional[bool] = ..., add_on_chips: _Optional[int] = ..., add_on_price: _Optional[int] = ..., max_re_entries: _Optional[int] = ..., table_size: _Optional[int] = ..., payouts: _Optional[_Iterable[_Union[PayoutTier, _Mapping]]] = ..., start_unix_ms: _Optional[int] = ..., max_players: _Optional[int] = ..., min_players: _Optional[int] = ..., action_time_ms: _Optional[int] = ..., pay_jumps: _Optional[_Iterable[int]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., action_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class TournamentPlayer(_message.Message):
     __slots__ = ("player_id", "status", "table_id", "seat", "stack", "place", "shared", "prize", "entries", "rebuys", "add_ons")
@@ -182,7 +192,7 @@ class TournamentTable(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., number: _Optional[int] = ..., dealer_address: _Optional[str] = ..., players: _Optional[int] = ..., final: _Optional[bool] = ..., hands_played: _Optional[int] = ...) -> None: ...
 
 class Tournament(_message.Message):
-    __slots__ = ("tournament_id", "name", "structure", "state", "level_index", "level", "level_seconds_left", "players_left", "entries", "average_stack", "prize_pool", "fees", "players", "tables", "payouts", "hand_for_hand", "started_unix_ms", "finished_unix_ms", "hands", "moves", "chips_in_play", "chip_checks", "chip_errors", "largest_table_gap", "largest_table_gap_balanced")
+    __slots__ = ("tournament_id", "name", "structure", "state", "level_index", "level", "level_seconds_left", "players_left", "entries", "average_stack", "prize_pool", "fees", "players", "tables", "payouts", "hand_for_hand", "started_unix_ms", "finished_unix_ms", "hands", "moves", "chips_in_play", "chip_checks", "chip_errors", "largest_table_gap", "largest_table_gap_balanced", "level_time_left", "start_time", "end_time")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     STRUCTURE_FIELD_NUMBER: _ClassVar[int]
@@ -208,6 +218,9 @@ class Tournament(_message.Message):
     CHIP_ERRORS_FIELD_NUMBER: _ClassVar[int]
     LARGEST_TABLE_GAP_FIELD_NUMBER: _ClassVar[int]
     LARGEST_TABLE_GAP_BALANCED_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_TIME_LEFT_FIELD_NUMBER: _ClassVar[int]
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     name: str
     structure: TournamentStructure
@@ -233,7 +246,10 @@ class Tournament(_message.Message):
     chip_errors: _containers.RepeatedScalarFieldContainer[str]
     largest_table_gap: int
     largest_table_gap_balanced: int
-    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., structure: _Optional[_Union[TournamentStructure, _Mapping]] = ..., state: _Optional[_Union[TournamentState, str]] = ..., level_index: _Optional[int] = ..., level: _Optional[_Union[TournamentLevel, _Mapping]] = ..., level_seconds_left: _Optional[float] = ..., players_left: _Optional[int] = ..., entries: _Optional[int] = ..., average_stack: _Optional[int] = ..., prize_pool: _Optional[int] = ..., fees: _Optional[int] = ..., players: _Optional[_Iterable[_Union[TournamentPlayer, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[TournamentTable, _Mapping]]] = ..., payouts: _Optional[_Iterable[int]] = ..., hand_for_hand: _Optional[bool] = ..., started_unix_ms: _Optional[int] = ..., finished_unix_ms: _Optional[int] = ..., hands: _Optional[int] = ..., moves: _Optional[int] = ..., chips_in_play: _Optional[int] = ..., chip_checks: _Optional[int] = ..., chip_errors: _Optional[_Iterable[str]] = ..., largest_table_gap: _Optional[int] = ..., largest_table_gap_balanced: _Optional[int] = ...) -> None: ...
+    level_time_left: _duration_pb2.Duration
+    start_time: _timestamp_pb2.Timestamp
+    end_time: _timestamp_pb2.Timestamp
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., structure: _Optional[_Union[TournamentStructure, _Mapping]] = ..., state: _Optional[_Union[TournamentState, str]] = ..., level_index: _Optional[int] = ..., level: _Optional[_Union[TournamentLevel, _Mapping]] = ..., level_seconds_left: _Optional[float] = ..., players_left: _Optional[int] = ..., entries: _Optional[int] = ..., average_stack: _Optional[int] = ..., prize_pool: _Optional[int] = ..., fees: _Optional[int] = ..., players: _Optional[_Iterable[_Union[TournamentPlayer, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[TournamentTable, _Mapping]]] = ..., payouts: _Optional[_Iterable[int]] = ..., hand_for_hand: _Optional[bool] = ..., started_unix_ms: _Optional[int] = ..., finished_unix_ms: _Optional[int] = ..., hands: _Optional[int] = ..., moves: _Optional[int] = ..., chips_in_play: _Optional[int] = ..., chip_checks: _Optional[int] = ..., chip_errors: _Optional[_Iterable[str]] = ..., largest_table_gap: _Optional[int] = ..., largest_table_gap_balanced: _Optional[int] = ..., level_time_left: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class CreateTournamentRequest(_message.Message):
     __slots__ = ("tournament_id", "name", "structure", "request_id")
@@ -420,7 +436,7 @@ class TournamentResult(_message.Message):
     def __init__(self, player_id: _Optional[str] = ..., place: _Optional[int] = ..., shared: _Optional[int] = ..., prize: _Optional[int] = ...) -> None: ...
 
 class TournamentEvent(_message.Message):
-    __slots__ = ("sequence", "time_unix_ms", "kind", "player_id", "table_id", "seat", "to_table_id", "to_seat", "place", "shared", "level_index", "level", "on", "players", "tables", "chips", "seats", "results", "reason")
+    __slots__ = ("sequence", "time_unix_ms", "kind", "player_id", "table_id", "seat", "to_table_id", "to_seat", "place", "shared", "level_index", "level", "on", "players", "tables", "chips", "seats", "results", "reason", "event_time")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -440,6 +456,7 @@ class TournamentEvent(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     RESULTS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     time_unix_ms: int
     kind: TournamentEventKind
@@ -459,7 +476,8 @@ class TournamentEvent(_message.Message):
     seats: _containers.RepeatedCompositeFieldContainer[TournamentSeat]
     results: _containers.RepeatedCompositeFieldContainer[TournamentResult]
     reason: str
-    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., kind: _Optional[_Union[TournamentEventKind, str]] = ..., player_id: _Optional[str] = ..., table_id: _Optional[str] = ..., seat: _Optional[int] = ..., to_table_id: _Optional[str] = ..., to_seat: _Optional[int] = ..., place: _Optional[int] = ..., shared: _Optional[int] = ..., level_index: _Optional[int] = ..., level: _Optional[_Union[TournamentLevel, _Mapping]] = ..., on: _Optional[bool] = ..., players: _Optional[int] = ..., tables: _Optional[int] = ..., chips: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[TournamentSeat, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[TournamentResult, _Mapping]]] = ..., reason: _Optional[str] = ...) -> None: ...
+    event_time: _timestamp_pb2.Timestamp
+    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., kind: _Optional[_Union[TournamentEventKind, str]] = ..., player_id: _Optional[str] = ..., table_id: _Optional[str] = ..., seat: _Optional[int] = ..., to_table_id: _Optional[str] = ..., to_seat: _Optional[int] = ..., place: _Optional[int] = ..., shared: _Optional[int] = ..., level_index: _Optional[int] = ..., level: _Optional[_Union[TournamentLevel, _Mapping]] = ..., on: _Optional[bool] = ..., players: _Optional[int] = ..., tables: _Optional[int] = ..., chips: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[TournamentSeat, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[TournamentResult, _Mapping]]] = ..., reason: _Optional[str] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class WatchTournamentResponse(_message.Message):
     __slots__ = ("events",)

@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from poker import timefields
 from poker.limits import (
     MAX_CHIPS,
     MAX_ID_CHARS,
@@ -196,5 +197,8 @@ _CHECKS: dict[type, Callable[[Any], None]] = {
 
 def request(message: Any) -> None:
     """Checks a DealerService request (or a stream's PlayStart / PlayManyRequest);
-    InvalidArgument naming the field when it breaks a limit."""
+    InvalidArgument naming the field when it breaks a limit. Its time fields are settled
+    first (poker.timefields, AIP-142): a Duration or Timestamp sent is checked and copied
+    to its integer twin, so every limit below holds for both forms."""
+    timefields.settle(message)
     _CHECKS[type(message)](message)

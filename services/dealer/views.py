@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from poker import deckproof, mapping
+from poker import deckproof, mapping, timefields
 from poker.cards import card_text
 from poker.enum_wire import members, numbers
 from poker.mapping import field_tag, length_delimited
@@ -113,7 +113,9 @@ def _reverse(table: Mapping[int, Any]) -> dict[Any, Any]:
 
 
 def config_from_proto(config: pb.TableConfig) -> tuple[TableConfig, TableOptions]:
-    """The engine's configuration and the dealer's options; defaults for zero fields."""
+    """The engine's configuration and the dealer's options; defaults for zero fields. A
+    time field given as a Duration wins over its deprecated integer (AIP-142)."""
+    timefields.settle(config, "config.")
     levels = tuple(Level(int(x.small_blind), int(x.big_blind), int(x.ante)) for x in config.levels)
     if config.deck_seed and not config.test_mode:
         raise InvalidArgument("config.deck_seed: a fixed deck is allowed only in test mode (R2)")
@@ -147,7 +149,8 @@ def config_from_proto(config: pb.TableConfig) -> tuple[TableConfig, TableOptions
 
 
 def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfig:
-    return pb.TableConfig(
+    """The configuration as the dealer runs it, every time both ways (AIP-142)."""
+    message = pb.TableConfig(
         seats=config.seats,
         structure=_reverse(_STRUCTURES)[config.structure],
         preset=_reverse(_PRESETS)[config.preset],
@@ -178,6 +181,8 @@ def config_to_proto(config: TableConfig, options: TableOptions) -> pb.TableConfi
         time_bank_refill_hands=config.time_bank_refill_hands,
         run_it_twice=config.run_it_twice,
     )
+    timefields.fill(message)
+    return message
 
 
 def rake_from_proto(rake: pb.Rake) -> Rake:
@@ -451,6 +456,7 @@ def table_view(table: Table, viewer: Viewer) -> pb.TableView:
             view.seats[-1].owed_blinds.CopyFrom(pb.OwedBlinds(**asdict(owed[seat])))
     if hand is not None:
         view.hand.CopyFrom(_hand_view(table, viewer))
+    timefields.fill(view)  # AIP-142: the seats' and the hand's times as Duration/Timestamp
     return view
 
 

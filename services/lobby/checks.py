@@ -20,7 +20,7 @@ import math
 import re
 from typing import Any
 
-from poker import limits
+from poker import limits, timefields
 from poker.limits import MAX_ID_CHARS, MAX_NAME_CHARS, MAX_REPEATED, MAX_TEXT_CHARS, quote
 from services.lobby.errors import InvalidArgument
 from services.lobby.rules import MAX_REBUY_MINUTES
@@ -101,11 +101,15 @@ def message(msg: Any, path: str = "") -> None:
     limit (ids MAX_ID_CHARS, names MAX_NAME_CHARS, other text MAX_TEXT_CHARS), a repeated
     field of at most MAX_REPEATED entries, an enum value the enum defines, a float finite
     and in 0..MAX_DOUBLE. Fields with tighter limits are checked again where they are used.
+    The request's time fields are settled first (poker.timefields, AIP-142): a Duration or
+    Timestamp sent is checked and copied to its integer twin, which every limit reads.
     """
     from google.protobuf.descriptor import (  # type: ignore[import-untyped,unused-ignore]
         FieldDescriptor as F,
     )
 
+    if not path:
+        timefields.settle(msg)
     for field, value in msg.ListFields():
         where = f"{path}{field.name}"
         repeated = field.is_repeated

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import grpc
 
-from poker import status
+from poker import status, timefields
 from poker.v1 import table_config_pb2 as cpb
 from poker.v1 import tournament_pb2 as pb
 from poker.v1 import tournament_pb2_grpc
@@ -163,7 +163,8 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
 # ---------------------------------------------------------------------- conversions
 
 def structure_of(m: pb.TournamentStructure) -> Structure:
-    """A request's structure as the director's (checked there)."""
+    """A request's structure as the director's (checked there); its times are read from
+    the integers, which poker.timefields.settle filled from any Duration / Timestamp."""
     levels = tuple(LevelSpec(int(x.small_blind), int(x.big_blind), int(x.ante),
                              float(x.minutes), bool(x.is_break)) for x in m.levels)
     payouts = tuple(PayoutTier(int(p.min_entries), tuple(int(s) for s in p.shares_bp))
@@ -212,7 +213,7 @@ def tournament_pb(t: store.Tournament) -> pb.Tournament:
     for e in left:
         seated[e.table_id] = seated.get(e.table_id, 0) + 1
     field = sum(e.entries for e in t.entries.values())
-    return pb.Tournament(
+    out = pb.Tournament(
         tournament_id=t.tournament_id, name=t.name, structure=structure_pb(s),
         state=_STATES[t.state], level_index=t.level, level=level_pb(s.levels[t.level]),
         level_seconds_left=(clock.seconds_left if clock and clock.index == t.level
@@ -239,6 +240,8 @@ def tournament_pb(t: store.Tournament) -> pb.Tournament:
         finished_unix_ms=t.finished_ms, hands=t.hands, moves=t.moves, chips_in_play=t.chips,
         chip_checks=t.chip_checks, chip_errors=t.chip_errors[:MAX_CHIP_ERRORS],
         largest_table_gap=t.max_gap, largest_table_gap_balanced=t.max_gap_held)
+    timefields.fill(out)  # AIP-142: every time also as a Duration / Timestamp
+    return out
 
 
 _KINDS = {name.removeprefix("TOURNAMENT_EVENT_KIND_").lower(): value
@@ -275,4 +278,5 @@ def event_pb(e: store.Event) -> pb.TournamentEvent:
         out.chips = b["chips"]
     elif e.kind == "seated":
         out.table_id, out.seat = b["table_id"], b["seat"]
+    timefields.fill(out)
     return out
