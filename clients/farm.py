@@ -199,9 +199,7 @@ class BotFarm:
         runs) until the seat stops: unseated (moved), busted, the table closed, or a
         refusal (its `stopped_because` says); returns its PlayResult. A token that no
         longer holds a seat raises ServiceError before anything is opened."""
-        if self._failed is not None or not self._serving:
-            raise ServiceError(f"the farm does not serve: {self._failed!r}",
-                               grpc.StatusCode.UNAVAILABLE)
+        self._check_serving()
         held = next((s for s in self.seats if s.stopped and s.client.table_id == table_id
                      and s.client.token == token), None)
         loop = asyncio.get_running_loop()
@@ -224,18 +222,26 @@ class BotFarm:
             # A player seated where another of the farm's just left: that seat's part of
             # the stream must end first (the dealer closes it with the unseat's events).
             while (other := self._by_key.get(farm_seat.key)) is not None:
+                self._check_serving()
                 assert other.released is not None
                 try:
                     await asyncio.wait_for(other.released.wait(), RELEASE_WAIT_S)
                 except TimeoutError:
                     if other.stopped:  # never closed by the dealer (a token replaced):
                         self.drop_stream()  # a new stream opens the seats that play only
+            self._check_serving()
             self.seats.append(farm_seat)
             self._by_key[farm_seat.key] = farm_seat
             self._opening.append(farm_seat)
             self._wake()
         assert farm_seat.done is not None
         return await farm_seat.done
+
+    def _check_serving(self) -> None:
+        if self._failed is not None or not self._serving:
+            raise ServiceError("the farm does not serve" + (
+                f": {self._failed!r}" if self._failed is not None else " (serve() it first)"),
+                grpc.StatusCode.UNAVAILABLE)
 
     def _wake(self) -> None:
         if self._woken is not None:

@@ -114,10 +114,8 @@ class Field:
         for task in self._serving.values():
             if not task.done():
                 task.cancel()
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - reported by play
-                pass
+        # A farm's failure was raised by the join that saw it (play): not again here.
+        await asyncio.gather(*self._serving.values(), return_exceptions=True)
         for farm in self.farms.values():
             await farm.close()
         await self.channel.close()

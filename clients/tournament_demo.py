@@ -6,9 +6,10 @@ funds them, announces a sit-and-go of `--players` (default 60) with a fast struc
 registers them all and lets them play (`clients.field.play_field`: one BotFarm, one
 PlayMany stream, a dealer for all its bots; `--streams play` for one Play stream a bot),
 each bot following its player from table to table, while a progress line shows the
-level, the players left and the tables. At the end it prints the final table's story, the places and the payouts, and
-checks that prizes paid + fees == buy-ins, that the ledger's audit is clean and that
-every chip was accounted for at every level (exit 1 if not).
+level, the players left and the tables. At the end it prints the final table's story,
+the places and the payouts, and checks that prizes paid + fees == buy-ins, that the
+ledger's audit is clean, that every chip was accounted for at every level and that
+every bot got its place and prize (exit 1 if not).
 
     poker tournament --players 60 [--streams farm|play]
 """
