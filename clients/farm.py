@@ -218,7 +218,11 @@ class BotFarm:
                                       fair_deck=self.fair_deck, reconnect_for=self.reconnect_for)
             farm_seat = FarmSeat(client, bot, None, None, done=loop.create_future(),
                                  released=asyncio.Event())
-            await self._prepare(farm_seat, Stop())  # raises for a stale token
+            view = await client.follow()  # raises for a stale token
+            if view.closed:  # nothing to play (a tournament's end): nothing opened
+                return PlayResult(last_sequence=view.sequence, view=view,
+                                  stopped_because="table closed")
+            await self._prepare(farm_seat, Stop())
             # A player seated where another of the farm's just left: that seat's part of
             # the stream must end first (the dealer closes it with the unseat's events).
             while (other := self._by_key.get(farm_seat.key)) is not None:
