@@ -135,15 +135,15 @@ class Field:
                    for _, token in players]
         tasks = [asyncio.ensure_future(self.player(player_id, me, make_bot(player_id)))
                  for (player_id, _), me in zip(players, lobbies, strict=True)]
-        if lobbies:
-            tasks.append(asyncio.ensure_future(self._watch(lobbies[0])))
+        watcher = asyncio.ensure_future(self._watch(lobbies[0])) if lobbies else None
+        every: list[asyncio.Future[Any]] = [*tasks, *([watcher] if watcher else [])]
         try:
-            await asyncio.gather(*tasks)
-            return [task.result() for task in tasks[:len(players)]]
+            await asyncio.gather(*every)
+            return [task.result() for task in tasks]
         finally:  # one player failed (raised): the others stop too
-            for task in tasks:
+            for task in every:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*every, return_exceptions=True)
 
     async def player(self, player_id: str, me: AsyncLobbyClient,
                      bot: Bot) -> tn.TournamentFinish:

@@ -43,12 +43,13 @@ def _plain(value: Any) -> Any:
 def test_each_value_reads_every_field_it_declares_from_its_message(
         cls: type, message_cls: Any) -> None:
     message = _filled(message_cls())
-    value = from_proto(cls, message)
+    value: Any = from_proto(cls, message)
     assert dataclasses.is_dataclass(value) and type(value) is cls
+    declared = dataclasses.fields(value)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        value.__setattr__(dataclasses.fields(cls)[0].name, None)
+        setattr(value, declared[0].name, None)
     fields = message_cls.DESCRIPTOR.fields_by_name
-    for f in dataclasses.fields(cls):
+    for f in declared:
         assert f.name in fields, f"{cls.__name__}.{f.name}: no such field in the message"
         got, fd = getattr(value, f.name), fields[f.name]
         if fd.enum_type is not None:

@@ -44,7 +44,7 @@ def _players(suite: Suite, n: int, structure: object) -> tuple[LobbyClient, list
 def _places_each_once(finishes: list[tn.TournamentFinish], n: int) -> None:
     """Places 1..n, each once: k players sharing place p (T8) cover p..p+k-1."""
     counts = Counter(f.place for f in finishes)
-    covered = []
+    covered: list[int] = []
     for place, k in sorted(counts.items()):
         assert all(f.shared == k for f in finishes if f.place == place), (place, k)
         covered += range(place, place + k)
