@@ -16,7 +16,7 @@ import pytest
 
 from clients import tournament as tn
 from clients.bots import CallingStation, RandomBot
-from clients.farm import play_field
+from clients.field import play_field
 from clients.sdk import LobbyClient
 from poker.procs import ServiceProcess, start_service
 from poker.v1 import tournament_pb2 as pb
@@ -83,14 +83,16 @@ def _field(suite: Suite, players: int, structure: pb.TournamentStructure
     return op, tokens
 
 
-def _play(suite: Suite, tokens: list[tuple[str, str]]) -> tuple[threading.Thread, dict[str, Any]]:
+def _play(suite: Suite, tokens: list[tuple[str, str]],
+          streams: str = "play") -> tuple[threading.Thread, dict[str, Any]]:
+    """The field on a thread: one Play stream a bot ("play") or a BotFarm a dealer."""
     out: dict[str, Any] = {}
 
     def run() -> None:
         try:
             out["finishes"] = asyncio.run(play_field(
                 suite.lobby_address, tokens, "tn1",
-                lambda p: RandomBot() if int(p[1:]) % 2 else CallingStation()))
+                lambda p: RandomBot() if int(p[1:]) % 2 else CallingStation(), streams=streams))
         except BaseException as err:
             out["error"] = err
 
@@ -165,8 +167,9 @@ def _moves(op: LobbyClient) -> int:
         return -1
 
 
+@pytest.mark.parametrize("streams", ["play", "farm"])
 def test_fault_lobby_killed_during_a_move_then_a_dealer_mid_tournament(
-        tmp_path: Path) -> None:
+        tmp_path: Path, streams: str) -> None:
     suite = Suite(tmp_path, 2)
     try:
         # The lobby dies (os._exit) right after a move unseated its player: the player is
@@ -175,7 +178,7 @@ def test_fault_lobby_killed_during_a_move_then_a_dealer_mid_tournament(
         suite.lobby_proc.stop()
         suite.lobby_proc = suite.lobby(port, fault="tournament_move_unseated")
         op, tokens = _field(suite, 16, _structure(16, 6, level_s=6.0))
-        thread, out = _play(suite, tokens)
+        thread, out = _play(suite, tokens, streams)
         deadline = time.monotonic() + 90
         while suite.lobby_proc.popen.poll() is None and time.monotonic() < deadline:
             time.sleep(0.1)
