@@ -81,10 +81,13 @@ class AsyncLobbyClient:
 
     def __init__(self, address: str, token: str | None = None, *, tls: TLS | None = None,
                  timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None,
-                 options: tuple[tuple[str, Any], ...] = ()) -> None:
+                 options: tuple[tuple[str, Any], ...] = (),
+                 channel: grpc.aio.Channel | None = None) -> None:
         self.address, self.token, self.tls, self.timeout = address, token, tls, timeout
         self.retry = retry or RetryPolicy()
-        self.channel = open_aio_channel(address, tls, options)
+        #: Several clients (a field's players) may share one channel: `close()` leaves it.
+        self._own_channel = channel is None
+        self.channel = channel or open_aio_channel(address, tls, options)
         #: The generated LobbyServiceStub, for anything the SDK does not wrap.
         self.stub = lobby_pb2_grpc.LobbyServiceStub(self.channel)  # type: ignore[no-untyped-call]
         #: The generated TournamentServiceStub (clients/tournament.py).
@@ -93,7 +96,8 @@ class AsyncLobbyClient:
         self._metadata = bearer(token)
 
     async def close(self) -> None:
-        await self.channel.close()
+        if self._own_channel:
+            await self.channel.close()
 
     async def __aenter__(self) -> AsyncLobbyClient:
         return self
@@ -221,22 +225,68 @@ class AsyncLobbyClient:
         return await self._do(c.rake_report(page_size, page_token))
     # ------------------------------------------------------------------ tournaments
 
+    async def create_tournament(self, tournament_id: str, name: str,
+                                structure: tn.TournamentStructure | Any,
+                                request_id: str | None = None) -> tn.Tournament:
+        """Announces a tournament (T1; a `TournamentStructure` or its message). Operator only."""
+        return await self._do(tn.create(name, structure, tournament_id, request_id))
+
+    async def start_tournament(self, tournament_id: str,
+                               request_id: str | None = None) -> tn.Tournament:
+        """Starts a tournament now (the tables are drawn). Operator only."""
+        return await self._do(tn.start(tournament_id, request_id))
+
+    async def cancel_tournament(self, tournament_id: str,
+                                request_id: str | None = None) -> tn.Tournament:
+        """Cancels a tournament, refunding every buy-in, rebuy, add-on and fee. Operator only."""
+        return await self._do(tn.cancel(tournament_id, request_id))
+
     async def register(self, tournament_id: str, *, player_id: str = "",
-                       request_id: str | None = None) -> Any:
+                       request_id: str | None = None) -> tn.Tournament:
         """Registers for a tournament, paying buy-in and fee (T1, T2); the Tournament."""
         return await self._do(tn.register(tournament_id, player_id, request_id))
 
     async def tournament_call(self, method: str, tournament_id: str, *, player_id: str = "",
-                              request_id: str | None = None) -> Any:
+                              request_id: str | None = None) -> tn.Tournament:
         """UnregisterTournament, TournamentRebuy, TournamentAddOn or ReEnterTournament."""
         return await self._do(tn.player_call(method, tournament_id, player_id, request_id))
 
-    async def tournament(self, tournament_id: str) -> Any:
-        """A tournament now (poker.v1.Tournament)."""
+    async def tournament(self, tournament_id: str) -> tn.Tournament:
+        """A tournament now (GetTournament)."""
         return await self._do(tn.get_tournament(tournament_id))
 
-    async def tournament_seat(self, tournament_id: str, player_id: str = "") -> Any:
-        """Where the player plays now, with the seat token (GetTournamentSeatResponse)."""
+    async def list_tournaments(self, page_size: int = 0,
+                               page_token: str = "") -> tn.TournamentPage:
+        """One page of tournaments (ListTournaments) and the next page's token."""
+        return await self._do(tn.list_tournaments(page_size, page_token))
+
+    async def watch_tournament(self, tournament_id: str, after_sequence: int = 0
+                               ) -> AsyncIterator[tn.TournamentEvent]:
+        """WatchTournament: the events after `after_sequence`, then live, until the
+        tournament is over. Reconnects by itself, resuming after the last event received."""
+        reconnector = Reconnector()
+        while True:
+            stream = self.tournaments.WatchTournament(tn.watch(tournament_id, after_sequence),
+                                                      metadata=self._metadata)
+            try:
+                async for reply in stream:
+                    reconnector.ok()
+                    for message in reply.events:
+                        event = tn.event_of(message)
+                        after_sequence = event.sequence
+                        yield event
+                return
+            except grpc.RpcError as err:
+                pause = reconnector.pause(err.code())
+                if pause is None:
+                    raise error_from_rpc(err, "WatchTournament") from None
+                await asyncio.sleep(pause)
+            finally:
+                stream.cancel()
+
+    async def tournament_seat(self, tournament_id: str,
+                              player_id: str = "") -> tn.TournamentSeating:
+        """Where the player plays now, with the seat token (GetTournamentSeat)."""
         return await self._do(tn.tournament_seat(tournament_id, player_id))
 
     async def play_tournament(self, tournament_id: str, bot: Bot, *, player_id: str = "",
@@ -248,7 +298,7 @@ class AsyncLobbyClient:
         seats them (moved between hands: unseated there, seated here, T5, T6), until
         they are out and the tournament is over; returns their place and prize. A lobby
         that does not answer (restarting) is asked again for up to `patience` seconds."""
-        finish = tn.TournamentFinish(player_id, 0, 0, 0)
+        tables: list[str] = []
         down_since: float | None = None
         while True:
             try:
@@ -263,11 +313,8 @@ class AsyncLobbyClient:
                     raise
                 await asyncio.sleep(0.5)
                 continue
-            finish.player_id = finish.player_id or player_id
             if tn.over(seat.state):
-                finish.place, finish.shared, finish.prize = seat.place, seat.shared, seat.prize
-                finish.cancelled = seat.state == tn.CANCELLED
-                return finish
+                return tn.finish_of(player_id, seat, tuple(tables))
             if seat.status == tn.PLAYING and seat.seat_token:
                 address = (dealer_address(seat.dealer_address) if dealer_address
                            else seat.dealer_address)
@@ -276,8 +323,8 @@ class AsyncLobbyClient:
                     options["channel"] = channel_for(address)
                 table = AsyncTableClient(address, seat.table_id, seat.seat_token,
                                          seat=seat.seat, **options)
-                if not finish.tables or finish.tables[-1] != seat.table_id:
-                    finish.tables.append(seat.table_id)
+                if not tables or tables[-1] != seat.table_id:
+                    tables.append(seat.table_id)
                 try:
                     await table.play(bot)
                 except ServiceError:

@@ -78,10 +78,13 @@ class LobbyClient:
 
     def __init__(self, address: str, token: str | None = None, *, tls: TLS | None = None,
                  timeout: float = DEFAULT_TIMEOUT, retry: RetryPolicy | None = None,
-                 options: tuple[tuple[str, Any], ...] = ()) -> None:
+                 options: tuple[tuple[str, Any], ...] = (),
+                 channel: grpc.Channel | None = None) -> None:
         self.address, self.token, self.tls, self.timeout = address, token, tls, timeout
         self.retry = retry or RetryPolicy()
-        self.channel = open_channel(address, tls, options)
+        #: Several clients (a field's players) may share one channel: `close()` leaves it.
+        self._own_channel = channel is None
+        self.channel = channel or open_channel(address, tls, options)
         #: The generated LobbyServiceStub, for anything the SDK does not wrap.
         self.stub = lobby_pb2_grpc.LobbyServiceStub(self.channel)  # type: ignore[no-untyped-call]
         #: The generated TournamentServiceStub (clients/tournament.py).
@@ -90,7 +93,8 @@ class LobbyClient:
         self._metadata = bearer(token)
 
     def close(self) -> None:
-        self.channel.close()
+        if self._own_channel:
+            self.channel.close()
 
     def __enter__(self) -> LobbyClient:
         return self
@@ -218,22 +222,68 @@ class LobbyClient:
         return self._do(c.rake_report(page_size, page_token))
     # ------------------------------------------------------------------ tournaments
 
+    def create_tournament(self, tournament_id: str, name: str,
+                          structure: tn.TournamentStructure | Any,
+                          request_id: str | None = None) -> tn.Tournament:
+        """Announces a tournament (T1; a `TournamentStructure` or its message). Operator only."""
+        return self._do(tn.create(name, structure, tournament_id, request_id))
+
+    def start_tournament(self, tournament_id: str,
+                         request_id: str | None = None) -> tn.Tournament:
+        """Starts a tournament now (the tables are drawn). Operator only."""
+        return self._do(tn.start(tournament_id, request_id))
+
+    def cancel_tournament(self, tournament_id: str,
+                          request_id: str | None = None) -> tn.Tournament:
+        """Cancels a tournament, refunding every buy-in, rebuy, add-on and fee. Operator only."""
+        return self._do(tn.cancel(tournament_id, request_id))
+
     def register(self, tournament_id: str, *, player_id: str = "",
-                 request_id: str | None = None) -> Any:
+                 request_id: str | None = None) -> tn.Tournament:
         """Registers for a tournament, paying buy-in and fee (T1, T2); the Tournament."""
         return self._do(tn.register(tournament_id, player_id, request_id))
 
     def tournament_call(self, method: str, tournament_id: str, *, player_id: str = "",
-                        request_id: str | None = None) -> Any:
+                        request_id: str | None = None) -> tn.Tournament:
         """UnregisterTournament, TournamentRebuy, TournamentAddOn or ReEnterTournament."""
         return self._do(tn.player_call(method, tournament_id, player_id, request_id))
 
-    def tournament(self, tournament_id: str) -> Any:
-        """A tournament now (poker.v1.Tournament)."""
+    def tournament(self, tournament_id: str) -> tn.Tournament:
+        """A tournament now (GetTournament)."""
         return self._do(tn.get_tournament(tournament_id))
 
-    def tournament_seat(self, tournament_id: str, player_id: str = "") -> Any:
-        """Where the player plays now, with the seat token (GetTournamentSeatResponse)."""
+    def list_tournaments(self, page_size: int = 0,
+                         page_token: str = "") -> tn.TournamentPage:
+        """One page of tournaments (ListTournaments) and the next page's token."""
+        return self._do(tn.list_tournaments(page_size, page_token))
+
+    def watch_tournament(self, tournament_id: str, after_sequence: int = 0
+                         ) -> Iterator[tn.TournamentEvent]:
+        """WatchTournament: the events after `after_sequence`, then live, until the
+        tournament is over. Reconnects by itself, resuming after the last event received."""
+        reconnector = Reconnector()
+        while True:
+            stream = self.tournaments.WatchTournament(tn.watch(tournament_id, after_sequence),
+                                                      metadata=self._metadata)
+            try:
+                for reply in stream:
+                    reconnector.ok()
+                    for message in reply.events:
+                        event = tn.event_of(message)
+                        after_sequence = event.sequence
+                        yield event
+                return
+            except grpc.RpcError as err:
+                pause = reconnector.pause(err.code())
+                if pause is None:
+                    raise error_from_rpc(err, "WatchTournament") from None
+                time.sleep(pause)
+            finally:
+                stream.cancel()
+
+    def tournament_seat(self, tournament_id: str,
+                        player_id: str = "") -> tn.TournamentSeating:
+        """Where the player plays now, with the seat token (GetTournamentSeat)."""
         return self._do(tn.tournament_seat(tournament_id, player_id))
 
     def play_tournament(self, tournament_id: str, bot: Bot, *, player_id: str = "",
@@ -245,7 +295,7 @@ class LobbyClient:
         seats them (moved between hands: unseated there, seated here, T5, T6), until
         they are out and the tournament is over; returns their place and prize. A lobby
         that does not answer (restarting) is asked again for up to `patience` seconds."""
-        finish = tn.TournamentFinish(player_id, 0, 0, 0)
+        tables: list[str] = []
         down_since: float | None = None
         while True:
             try:
@@ -260,11 +310,8 @@ class LobbyClient:
                     raise
                 time.sleep(0.5)
                 continue
-            finish.player_id = finish.player_id or player_id
             if tn.over(seat.state):
-                finish.place, finish.shared, finish.prize = seat.place, seat.shared, seat.prize
-                finish.cancelled = seat.state == tn.CANCELLED
-                return finish
+                return tn.finish_of(player_id, seat, tuple(tables))
             if seat.status == tn.PLAYING and seat.seat_token:
                 address = (dealer_address(seat.dealer_address) if dealer_address
                            else seat.dealer_address)
@@ -273,8 +320,8 @@ class LobbyClient:
                     options["channel"] = channel_for(address)
                 table = TableClient(address, seat.table_id, seat.seat_token,
                                     seat=seat.seat, **options)
-                if not finish.tables or finish.tables[-1] != seat.table_id:
-                    finish.tables.append(seat.table_id)
+                if not tables or tables[-1] != seat.table_id:
+                    tables.append(seat.table_id)
                 try:
                     table.play(bot)
                 except ServiceError:

@@ -3,13 +3,15 @@ its end (RULES.md T1-T9), every chip and every coin accounted for.
 
 Starts an evaluator, dealers and a lobby (as `poker demo` does), creates players and
 funds them, announces a sit-and-go of `--players` (default 60) with a fast structure,
-registers them all and lets them play (`play_field`: each bot follows its player from
-table to table) while a progress line shows the level, the players left and the
-tables. At the end it prints the final table's story, the places and the payouts, and
-checks that prizes paid + fees == buy-ins, that the ledger's audit is clean and that
-every chip was accounted for at every level (exit 1 if not).
+registers them all and lets them play (`clients.field.play_field`: one BotFarm, one
+PlayMany stream, a dealer for all its bots; `--streams play` for one Play stream a bot),
+each bot following its player from table to table, while a progress line shows the
+level, the players left and the tables. At the end it prints the final table's story,
+the places and the payouts, and checks that prizes paid + fees == buy-ins, that the
+ledger's audit is clean, that every chip was accounted for at every level and that
+every bot got its place and prize (exit 1 if not).
 
-    poker tournament --players 60
+    poker tournament --players 60 [--streams farm|play]
 """
 
 from __future__ import annotations
@@ -23,11 +25,10 @@ from typing import Any, TextIO
 
 from clients import tournament as tn
 from clients.bots import CallingStation, RandomBot
-from clients.farm import play_field
+from clients.field import STREAMS, play_field
 from clients.sdk import LobbyClient
 from clients.stack import LocalSuite
 from poker.log import add_log_format_argument
-from poker.v1 import tournament_pb2 as pb
 
 BUY_IN, FEE, STACK = 100, 10, 1000
 
@@ -38,22 +39,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dealers", type=int, default=2, help="dealer processes (default 2)")
     parser.add_argument("--level-seconds", type=float, default=8.0,
                         help="length of each level in seconds (default 8: a fast structure)")
+    parser.add_argument("--streams", choices=STREAMS, default="farm",
+                        help="farm: one PlayMany stream a dealer for all its bots (default); "
+                        "play: one Play stream a bot")
     parser.add_argument("--keep", metavar="FOLDER", default=None,
                         help="keep databases and logs in FOLDER (default: a temporary folder)")
     add_log_format_argument(parser)
 
 
-def structure(players: int, table_size: int, level_seconds: float) -> pb.TournamentStructure:
+def structure(players: int, table_size: int, level_seconds: float) -> tn.TournamentStructure:
     """A fast turbo: blinds from 10/20 up by half each level, antes from the fourth."""
     levels, small = [], 10
     for i in range(40):
-        levels.append(pb.TournamentLevel(small_blind=small, big_blind=2 * small,
+        levels.append(tn.TournamentLevel(small_blind=small, big_blind=2 * small,
                                          ante=small // 5 if i >= 3 else 0,
                                          minutes=level_seconds / 60))
         small = small * 3 // 2
-    return pb.TournamentStructure(buy_in=BUY_IN, fee=FEE, starting_stack=STACK, levels=levels,
-                                  table_size=table_size, max_players=players,
-                                  action_time_ms=5_000)
+    return tn.TournamentStructure(buy_in=BUY_IN, fee=FEE, starting_stack=STACK,
+                                  levels=tuple(levels), table_size=table_size,
+                                  max_players=players, action_time_ms=5_000)
+
+
+def bot_for(player_id: str) -> CallingStation | RandomBot:
+    """Every third player a calling station, the others random."""
+    number = int("".join(filter(str.isdigit, player_id)) or 0)
+    return CallingStation() if number % 3 == 0 else RandomBot()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,18 +91,15 @@ def play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
         op.deposit(player, BUY_IN + FEE)
         tokens.append((player, token))
     tid = "demo-tournament"
-    op._do(tn.create("poker tournament", structure(args.players, args.table_size,
-                                                    args.level_seconds), tid, None))
-    for _, token in tokens:
-        with LobbyClient(suite.lobby, token=token) as me:
-            me.register(tid)
+    op.create_tournament(tid, "poker tournament",
+                         structure(args.players, args.table_size, args.level_seconds))
     result: dict[str, Any] = {}
 
     def field() -> None:
-        try:
+        try:  # registers the field (a sit-and-go: it starts once full), then plays it
             result["finishes"] = asyncio.run(play_field(
-                suite.lobby, tokens, tid,
-                lambda p: CallingStation() if int(p[3:]) % 3 == 0 else RandomBot()))
+                suite.lobby, tokens, tid, bot_for, register=True,
+                streams=getattr(args, "streams", "farm")))
         except BaseException as err:  # shown below
             result["error"] = err
 
@@ -100,8 +107,8 @@ def play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
     thread.start()
     while thread.is_alive():
         thread.join(0.5)
-        t = op._do(tn.get_tournament(tid))
-        level = t.level
+        t = op.tournament(tid)
+        level = t.level or tn.TournamentLevel()
         print(f"\r  level {t.level_index + 1:>2} ({level.small_blind}/{level.big_blind}"
               f"{f' ante {level.ante}' if level.ante else ''})  {t.players_left:>4} players "
               f"left  {len(t.tables):>2} tables  {t.hands:>5} hands  {t.moves:>3} moves"
@@ -111,51 +118,39 @@ def play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
         print(f"the field failed: {result['error']!r}", file=out)
         return 1
     elapsed = time.monotonic() - started
-    t = op._do(tn.get_tournament(tid))
-    events = _events(op, tid)
-    story(events, out)
-    ok = report(op, t, elapsed, out)
+    t = op.tournament(tid)
+    story(list(op.watch_tournament(tid)), out)
+    ok = report(op, t, elapsed, out, result["finishes"])
     return 0 if ok else 1
 
 
-def _events(op: LobbyClient, tid: str) -> list[pb.TournamentEvent]:
-    found: list[pb.TournamentEvent] = []
-    for reply in op.tournaments.WatchTournament(pb.WatchTournamentRequest(tournament_id=tid),
-                                                metadata=op._metadata, timeout=30):
-        found.extend(reply.events)
-    return found
-
-
-def story(events: list[pb.TournamentEvent], out: TextIO) -> None:
+def story(events: list[tn.TournamentEvent], out: TextIO) -> None:
     """The final table's story: who sat where, who busted in which place."""
-    kinds = pb.TournamentEventKind
-    start = next((i for i, e in enumerate(events) if e.kind == kinds.Value(
-        "TOURNAMENT_EVENT_KIND_FINAL_TABLE")), None)
+    kinds = tn.TournamentEventKind
+    start = next((i for i, e in enumerate(events) if e.kind is kinds.FINAL_TABLE), None)
     if start is None:  # a one-table field: the first table is the final table
-        start = next(i for i, e in enumerate(events)
-                     if e.kind == kinds.Value("TOURNAMENT_EVENT_KIND_STARTED"))
+        start = next(i for i, e in enumerate(events) if e.kind is kinds.STARTED)
     print("\nThe final table:", file=out)
-    seats = [e for e in events[start:] if e.kind == kinds.Value("TOURNAMENT_EVENT_KIND_MOVED")
-             and e.reason == "final table"]
+    seats = [e for e in events[start:] if e.kind is kinds.MOVED and e.reason == "final table"]
     if seats:
         print("  seats drawn: " + ", ".join(f"{e.player_id} seat {e.to_seat} "
                                              f"({e.chips} chips)" for e in
                                              sorted(seats, key=lambda e: e.to_seat)), file=out)
     for e in events[start:]:
-        kind = kinds.Name(e.kind).removeprefix("TOURNAMENT_EVENT_KIND_")
-        if kind == "BUSTED":
+        if e.kind is kinds.BUSTED:
             shared = f" (shared by {e.shared})" if e.shared > 1 else ""
             print(f"  {e.player_id} is out in place {e.place}{shared}", file=out)
-        elif kind == "LEVEL_UP":
+        elif e.kind is kinds.LEVEL_UP and e.level is not None:
             print(f"  level {e.level_index + 1}: blinds {e.level.small_blind}/"
                   f"{e.level.big_blind}{f' ante {e.level.ante}' if e.level.ante else ''}",
                   file=out)
-        elif kind == "FINISHED":
+        elif e.kind is kinds.FINISHED:
             winner = min(e.results, key=lambda r: r.place)
             print(f"  {winner.player_id} wins, holding every chip", file=out)
 
 
-def report(op: LobbyClient, t: pb.Tournament, elapsed: float, out: TextIO) -> bool:
+def report(op: LobbyClient, t: tn.Tournament, elapsed: float, out: TextIO,
+           finishes: list[tn.TournamentFinish]) -> bool:
     paid = [p for p in t.players if p.prize]
     print("\nPlaces and payouts:", file=out)
     for p in sorted(t.players, key=lambda p: p.place)[:max(len(paid), 3)]:
@@ -165,13 +160,18 @@ def report(op: LobbyClient, t: pb.Tournament, elapsed: float, out: TextIO) -> bo
     taken = (entries + rebuys) * (BUY_IN + FEE)
     prizes = sum(p.prize for p in t.players)
     audit = op.audit()
+    places = sorted(f.place for f in finishes)
     checks = [
         (f"prizes paid {prizes} + fees {t.fees} = buy-ins {taken}", prizes + t.fees == taken),
         (f"every chip accounted for at every level ({t.chip_checks} counts of "
          f"{t.chips_in_play} chips)", t.chip_checks > 0 and not t.chip_errors),
         (f"ledger audit: total {audit.total}", audit.ok),
         ("finished with one player holding every chip",
-         t.state == pb.TOURNAMENT_STATE_FINISHED),
+         t.state is tn.TournamentState.FINISHED),
+        (f"every bot got its place and prize ({len(finishes)} of {len(t.players)})",
+         len(finishes) == len(t.players) and places[:1] == [1]
+         and {(f.player_id, f.place, f.prize) for f in finishes}
+         == {(p.player_id, p.place, p.prize) for p in t.players}),
     ]
     print(f"\n{len(t.players)} players, {t.hands} hands, {t.moves} moves, largest table gap "
           f"{t.largest_table_gap} ({t.largest_table_gap_balanced} with every table between "

@@ -16,7 +16,7 @@ import pytest
 
 from clients import tournament as tn
 from clients.bots import CallingStation, RandomBot
-from clients.farm import play_field
+from clients.field import play_field
 from clients.sdk import LobbyClient
 from poker.procs import ServiceProcess, start_service
 from poker.v1 import tournament_pb2 as pb
@@ -76,21 +76,23 @@ def _field(suite: Suite, players: int, structure: pb.TournamentStructure
         _, token = op.create_player(f"p{i}", f"P{i}")
         op.deposit(f"p{i}", 1000)
         tokens.append((f"p{i}", token))
-    op._do(tn.create("e2e", structure, "tn1", None))
+    op.create_tournament("tn1", "e2e", structure)
     for _, token in tokens:
         with LobbyClient(suite.lobby_address, token=token) as me:
             me.register("tn1")
     return op, tokens
 
 
-def _play(suite: Suite, tokens: list[tuple[str, str]]) -> tuple[threading.Thread, dict[str, Any]]:
+def _play(suite: Suite, tokens: list[tuple[str, str]],
+          streams: str = "play") -> tuple[threading.Thread, dict[str, Any]]:
+    """The field on a thread: one Play stream a bot ("play") or a BotFarm a dealer."""
     out: dict[str, Any] = {}
 
     def run() -> None:
         try:
             out["finishes"] = asyncio.run(play_field(
                 suite.lobby_address, tokens, "tn1",
-                lambda p: RandomBot() if int(p[1:]) % 2 else CallingStation()))
+                lambda p: RandomBot() if int(p[1:]) % 2 else CallingStation(), streams=streams))
         except BaseException as err:
             out["error"] = err
 
@@ -99,14 +101,14 @@ def _play(suite: Suite, tokens: list[tuple[str, str]]) -> tuple[threading.Thread
     return thread, out
 
 
-def _check_end(op: LobbyClient, players: int, out: dict[str, Any]) -> pb.Tournament:
+def _check_end(op: LobbyClient, players: int, out: dict[str, Any]) -> tn.Tournament:
     assert "error" not in out, out.get("error")
-    t = op._do(tn.get_tournament("tn1"))
-    assert t.state == pb.TOURNAMENT_STATE_FINISHED
+    t = op.tournament("tn1")
+    assert t.state is tn.TournamentState.FINISHED
     assert not t.chip_errors and t.chip_checks > 0
     assert sum(p.prize for p in t.players) == players * 100 and t.fees == players * 10
     assert sorted(p.place for p in t.players)[0] == 1
-    assert all(p.status == pb.ENTRY_STATUS_FINISHED and p.place for p in t.players)
+    assert all(p.status is tn.EntryStatus.FINISHED and p.place for p in t.players)
     by_sdk = {f.player_id: (f.place, f.prize) for f in out["finishes"]}
     assert by_sdk == {p.player_id: (p.place, p.prize) for p in t.players}
     balances = sum(op.player(f"p{i}").balance for i in range(players))
@@ -137,23 +139,18 @@ def test_T5_T6_T9_a_three_table_mtt_played_to_the_end_with_bots(tmp_path: Path) 
     suite = Suite(tmp_path, 2)
     try:
         op, tokens = _field(suite, 20, _structure(20, 7))
-        t = op._do(tn.get_tournament("tn1"))
         thread, out = _play(suite, tokens)
         _wait(thread, 240)
         t = _check_end(op, 20, out)
-        events = [e for r in op.tournaments.WatchTournament(
-            pb.WatchTournamentRequest(tournament_id="tn1"), metadata=op._metadata,
-            timeout=30) for e in r.events]
-        kinds = {pb.TournamentEventKind.Name(e.kind) for e in events}
-        started = next(e for e in events if e.kind == pb.TOURNAMENT_EVENT_KIND_STARTED)
+        events = list(op.watch_tournament("tn1"))
+        kinds = {e.kind for e in events}
+        started = next(e for e in events if e.kind is tn.TournamentEventKind.STARTED)
         assert started.tables == 3 and len(started.seats) == 20
-        assert {"TOURNAMENT_EVENT_KIND_FINAL_TABLE", "TOURNAMENT_EVENT_KIND_MOVED",
-                "TOURNAMENT_EVENT_KIND_FINISHED"} <= kinds
+        assert {tn.TournamentEventKind.FINAL_TABLE, tn.TournamentEventKind.MOVED,
+                tn.TournamentEventKind.FINISHED} <= kinds
         assert t.largest_table_gap_balanced <= 1
         # resumable: from a sequence number on, the rest
-        tail = [e for r in op.tournaments.WatchTournament(
-            pb.WatchTournamentRequest(tournament_id="tn1", after_sequence=events[-3].sequence),
-            metadata=op._metadata, timeout=30) for e in r.events]
+        tail = list(op.watch_tournament("tn1", after_sequence=events[-3].sequence))
         assert [e.sequence for e in tail] == [e.sequence for e in events[-2:]]
     finally:
         suite.stop()
@@ -165,13 +162,14 @@ def _port(address: str) -> int:
 
 def _moves(op: LobbyClient) -> int:
     try:
-        return int(op._do(tn.get_tournament("tn1")).moves)
+        return op.tournament("tn1").moves
     except Exception:  # noqa: BLE001 - the lobby is down
         return -1
 
 
+@pytest.mark.parametrize("streams", ["play", "farm"])
 def test_fault_lobby_killed_during_a_move_then_a_dealer_mid_tournament(
-        tmp_path: Path) -> None:
+        tmp_path: Path, streams: str) -> None:
     suite = Suite(tmp_path, 2)
     try:
         # The lobby dies (os._exit) right after a move unseated its player: the player is
@@ -180,7 +178,7 @@ def test_fault_lobby_killed_during_a_move_then_a_dealer_mid_tournament(
         suite.lobby_proc.stop()
         suite.lobby_proc = suite.lobby(port, fault="tournament_move_unseated")
         op, tokens = _field(suite, 16, _structure(16, 6, level_s=6.0))
-        thread, out = _play(suite, tokens)
+        thread, out = _play(suite, tokens, streams)
         deadline = time.monotonic() + 90
         while suite.lobby_proc.popen.poll() is None and time.monotonic() < deadline:
             time.sleep(0.1)
