@@ -13,9 +13,9 @@ import grpc
 import pytest
 
 from poker.serving import Service, start
+from poker.v1 import lobby_pb2 as lpb
 from poker.v1 import lobby_pb2_grpc, tournament_pb2_grpc
 from poker.v1 import table_config_pb2 as cpb
-from poker.v1 import lobby_pb2 as lpb
 from poker.v1 import tournament_pb2 as pb
 from services.lobby.lobby import Lobby
 from services.lobby.rules import TableRules

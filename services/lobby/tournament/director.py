@@ -52,6 +52,7 @@ from services.lobby.steps import Ctx, find_stack
 from services.lobby.storage import Tx
 from services.lobby.tournament import balance as bal
 from services.lobby.tournament import store
+from services.lobby.tournament.noted import TableNotes
 from services.lobby.tournament.payouts import pay
 from services.lobby.tournament.places import Place, rank_busts
 from services.lobby.tournament.store import (
@@ -72,7 +73,6 @@ from services.lobby.tournament.store import (
     TTable,
 )
 from services.lobby.tournament.structure import Structure, check_name
-from services.lobby.tournament.noted import TableNotes
 from services.lobby.tournament.watch import Watchers
 
 log = structlog.get_logger("services.lobby.tournament")
