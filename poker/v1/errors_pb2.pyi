@@ -67,6 +67,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TABLE_MOVED: _ClassVar[ErrorReason]
     FOLLOWER_BEHIND: _ClassVar[ErrorReason]
     STALE_TOURNAMENT: _ClassVar[ErrorReason]
+    TOO_MANY_WATCHERS: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CANCELLED: ErrorReason
 UNKNOWN: ErrorReason
@@ -128,3 +129,4 @@ CALL_ABANDONED: ErrorReason
 TABLE_MOVED: ErrorReason
 FOLLOWER_BEHIND: ErrorReason
 STALE_TOURNAMENT: ErrorReason
+TOO_MANY_WATCHERS: ErrorReason
