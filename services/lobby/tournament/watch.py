@@ -55,6 +55,7 @@ class Watchers:
         self._conditions: dict[str, threading.Condition] = {}
         self._count: dict[str, int] = {}
         self._last: dict[str, int] = {}  # tournament -> the last sequence published
+        self._pokes: dict[str, int] = {}  # tournament -> how often `wake` was called
         self._closed = False
 
     def published(self, tournament_id: str, sequence: int) -> None:
@@ -96,6 +97,7 @@ class Watchers:
     def wake(self, tournament_id: str) -> None:
         """Wakes the tournament's watchers (a stream cancelled: it looks and ends)."""
         with self._lock:
+            self._pokes[tournament_id] = self._pokes.get(tournament_id, 0) + 1
             condition = self._conditions.get(tournament_id)
             if condition is not None:
                 condition.notify_all()
@@ -119,6 +121,7 @@ class Watchers:
             else:
                 self._count.pop(tournament_id, None)
                 self._conditions.pop(tournament_id, None)
+                self._pokes.pop(tournament_id, None)
 
     def _last_of(self, tournament_id: str) -> int:
         return self._last.get(tournament_id, 0)
@@ -136,7 +139,8 @@ class Watcher:
 
     def wait(self, after: int, timeout: float) -> bool:
         """Waits until an event past `after` is published (True: read the store), the
-        server stops or `timeout` seconds pass (False). With several lobby processes,
+        server stops, `Watchers.wake` is called (a stream cancelled: the caller looks) or
+        `timeout` seconds pass (False). With several lobby processes,
         also True once SHARED_RECHECK_S seconds passed since it last said True (read in
         case another process appended)."""
         w = self._watchers
@@ -144,7 +148,10 @@ class Watcher:
         deadline = now + timeout
         recheck = self._checked + SHARED_RECHECK_S if w.shared else float("inf")
         with self._condition:
+            pokes = w._pokes.get(self.tournament_id, 0)
             while not w._closed and w._last_of(self.tournament_id) <= after:
+                if w._pokes.get(self.tournament_id, 0) != pokes:
+                    return False
                 now = time.monotonic()
                 if now >= recheck:
                     break
