@@ -175,6 +175,7 @@ def test_T7_T8_hand_for_hand_across_dealer_processes_to_the_end(tmp_path: Path) 
         assert len(bust_hand) == PLAYERS - 1
         multi_table_rounds = 0
         checked_groups = 0
+        round_busts: list[int] = []
         for start, stop in windows:
             inside = [h for h in hands if h.end_ms > start and h.start_ms < stop]
             periods = _busy(inside)
@@ -207,6 +208,9 @@ def test_T7_T8_hand_for_hand_across_dealer_processes_to_the_end(tmp_path: Path) 
                             f"placed {places[player]}, T8 says {(best + i, j - i)}")
                     i = j
                 checked_groups += 1
+                round_busts.append(len(busts))
+        print(f"T7: {len(windows)} window(s) of hand for hand, {multi_table_rounds} rounds "
+              f"at two tables or more, busts per round with any: {round_busts}", flush=True)
         assert multi_table_rounds >= 2, "hand for hand with two tables or more: twice at least"
         assert checked_groups >= 1, "no bust while hand for hand"
 
