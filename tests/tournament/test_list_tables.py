@@ -37,17 +37,20 @@ class Room:
         self.director = Director(self.lobby.ctx, ["d1"], rng=random.Random(1))
         servicer = LobbyServicer(self.lobby, OPERATOR)
         tournaments = TournamentServicer(self.director, servicer)
-        self.running = start([Service([SERVICE_NAME, TOURNAMENTS], lambda s: (
-            lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, s),
-            tournament_pb2_grpc.add_TournamentServiceServicer_to_server(tournaments, s)))],
-            "127.0.0.1", 0)
+        def add(server: Any) -> None:
+            lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]
+            tournament_pb2_grpc.add_TournamentServiceServicer_to_server(  # type: ignore[no-untyped-call]
+                tournaments, server)
+
+        self.running = start([Service([SERVICE_NAME, TOURNAMENTS], add)], "127.0.0.1", 0)
         self.channel = grpc.insecure_channel(f"127.0.0.1:{self.running.port}")
         self.lobby_stub = lobby_pb2_grpc.LobbyServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self.tn = tournament_pb2_grpc.TournamentServiceStub(self.channel)  # type: ignore[no-untyped-call]
 
     def list(self, **kw: Any) -> lpb.ListTablesResponse:
-        return self.lobby_stub.ListTables(lpb.ListTablesRequest(**kw), metadata=META,
-                                          timeout=10)
+        found: lpb.ListTablesResponse = self.lobby_stub.ListTables(
+            lpb.ListTablesRequest(**kw), metadata=META, timeout=10)
+        return found
 
     def close(self) -> None:
         self.channel.close()
