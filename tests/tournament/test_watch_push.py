@@ -217,3 +217,13 @@ def test_watchers_wake_only_for_their_tournament() -> None:
     mine.leave()
     theirs.leave()
     assert w.watching("a") == w.watching("b") == 0
+
+
+def test_the_watch_and_noted_modules_doctests_pass() -> None:
+    import doctest
+
+    from services.lobby.tournament import noted, watch
+
+    for module in (watch, noted):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
