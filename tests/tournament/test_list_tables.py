@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import grpc
@@ -20,7 +19,7 @@ from poker.v1 import tournament_pb2 as pb
 from services.lobby.lobby import Lobby
 from services.lobby.rules import TableRules
 from services.lobby.server import SERVICE_NAME, LobbyServicer
-from services.lobby.storage import SqliteStorage
+from services.lobby.storage import Storage
 from services.lobby.tournament.director import Director
 from services.lobby.tournament.service import SERVICE_NAME as TOURNAMENTS
 from services.lobby.tournament.service import TournamentServicer
@@ -31,8 +30,8 @@ META = [("authorization", f"Bearer {OPERATOR}")]
 
 
 class Room:
-    def __init__(self, path: Path, dealer: HandDealer) -> None:
-        self.storage = SqliteStorage(str(path))
+    def __init__(self, storage: Storage, dealer: HandDealer) -> None:
+        self.storage = storage
         self.lobby = Lobby(self.storage, dealer, ["d1"])
         self.director = Director(self.lobby.ctx, ["d1"], rng=random.Random(1))
         servicer = LobbyServicer(self.lobby, OPERATOR)
@@ -55,7 +54,6 @@ class Room:
     def close(self) -> None:
         self.channel.close()
         self.running.stop(0)
-        self.storage.close()
 
 
 @pytest.fixture
@@ -64,8 +62,8 @@ def dealer() -> HandDealer:
 
 
 @pytest.fixture
-def room(tmp_path: Path, dealer: HandDealer) -> Iterator[Room]:
-    r = Room(tmp_path / "lobby.db", dealer)
+def room(storage: Storage, dealer: HandDealer) -> Iterator[Room]:
+    r = Room(storage, dealer)
     try:
         yield r
     finally:
@@ -153,17 +151,15 @@ def test_T3_list_tables_lists_tournament_tables_filtered_and_paged(room: Room) -
 
 
 def test_T3_list_tables_of_a_database_from_before_tournament_tables(
-        tmp_path: Path, dealer: HandDealer) -> None:
-    room = Room(tmp_path / "lobby.db", dealer)
+        storage: Storage, dealer: HandDealer) -> None:
+    room = Room(storage, dealer)
     try:
         _tournament(room, "tn1", 4)
     finally:
         room.close()
     # The database as a lobby before `tournament_tables` left it.
-    old = SqliteStorage(str(tmp_path / "lobby.db"))
-    old.transact(lambda tx: tx.execute("DROP TABLE tournament_tables"))
-    old.close()
-    room = Room(tmp_path / "lobby.db", dealer)  # schema made again, the rows from the docs
+    storage.transact(lambda tx: tx.execute("DROP TABLE tournament_tables"))
+    room = Room(storage, dealer)  # schema made again, the rows from the documents
     try:
         assert _ids(room.list().tables) == [("tn1-1", "tn1"), ("tn1-2", "tn1")]
         assert all(len(t.seats) == 2 for t in room.list(tournament_id="tn1").tables)
