@@ -1004,7 +1004,8 @@ class Director:
         self._save(t, ("finished", {"results": results, "hands": t.hands, "moves": t.moves,
                                     "chip_errors": t.chip_errors}), also=payouts)
         log.info("tournament_finished", tournament_id=t.tournament_id,
-                 winner=winner.player_id if winner else None, hands=t.hands, moves=t.moves)
+                 winner=winner.player_id if winner else None, hands=t.hands, moves=t.moves,
+                 get_table_calls=self.dealer.asked)  # by this process, every tournament
 
 
 class HeldViews:
