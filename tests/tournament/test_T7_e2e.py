@@ -1,6 +1,6 @@
-"""T7 and T8 end to end: two dealer processes, a 12-player field of bots on three tables
-of four, played hand for hand from nine players left to the final table (the bubble at
-six, 5 paid, and the operator's pay jumps at places 4..8), then to the end.
+"""T7 and T8 end to end: two dealer processes, a 16-player field of bots on four tables
+of four, played hand for hand from the first bust (the bubble at six, 5 paid, and the
+operator's pay jumps at places 4..14) to the final table, then to the end.
 
 What the dealers logged is the truth the director is checked against: every tournament
 table's events are read back from its dealer (WatchTable, service token) and
@@ -37,9 +37,9 @@ from tests.tournament.test_e2e import SERVICE, Suite, _field
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]
 
-PLAYERS, SIZE = 12, 4
+PLAYERS, SIZE = 16, 4
 SHARES = (4000, 2500, 1500, 1200, 800)  # 5 paid: the bubble at 6 players left
-PAY_JUMPS = (4, 5, 6, 7, 8)  # hand for hand at 9..5 players left (two tables or three)
+PAY_JUMPS = tuple(range(4, 15))  # hand for hand at 15..5 players left (2 to 4 tables)
 
 
 def _structure() -> pb.TournamentStructure:
