@@ -229,3 +229,17 @@ def test_T7_T8_hand_for_hand_across_dealer_processes_to_the_end(tmp_path: Path) 
         assert audit.ok and audit.total == 0
     finally:
         suite.stop()
+
+
+def test_T7_the_check_sees_a_table_dealing_while_another_is_in_its_hand() -> None:
+    def hand(table: str, number: int, start: int, end: int) -> Hand:
+        return Hand(table, number, start, end, {}, {})
+
+    held = [hand("a", 1, 0, 100), hand("b", 1, 10, 200), hand("a", 2, 210, 300),
+            hand("b", 2, 215, 320)]
+    assert [[h.table_id for h in p] for p in _busy(held)] == [["a", "b"], ["a", "b"]]
+    dealt_on = [hand("a", 1, 0, 100), hand("b", 1, 10, 200), hand("a", 2, 150, 250)]
+    assert [[h.table_id for h in p] for p in _busy(dealt_on)] == [["a", "b", "a"]]
+    # a table whose hand ended before the next was released: one round all the same
+    split = [hand("a", 1, 0, 5), hand("b", 1, 8, 200), hand("a", 2, 210, 300)]
+    assert [[h.table_id for h in r] for r in _rounds(_busy(split))] == [["a", "b"], ["a"]]
