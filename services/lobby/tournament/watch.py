@@ -59,14 +59,14 @@ class Watchers:
         self._closed = False
 
     def published(self, tournament_id: str, sequence: int) -> None:
-        """Events up to `sequence` are committed: the tournament's watchers wake."""
+        """Events up to `sequence` are committed: the tournament's watchers wake (kept
+        only while it has watchers: one joins before its first read of the store)."""
         with self._lock:
-            if sequence <= self._last.get(tournament_id, 0):
+            condition = self._conditions.get(tournament_id)
+            if condition is None or sequence <= self._last.get(tournament_id, 0):
                 return
             self._last[tournament_id] = sequence
-            condition = self._conditions.get(tournament_id)
-            if condition is not None:
-                condition.notify_all()
+            condition.notify_all()
 
     def join(self, tournament_id: str) -> Watcher:
         """A stream's place, or ResourceExhausted past a bound (nothing held then)."""
@@ -122,6 +122,7 @@ class Watchers:
                 self._count.pop(tournament_id, None)
                 self._conditions.pop(tournament_id, None)
                 self._pokes.pop(tournament_id, None)
+                self._last.pop(tournament_id, None)
 
     def _last_of(self, tournament_id: str) -> int:
         return self._last.get(tournament_id, 0)
