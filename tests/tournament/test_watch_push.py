@@ -227,3 +227,31 @@ def test_the_watch_and_noted_modules_doctests_pass() -> None:
     for module in (watch, noted):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+@pytest.mark.parametrize("storage", ["postgresql"], indirect=True)
+def test_watch_tournament_hears_another_lobby_process_on_postgresql(storage: Any) -> None:
+    from services.lobby.tournament.service import structure_of
+
+    here = Lobby(storage, HandDealer(), ["d1"])
+    writer = Director(here.ctx, ["d1"])  # the process that appends
+    reader = Director(Lobby(storage, HandDealer(), ["d1"]).ctx, ["d1"])  # another one
+    reader.listen()
+    try:
+        assert reader.listener is not None and reader.listener.listening.wait(10)
+        assert not reader.watchers.shared  # listening: no reads now and then
+        writer.create("pg", structure_of(pb.TournamentStructure(
+            buy_in=100, fee=10, starting_stack=1000, table_size=6, max_players=4,
+            levels=[pb.TournamentLevel(small_blind=10, big_blind=20, minutes=60)])),
+            "c1", "tn1")
+        watcher = reader.watchers.join("tn1")
+        here.create_player("p0", "P0")
+        here.deposit("p0", 1000, "d0")
+        sent = time.monotonic()
+        writer.register("tn1", "p0", "r-p0")
+        assert watcher.wait(1, timeout=5.0), "not told of the other process's event"
+        assert time.monotonic() - sent < 1.0
+        assert [e.kind for e in reader.events("tn1", 1)] == ["registered"]
+        watcher.leave()
+    finally:
+        reader.stop()

@@ -73,7 +73,7 @@ from services.lobby.tournament.store import (
     TTable,
 )
 from services.lobby.tournament.structure import Structure, check_name
-from services.lobby.tournament.watch import Watchers
+from services.lobby.tournament.watch import PgListener, Watchers
 
 log = structlog.get_logger("services.lobby.tournament")
 
@@ -122,8 +122,10 @@ class Director:
         self._sole = ctx.storage.dialect == "sqlite"
         self._leases: dict[str, float] = {}  # tournament -> until when (monotonic) it is ours
         self._docs: dict[str, Tournament] = {}  # the tick's copies, of the version saved
-        #: WatchTournament's streams, told of every event once its transaction committed.
+        #: WatchTournament's streams, told of every event once its transaction committed
+        #: (PostgreSQL: by any lobby process, through LISTEN/NOTIFY: `listen`).
         self.watchers = Watchers(shared=not self._sole)
+        self.listener: PgListener | None = None
         ctx.tx(lambda tx: ledger.open_account(tx, HOUSE, AccountKind.HOUSE))
         ctx.tx(store.list_old_tables)  # a database from before ListTables listed them
 
@@ -142,6 +144,8 @@ class Director:
             t.seq = seq  # again from the start when the storage retries
             for kind, body in events:
                 store.add_event(tx, t, kind, **body)
+            if events and not self._sole:
+                store.notify(tx, t)
             if also is not None:
                 also(tx)
             store.save(tx, t)
@@ -187,6 +191,8 @@ class Director:
             ledger.open_account(tx, pool_account(tid), AccountKind.PRIZE_POOL)
             store.insert(tx, t)
             store.add_event(tx, t, "created", name=name)
+            if not self._sole:
+                store.notify(tx, t)
             store.save(tx, t)
             entry.record({"tournament_id": tid}, tx)
 
@@ -331,6 +337,8 @@ class Director:
                 players.get(tx, player_id)
                 kind, body = act(tx, t)
                 sequence = store.add_event(tx, t, kind, player_id=player_id, **body)
+                if not self._sole:
+                    store.notify(tx, t)
                 store.save(tx, t)
                 entry.record({"tournament_id": tournament_id}, tx)
                 return sequence
@@ -587,6 +595,13 @@ class Director:
         follower.subscribe(notes)
         self.dealer.notes = notes
 
+    def listen(self) -> None:
+        """PostgreSQL: hears of the events other lobby processes append (watch.py)."""
+        dsn = getattr(self.ctx.storage, "dsn", None)
+        if not self._sole and dsn and self.listener is None:
+            self.listener = PgListener(dsn, self.watchers)
+            self.listener.start()
+
     def start_loop(self, interval: float = POLL_S) -> None:
         def loop() -> None:
             while not self._stop.wait(interval):
@@ -595,11 +610,14 @@ class Director:
                 except Exception:  # a bug must not stop every tournament
                     log.exception("tournament_tick_failed")
 
+        self.listen()
         self._thread = threading.Thread(target=loop, name="tournament-director", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         self._stop.set()
+        if self.listener is not None:
+            self.listener.stop()
         if self._thread is not None:
             self._thread.join(timeout=10)
 

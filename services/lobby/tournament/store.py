@@ -306,6 +306,12 @@ def add_event(tx: Tx, t: Tournament, kind: str, **body: Any) -> int:
     return t.seq
 
 
+def notify(tx: Tx, t: Tournament) -> None:
+    """PostgreSQL: the other lobby processes hear of the events up to `t.seq` once this
+    transaction commits (watch.PgListener)."""
+    tx.execute("SELECT pg_notify(?, ?)", ("tournament_events", f"{t.tournament_id} {t.seq}"))
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One event of a tournament's stream."""

@@ -15,8 +15,11 @@ holds one while it is open, so at most `MAX_WATCH_STREAMS` streams in the proces
 (TOO_MANY_WATCHERS) with a RetryInfo, and nothing is held.
 
 Several lobby processes on one PostgreSQL: a money call served by another process
-appends events this one is not told of. There (`shared=True`) a watcher also reads
-every `SHARED_RECHECK_S` seconds while idle; with SQLite (one process) never.
+(or the director there) appends events this one must hear of. Each transaction that
+appends events also sends `NOTIFY tournament_events` (delivered on commit) and each
+lobby process LISTENs (`PgListener`, one connection), publishing what it hears. While
+that connection is down (`shared=True`) a watcher also reads every `SHARED_RECHECK_S`
+seconds while idle; with SQLite (one process) never.
 
 >>> w = Watchers(per_tournament=1, total=2)
 >>> one = w.join("t1")
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 from poker.errors import ResourceExhausted
 from poker.limits import MAX_TOURNAMENT_WATCHERS, MAX_WATCH_STREAMS, quote
@@ -43,6 +47,8 @@ from poker.limits import MAX_TOURNAMENT_WATCHERS, MAX_WATCH_STREAMS, quote
 SHARED_RECHECK_S = 5.0
 #: How long a refused watcher is told to wait (google.rpc.RetryInfo).
 RETRY_AFTER_S = 5.0
+#: The PostgreSQL channel of tournament events: payload "<tournament id> <sequence>".
+CHANNEL = "tournament_events"
 
 
 class Watchers:
@@ -168,3 +174,47 @@ class Watcher:
         if not self._left:
             self._left = True
             self._watchers._leave(self.tournament_id)
+
+
+class PgListener:
+    """LISTENs to `CHANNEL` on a connection of its own (a thread) and publishes every
+    notification to `watchers`; while it is not listening, `watchers.shared` is set (the
+    streams read now and then instead)."""
+
+    def __init__(self, dsn: str, watchers: Watchers) -> None:
+        self.dsn, self.watchers = dsn, watchers
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.listening = threading.Event()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="tournament-listen",
+                                        daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        import psycopg  # only the PostgreSQL backend needs it
+
+        while not self._stop.is_set():
+            conn: Any = None
+            try:
+                conn = psycopg.connect(self.dsn, autocommit=True)
+                conn.execute(f"LISTEN {CHANNEL}")
+                self.watchers.shared = False
+                self.listening.set()
+                while not self._stop.is_set():
+                    for note in conn.notifies(timeout=1.0):
+                        tournament_id, _, sequence = note.payload.rpartition(" ")
+                        self.watchers.published(tournament_id, int(sequence))
+            except Exception:  # noqa: BLE001 - the database away: read now and then, retry
+                self.watchers.shared = True
+                self.listening.clear()
+                self._stop.wait(1.0)
+            finally:
+                if conn is not None:
+                    conn.close()
