@@ -126,6 +126,7 @@ class LobbyTable:
     seats: tuple[LobbySeat, ...] = ()
     button: int | None = None
     chips: int = 0
+    tournament_id: str = ""  # a tournament's table (ListTables lists them too)
 
 
 @dataclass(frozen=True, slots=True)

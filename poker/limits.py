@@ -44,6 +44,14 @@ MAX_PAGE_SIZE = MAX_REPEATED
 MAX_PAGE_TOKEN_CHARS = 512
 #: how much of a bad value an error message quotes
 QUOTE_CHARS = 40
+#: WatchTournament streams one lobby process serves at once (each holds one of the
+#: server's 16 threads while open: half of them at most) ...
+MAX_WATCH_STREAMS = 8
+#: ... and at most this many of them on one tournament
+MAX_TOURNAMENT_WATCHERS = 4
+#: the most tournament events in one WatchTournamentResponse (a stream reads at most
+#: this many per store read, and reads only when the director published new ones)
+TOURNAMENT_EVENTS_PER_MESSAGE = 500
 
 
 def quote(value: object) -> str:

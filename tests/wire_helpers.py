@@ -112,9 +112,11 @@ def bearer(token: str | None) -> list[tuple[str, str]]:
 
 
 def call_raw(channel: grpc.Channel, rpc: Rpc, requests: Sequence[bytes],
-             token: str | None = None, timeout: float = 5.0) -> tuple[grpc.StatusCode, str]:
+             token: str | None = None, timeout: float = 5.0,
+             first_only: bool = False) -> tuple[grpc.StatusCode, str]:
     """Sends `requests` as they are (one, or a stream of them) and reads every answer:
-    the call's status code and message."""
+    the call's status code and message. `first_only`: a response stream accepted (its
+    first message came) is OK at once, and cancelled."""
     metadata = bearer(token)
     try:
         if rpc.streams_requests:
@@ -125,7 +127,10 @@ def call_raw(channel: grpc.Channel, rpc: Rpc, requests: Sequence[bytes],
             call = (channel.unary_stream if rpc.streams_responses else channel.unary_unary)(
                 rpc.path, request_serializer=None, response_deserializer=None)
             answer = call(requests[0], metadata=metadata, timeout=timeout)
-        if rpc.streams_responses:
+        if rpc.streams_responses and first_only:
+            next(iter(answer), None)
+            answer.cancel()
+        elif rpc.streams_responses:
             _drain(answer)
     except grpc.RpcError as err:
         return err.code(), err.details() or ""

@@ -69,6 +69,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     STALE_TOURNAMENT: _ClassVar[ErrorReason]
     TIME_FIELDS_DISAGREE: _ClassVar[ErrorReason]
     INVALID_TIME: _ClassVar[ErrorReason]
+    TOO_MANY_WATCHERS: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CANCELLED: ErrorReason
 UNKNOWN: ErrorReason
@@ -132,3 +133,4 @@ FOLLOWER_BEHIND: ErrorReason
 STALE_TOURNAMENT: ErrorReason
 TIME_FIELDS_DISAGREE: ErrorReason
 INVALID_TIME: ErrorReason
+TOO_MANY_WATCHERS: ErrorReason

@@ -236,7 +236,7 @@ class LobbySeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., display_name: _Optional[str] = ..., status: _Optional[_Union[SeatStatus, str]] = ..., bought_in: _Optional[int] = ..., rebuys: _Optional[int] = ...) -> None: ...
 
 class LobbyTable(_message.Message):
-    __slots__ = ("table_id", "name", "config", "rules", "dealer_address", "status", "seats", "button", "chips")
+    __slots__ = ("table_id", "name", "config", "rules", "dealer_address", "status", "seats", "button", "chips", "tournament_id")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     CONFIG_FIELD_NUMBER: _ClassVar[int]
@@ -246,6 +246,7 @@ class LobbyTable(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     BUTTON_FIELD_NUMBER: _ClassVar[int]
     CHIPS_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     name: str
     config: _table_config_pb2.TableConfig
@@ -255,7 +256,8 @@ class LobbyTable(_message.Message):
     seats: _containers.RepeatedCompositeFieldContainer[LobbySeat]
     button: int
     chips: int
-    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., config: _Optional[_Union[_table_config_pb2.TableConfig, _Mapping]] = ..., rules: _Optional[_Union[TableRules, _Mapping]] = ..., dealer_address: _Optional[str] = ..., status: _Optional[_Union[TableStatus, str]] = ..., seats: _Optional[_Iterable[_Union[LobbySeat, _Mapping]]] = ..., button: _Optional[int] = ..., chips: _Optional[int] = ...) -> None: ...
+    tournament_id: str
+    def __init__(self, table_id: _Optional[str] = ..., name: _Optional[str] = ..., config: _Optional[_Union[_table_config_pb2.TableConfig, _Mapping]] = ..., rules: _Optional[_Union[TableRules, _Mapping]] = ..., dealer_address: _Optional[str] = ..., status: _Optional[_Union[TableStatus, str]] = ..., seats: _Optional[_Iterable[_Union[LobbySeat, _Mapping]]] = ..., button: _Optional[int] = ..., chips: _Optional[int] = ..., tournament_id: _Optional[str] = ...) -> None: ...
 
 class OpenTableRequest(_message.Message):
     __slots__ = ("table_id", "name", "config", "rules", "request_id")
@@ -278,14 +280,16 @@ class OpenTableResponse(_message.Message):
     def __init__(self, table: _Optional[_Union[LobbyTable, _Mapping]] = ...) -> None: ...
 
 class ListTablesRequest(_message.Message):
-    __slots__ = ("include_closed", "page_size", "page_token")
+    __slots__ = ("include_closed", "page_size", "page_token", "tournament_id")
     INCLUDE_CLOSED_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     include_closed: bool
     page_size: int
     page_token: str
-    def __init__(self, include_closed: _Optional[bool] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    tournament_id: str
+    def __init__(self, include_closed: _Optional[bool] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., tournament_id: _Optional[str] = ...) -> None: ...
 
 class ListTablesResponse(_message.Message):
     __slots__ = ("tables", "next_page_token")

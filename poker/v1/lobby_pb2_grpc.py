@@ -284,7 +284,9 @@ class LobbyServiceServicer:
 
     def ListTables(self, request, context):
         """Lists the tables with their seats and stakes, a page at a time (AIP-158:
-        page_size, page_token, next_page_token). Any caller with a token.
+        page_size, page_token, next_page_token). Any caller with a token. Cash
+        and tournament tables (LobbyTable.tournament_id), oldest first; filtered
+        by tournament with ListTablesRequest.tournament_id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

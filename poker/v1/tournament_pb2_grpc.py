@@ -215,7 +215,10 @@ class TournamentServiceServicer:
 
     def WatchTournament(self, request, context):
         """Everyone: what happens, in order, from a sequence number on (resumable);
-        the stream ends after the tournament's last event.
+        the stream ends after the tournament's last event. Pushed: each event is
+        sent as the director appends it (no polling). At most 4 streams per
+        tournament and 8 per lobby process; past either, RESOURCE_EXHAUSTED
+        (TOO_MANY_WATCHERS) with a RetryInfo. At most 500 events per message.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -217,14 +217,20 @@ class Lobby:
     def tables(self, include_closed: bool = False) -> list[Table]:
         return self.ctx.tx(lambda tx: tables.listing(tx, include_closed))
 
-    def tables_page(self, include_closed: bool, size: int = 0,
-                    token: str = "") -> tuple[list[Table], str]:
+    def tables_page(self, include_closed: bool, size: int = 0, token: str = "",
+                    tournament_id: str = "") -> tuple[list[Any], str]:
         """One page of tables, oldest first (size 0: MAX_TABLES_PAGE), and the next token
-        (poker/paging.py: keyset, opaque, checked)."""
+        (poker/paging.py: keyset, opaque, checked): the cash tables (`Table`) and the
+        tournament tables (`listing.TournamentTable`), or `tournament_id`'s only."""
+        from services.lobby.tournament import listing
+
         scope = f"ListTables:{'all' if include_closed else 'open'}"
+        if tournament_id:
+            scope += f":tournament={tournament_id}"
         asked = paging.read(size, token, scope=scope, default=MAX_TABLES_PAGE,
                             maximum=MAX_TABLES_PAGE, error=InvalidArgument)
-        return self.ctx.tx(lambda tx: tables.page(tx, include_closed, asked, scope))
+        return self.ctx.tx(lambda tx: listing.page(tx, include_closed, asked, scope,
+                                                   tournament_id))
 
     def button_draw(self, table_id: str) -> ButtonDraw | None:
         def run(tx: Tx) -> ButtonDraw | None:

@@ -203,8 +203,10 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     @rpc
     def ListTables(self, request: Any, context: Any, caller: Caller) -> pb.ListTablesResponse:
         found, token = self.lobby.tables_page(request.include_closed, request.page_size,
-                                              request.page_token)
-        return pb.ListTablesResponse(tables=[table_pb(t) for t in found], next_page_token=token)
+                                              request.page_token, request.tournament_id)
+        return pb.ListTablesResponse(tables=[table_pb(t) if isinstance(t, Table) else
+                                             tournament_table_pb(t) for t in found],
+                                     next_page_token=token)
 
     @rpc
     def GetLobbyTable(self, request: Any, context: Any,
@@ -375,6 +377,20 @@ def table_pb(table: Table) -> pb.LobbyTable:
         seats=seats, button=table.button_seat, chips=table.chips)
 
 
+def tournament_table_pb(table: Any) -> pb.LobbyTable:
+    """A tournament table (services/lobby/tournament/listing.py) as ListTables lists it:
+    no buy-in rules, its players seated with the stacks the director last saw."""
+    return pb.LobbyTable(
+        table_id=table.table_id, name=shown(table.name),
+        config=filled(game_config(table.game)), dealer_address=table.dealer,
+        status=pb.TABLE_STATUS_OPEN if table.open else pb.TABLE_STATUS_CLOSED,
+        seats=[pb.LobbySeat(seat=s.seat, player_id=s.player_id,
+                            display_name=shown(s.display_name),
+                            status=pb.SEAT_STATUS_SEATED, rebuys=s.rebuys)
+               for s in table.seats],
+        button=table.button, chips=table.chips, tournament_id=table.tournament_id)
+
+
 def current_dealer(lobby: Lobby, address: str, table_id: str) -> str:
     """Where the table is served now: its dealer unless it moved (GrpcDealer.where)."""
     where = getattr(lobby.ctx.dealer, "where", None)
@@ -431,6 +447,8 @@ def tournament_service(lobby: Lobby, servicer: LobbyServicer
     """The tournament director over the lobby (its loop started) and how to add its
     TournamentService to a server."""
     director = Director(lobby.ctx, lobby.dealers)
+    if lobby.follower is not None:  # the one follower of the dealers (FollowTables)
+        director.follow(lobby.follower)
     director.start_loop()
     tournaments = TournamentServicer(director, servicer)
 
@@ -497,5 +515,6 @@ def run(args: argparse.Namespace) -> int:
                  servicer)
         tournaments(server)
 
-    service = Service([SERVICE_NAME, TOURNAMENT_SERVICE], add, on_stop=stop)
+    service = Service([SERVICE_NAME, TOURNAMENT_SERVICE], add, on_stop=stop,
+                      on_stopping=director.watchers.close)  # WatchTournament ends at once
     return serve_forever([service], args.host, args.port, "lobby", tls=server_tls)

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from poker import paging
 from poker.limits import quote
 from services.lobby import checks, ledger
 from services.lobby.draw import ButtonDraw, DrawCard, draw_button
@@ -106,24 +105,6 @@ def listing(tx: Tx, include_closed: bool = False) -> list[Table]:
     """Every table, oldest first."""
     rows = tx.all("SELECT * FROM tables ORDER BY created_at, id")
     return [_table(tx, r) for r in rows if include_closed or r["status"] != TableStatus.CLOSED]
-
-
-def page(tx: Tx, include_closed: bool, asked: paging.Page, scope: str) -> tuple[list[Table], str]:
-    """At most `asked.size` tables, oldest first, after the key `asked.after` (created_at,
-    id: poker/paging.py's keyset); and the token of the next page, or ""."""
-    sql, params = "SELECT * FROM tables", []
-    where = [] if include_closed else ["status <> ?"]
-    params += [] if include_closed else [TableStatus.CLOSED.value]
-    if asked.after is not None:
-        condition, values = paging.keyset(["created_at", "id"], asked.after)
-        where.append(condition)
-        params += values
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    rows, more = paging.split(tx.all(sql + " ORDER BY created_at, id LIMIT ?",
-                                     (*params, asked.size + 1)), asked.size)
-    found = [_table(tx, r) for r in rows]
-    return found, (paging.token([rows[-1]["created_at"], rows[-1]["id"]], scope) if more else "")
 
 
 def _table(tx: Tx, row: dict[str, Any]) -> Table:

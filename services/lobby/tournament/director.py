@@ -35,7 +35,7 @@ from typing import Any
 import structlog
 
 from poker.journal import Pending, journaled
-from poker.limits import MAX_ID_CHARS, MAX_REPEATED, quote
+from poker.limits import MAX_ID_CHARS, MAX_REPEATED, TOURNAMENT_EVENTS_PER_MESSAGE, quote
 from services.lobby import checks, ledger, players
 from services.lobby import operations as ops
 from services.lobby.dealers import DealerRefused, DealerTable, DealerUnreachable
@@ -52,6 +52,7 @@ from services.lobby.steps import Ctx, find_stack
 from services.lobby.storage import Tx
 from services.lobby.tournament import balance as bal
 from services.lobby.tournament import store
+from services.lobby.tournament.noted import TableNotes
 from services.lobby.tournament.payouts import pay
 from services.lobby.tournament.places import Place, rank_busts
 from services.lobby.tournament.store import (
@@ -72,6 +73,7 @@ from services.lobby.tournament.store import (
     TTable,
 )
 from services.lobby.tournament.structure import Structure, check_name
+from services.lobby.tournament.watch import PgListener, Watchers
 
 log = structlog.get_logger("services.lobby.tournament")
 
@@ -87,8 +89,8 @@ POLL_S = 0.03
 #: How long a lobby process directs a tournament without renewing (another one takes
 #: over after it: a restarted lobby waits this long).
 LEASE_S = 3.0
-#: WatchTournament sends at most this many events in one message.
-MAX_EVENTS = 500
+#: WatchTournament sends at most this many events in one message (poker/limits.py).
+MAX_EVENTS = TOURNAMENT_EVENTS_PER_MESSAGE
 
 
 def pool_account(tournament_id: str) -> str:
@@ -120,7 +122,12 @@ class Director:
         self._sole = ctx.storage.dialect == "sqlite"
         self._leases: dict[str, float] = {}  # tournament -> until when (monotonic) it is ours
         self._docs: dict[str, Tournament] = {}  # the tick's copies, of the version saved
+        #: WatchTournament's streams, told of every event once its transaction committed
+        #: (PostgreSQL: by any lobby process, through LISTEN/NOTIFY: `listen`).
+        self.watchers = Watchers(shared=not self._sole)
+        self.listener: PgListener | None = None
         ctx.tx(lambda tx: ledger.open_account(tx, HOUSE, AccountKind.HOUSE))
+        ctx.tx(store.list_old_tables)  # a database from before ListTables listed them
 
     def _lock(self, tid: str) -> threading.RLock:
         with self._guard:
@@ -137,6 +144,8 @@ class Director:
             t.seq = seq  # again from the start when the storage retries
             for kind, body in events:
                 store.add_event(tx, t, kind, **body)
+            if events and not self._sole:
+                store.notify(tx, t)
             if also is not None:
                 also(tx)
             store.save(tx, t)
@@ -147,6 +156,8 @@ class Director:
             t.seq = seq
             raise
         store.saved(t)
+        if t.seq != seq:
+            self.watchers.published(t.tournament_id, t.seq)
 
     # ------------------------------------------------------------------ operator
 
@@ -180,10 +191,13 @@ class Director:
             ledger.open_account(tx, pool_account(tid), AccountKind.PRIZE_POOL)
             store.insert(tx, t)
             store.add_event(tx, t, "created", name=name)
+            if not self._sole:
+                store.notify(tx, t)
             store.save(tx, t)
             entry.record({"tournament_id": tid}, tx)
 
         self.ctx.tx(run)
+        self.watchers.published(tid, t.seq)
         log.info("tournament_created", tournament_id=tid, name=name)
         return self.get(tid)
 
@@ -317,16 +331,19 @@ class Director:
     def _money_call(self, tournament_id: str, player_id: str, entry: Pending,
                     act: Callable[[Tx, Tournament], tuple[str, dict[str, Any]]]) -> Tournament:
         with self._lock(tournament_id):
-            def run(tx: Tx) -> None:
+            def run(tx: Tx) -> int:
                 t = store.get(tx, tournament_id)  # read again on every attempt
                 entry.claim(tx)
                 players.get(tx, player_id)
                 kind, body = act(tx, t)
-                store.add_event(tx, t, kind, player_id=player_id, **body)
+                sequence = store.add_event(tx, t, kind, player_id=player_id, **body)
+                if not self._sole:
+                    store.notify(tx, t)
                 store.save(tx, t)
                 entry.record({"tournament_id": tournament_id}, tx)
+                return sequence
 
-            self.ctx.tx(run)
+            self.watchers.published(tournament_id, self.ctx.tx(run))
         return self.get(tournament_id)
 
     def _late_open(self, t: Tournament) -> bool:
@@ -532,21 +549,8 @@ class Director:
         e.seat_stack, e.seat_wait = stack, wait
 
     def game(self, t: Tournament) -> dict[str, Any]:
-        """The dealer config of a tournament table: its levels, no pause between hands
-        (the director holds the table), T3's dead button, no rake, T4's absent players
-        dealt in (the options other parts of the dealer add: set when the dealer has them)."""
-        s = t.structure
-        game: dict[str, Any] = {
-            "seats": s.table_size,
-            "levels": [{"smallBlind": lv.small_blind, "bigBlind": lv.big_blind,
-                        "ante": lv.ante} for lv in s.dealer_levels()],
-            "anteForm": "ANTE_FORM_BIG_BLIND" if s.ante_big_blind else "ANTE_FORM_EACH_PLAYER",
-            "pauseBetweenHandsMs": 0,
-        }
-        if s.action_time_ms:
-            game["actionTimeMs"] = s.action_time_ms
-        game.update(TOURNAMENT_TABLE_OPTIONS)
-        return game
+        """The dealer config of a tournament table (`table_game`)."""
+        return table_game(t)
 
     def _open_table(self, t: Tournament, table: TTable) -> None:
         try:
@@ -584,6 +588,20 @@ class Director:
 
     # ------------------------------------------------------------------ the loop
 
+    def follow(self, follower: Any) -> None:
+        """Follows the dealers through the lobby's TableFollower (FollowTables): a table
+        in a hand is asked for once, not every pass (services/lobby/tournament/noted.py)."""
+        notes = TableNotes(follower)
+        follower.subscribe(notes)
+        self.dealer.notes = notes
+
+    def listen(self) -> None:
+        """PostgreSQL: hears of the events other lobby processes append (watch.py)."""
+        dsn = getattr(self.ctx.storage, "dsn", None)
+        if not self._sole and dsn and self.listener is None:
+            self.listener = PgListener(dsn, self.watchers)
+            self.listener.start()
+
     def start_loop(self, interval: float = POLL_S) -> None:
         def loop() -> None:
             while not self._stop.wait(interval):
@@ -592,11 +610,14 @@ class Director:
                 except Exception:  # a bug must not stop every tournament
                     log.exception("tournament_tick_failed")
 
+        self.listen()
         self._thread = threading.Thread(target=loop, name="tournament-director", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         self._stop.set()
+        if self.listener is not None:
+            self.listener.stop()
         if self._thread is not None:
             self._thread.join(timeout=10)
 
@@ -1001,16 +1022,22 @@ class Director:
         self._save(t, ("finished", {"results": results, "hands": t.hands, "moves": t.moves,
                                     "chip_errors": t.chip_errors}), also=payouts)
         log.info("tournament_finished", tournament_id=t.tournament_id,
-                 winner=winner.player_id if winner else None, hands=t.hands, moves=t.moves)
+                 winner=winner.player_id if winner else None, hands=t.hands, moves=t.moves,
+                 get_table_calls=self.dealer.asked)  # by this process, every tournament
 
 
 class HeldViews:
     """The dealer, with the views of tables held between hands kept: a held table does not
-    change until the director acts on it, so it is not asked for again each pass. Every
+    change until the director acts on it, so it is not asked for again each pass. With
+    the lobby's follower (`notes`, services/lobby/tournament/noted.py) the view of a
+    table in a hand is kept too, until its dealer notes a change (the hand ended). Every
     call that acts on a table forgets its view."""
 
     def __init__(self, dealer: Any) -> None:
         self._dealer, self._kept = dealer, dict[str, DealerTable]()
+        self._running: dict[str, tuple[DealerTable, float]] = {}
+        self.notes: TableNotes | None = None
+        self.asked = 0  # GetTable calls made
 
     def keep(self, table_id: str, view: DealerTable) -> None:
         self._kept[table_id] = view
@@ -1019,7 +1046,16 @@ class HeldViews:
         kept = self._kept.get(table_id)
         if kept is not None:
             return kept
+        notes, running = self.notes, self._running.get(table_id)
+        if running is not None and notes is not None and notes.current(
+                table_id, running[0].sequence, running[1]):
+            return running[0]
         found: DealerTable = self._dealer.table(address, table_id)
+        self.asked += 1
+        if notes is not None and found.hand_running and notes.live():
+            self._running[table_id] = (found, time.monotonic())
+        else:
+            self._running.pop(table_id, None)
         return found
 
     def events(self, address: str, table_id: str, after: int, until: int) -> Any:
@@ -1030,10 +1066,12 @@ class HeldViews:
 
         def acting(address: str, table_id: str, *args: Any, **kw: Any) -> Any:
             self._kept.pop(table_id, None)
+            self._running.pop(table_id, None)
             try:
                 return method(address, table_id, *args, **kw)
             finally:
                 self._kept.pop(table_id, None)
+                self._running.pop(table_id, None)
 
         return acting
 
@@ -1046,6 +1084,24 @@ TOURNAMENT_TABLE_OPTIONS: dict[str, Any] = {
     "buttonRule": "BUTTON_RULE_DEAD",
     "absentDealtIn": True,
 }
+
+
+def table_game(t: Tournament) -> dict[str, Any]:
+    """The dealer config of a tournament table: its levels, no pause between hands
+    (the director holds the table), T3's dead button, no rake, T4's absent players
+    dealt in (the options other parts of the dealer add: set when the dealer has them)."""
+    s = t.structure
+    game: dict[str, Any] = {
+        "seats": s.table_size,
+        "levels": [{"smallBlind": lv.small_blind, "bigBlind": lv.big_blind,
+                    "ante": lv.ante} for lv in s.dealer_levels()],
+        "anteForm": "ANTE_FORM_BIG_BLIND" if s.ante_big_blind else "ANTE_FORM_EACH_PLAYER",
+        "pauseBetweenHandsMs": 0,
+    }
+    if s.action_time_ms:
+        game["actionTimeMs"] = s.action_time_ms
+    game.update(TOURNAMENT_TABLE_OPTIONS)
+    return game
 
 
 def _bind(director_method: str, call: str, what: str) -> Any:

@@ -32,8 +32,9 @@ from services.lobby.tournament.structure import (
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["TournamentService"].full_name
 R = TypeVar("R")
-#: How often WatchTournament looks for new events.
-WATCH_POLL_S = 0.05
+#: How long a WatchTournament stream waits for news before it looks whether its caller
+#: is still there (a cancelled stream is woken at once; this reads nothing).
+WATCH_IDLE_S = 10.0
 #: Tournament.chip_errors at most.
 MAX_CHIP_ERRORS = 100
 
@@ -140,24 +141,39 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
 
     def WatchTournament(self, request: Any, context: grpc.ServicerContext
                         ) -> Iterator[pb.WatchTournamentResponse]:
+        """The events after `after_sequence`, then each as the director appends it (it
+        says so: services/lobby/tournament/watch.py); the store is read only then."""
+        watchers = self.director.watchers
         try:
             self.lobby.caller(context)
             checks.message(request)
             tid, after = request.tournament_id, request.after_sequence
             self.director.get(tid)
+            watcher = watchers.join(tid)
         except Exception as err:  # noqa: BLE001
             status.abort(context, err, "WatchTournament")
-        while context.is_active():
+        try:
+            context.add_callback(lambda: watchers.wake(tid))  # cancelled: it ends at once
             found = self.director.events(tid, after, MAX_EVENTS)
-            if found:
-                after = found[-1].sequence
-                yield pb.WatchTournamentResponse(events=[event_pb(e) for e in found])
-                if any(e.kind in ("finished", "cancelled") for e in found):
+            while context.is_active():
+                if found:
+                    after = found[-1].sequence
+                    yield pb.WatchTournamentResponse(events=[event_pb(e) for e in found])
+                    if any(e.kind in ("finished", "cancelled") for e in found):
+                        return
+                    if len(found) == MAX_EVENTS:  # more written already
+                        found = self.director.events(tid, after, MAX_EVENTS)
+                        continue
+                elif self.director.get(tid).state in (store.FINISHED, store.CANCELLED):
+                    return  # over, and every event sent
+                found = []
+                while not found and context.is_active() and not watchers.closed:
+                    if watcher.wait(after, WATCH_IDLE_S):
+                        found = self.director.events(tid, after, MAX_EVENTS)
+                if watchers.closed:
                     return
-                continue
-            if self.director.get(tid).state in (store.FINISHED, store.CANCELLED):
-                return
-            time.sleep(WATCH_POLL_S)
+        finally:
+            watcher.leave()
 
 
 # ---------------------------------------------------------------------- conversions

@@ -4,7 +4,9 @@ WatchTournament streams (numbered from 1 per tournament), `tournament_moves` the
 between tables in flight (T5, T6) so a restart completes them.
 
 A database of an older version has none of these tables: `schema.create` makes them
-(CREATE TABLE IF NOT EXISTS), and nothing else changes.
+(CREATE TABLE IF NOT EXISTS), and nothing else changes. `tournament_tables` (the
+tables ListTables lists) came later: `list_old_tables` fills it from the documents of a
+database written before it, once, when the director starts.
 """
 
 from __future__ import annotations
@@ -55,6 +57,17 @@ STATEMENTS: tuple[str, ...] = (
         created_at DOUBLE PRECISION NOT NULL
     )""",
     "CREATE INDEX IF NOT EXISTS tournament_moves_state ON tournament_moves(state)",
+    # ListTables lists tournament tables beside the cash tables: one row per table of
+    # a document's `tables`, written by `save` (`closed` 1 once it is no longer open).
+    """CREATE TABLE IF NOT EXISTS tournament_tables (
+        table_id TEXT PRIMARY KEY,
+        tournament_id TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        closed INTEGER NOT NULL DEFAULT 0,
+        created_at DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS tournament_tables_by_tournament"
+    " ON tournament_tables(tournament_id, created_at, table_id)",
 )
 
 #: Tournament states.
@@ -135,6 +148,10 @@ class Tournament:
     chip_errors: list[str] = field(default_factory=list)
     seq: int = 0  # the last event's number
     version: int = 0  # the row's version when read (save refuses a stale copy)
+    #: Not stored: each table's `open` as `tournament_tables` holds it (None: not known;
+    #: `save` writes only what changed).
+    listed: dict[str, bool] | None = field(default=None, compare=False, repr=False)
+    _listing: dict[str, bool] | None = field(default=None, compare=False, repr=False)
 
     def players_left(self) -> list[Entry]:
         return [e for e in self.entries.values() if e.status == PLAYING]
@@ -163,7 +180,8 @@ class Tournament:
 
 _ENTRY_FIELDS = tuple(f.name for f in dataclasses.fields(Entry))
 _TABLE_FIELDS = tuple(f.name for f in dataclasses.fields(TTable))
-_TOURNAMENT_FIELDS = tuple(f.name for f in dataclasses.fields(Tournament))
+_TOURNAMENT_FIELDS = tuple(f.name for f in dataclasses.fields(Tournament)
+                           if f.name not in ("listed", "_listing"))
 _STRUCTURES: dict[int, tuple[Structure, dict[str, Any]]] = {}
 
 
@@ -186,6 +204,7 @@ def exists(tx: Tx, tournament_id: str) -> bool:
 def saved(t: Tournament) -> None:
     """After the transaction that saved `t` committed: its copy is of the new version."""
     t.version += 1
+    t.listed = t._listing
 
 
 def insert(tx: Tx, t: Tournament) -> None:
@@ -213,6 +232,44 @@ def save(tx: Tx, t: Tournament) -> None:
                   " WHERE id = ? AND version = ?",
                   (t.to_json(), t.state, t.tournament_id, t.version)) != 1:
         raise StaleTournament(f"tournament {t.tournament_id} changed meanwhile; ask again")
+    now = {x.table_id: x.open for x in t.tables.values()}
+    t._listing = now if now == t.listed else _list_tables(tx, t, now, t.listed)
+
+
+def _list_tables(tx: Tx, t: Tournament, now: dict[str, bool],
+                 listed: dict[str, bool] | None, at: float | None = None) -> dict[str, bool]:
+    """`tournament_tables` as `now` says (`listed`: as it was, None: read it)."""
+    if listed is None:
+        listed = {r["table_id"]: not int(r["closed"]) for r in tx.all(
+            "SELECT table_id, closed FROM tournament_tables WHERE tournament_id = ?",
+            (t.tournament_id,))}
+    for table_id, is_open in now.items():
+        if table_id not in listed:
+            number = t.tables[table_id].number
+            created = time.time() if at is None else at + number / 1000
+            tx.execute("INSERT INTO tournament_tables (table_id, tournament_id, number,"
+                       " closed, created_at) VALUES (?, ?, ?, ?, ?)",
+                       (table_id, t.tournament_id, number, 0 if is_open else 1, created))
+        elif listed[table_id] != is_open:
+            tx.execute("UPDATE tournament_tables SET closed = ? WHERE table_id = ?",
+                       (0 if is_open else 1, table_id))
+    return dict(now)
+
+
+def list_old_tables(tx: Tx) -> int:
+    """Fills `tournament_tables` for the tournaments of a database written before it
+    (their tables listed as made when the tournament was); the number of tournaments."""
+    rows = tx.all("SELECT id, doc, created_at FROM tournaments t WHERE NOT EXISTS"
+                  " (SELECT 1 FROM tournament_tables x WHERE x.tournament_id = t.id)"
+                  " AND state <> ?", (REGISTERING,))
+    done = 0
+    for row in rows:
+        t = Tournament.from_json(row["doc"])
+        if t.tables:
+            _list_tables(tx, t, {x.table_id: x.open for x in t.tables.values()}, {},
+                         at=float(row["created_at"]))
+            done += 1
+    return done
 
 
 def take_lease(tx: Tx, tournament_id: str, holder: str, seconds: float,
@@ -247,6 +304,12 @@ def add_event(tx: Tx, t: Tournament, kind: str, **body: Any) -> int:
                (t.tournament_id, t.seq, kind, json.dumps(body, separators=(",", ":")),
                 int(time.time() * 1000)))
     return t.seq
+
+
+def notify(tx: Tx, t: Tournament) -> None:
+    """PostgreSQL: the other lobby processes hear of the events up to `t.seq` once this
+    transaction commits (watch.PgListener)."""
+    tx.execute("SELECT pg_notify(?, ?)", ("tournament_events", f"{t.tournament_id} {t.seq}"))
 
 
 @dataclass(frozen=True, slots=True)
