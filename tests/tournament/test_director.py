@@ -235,6 +235,36 @@ def test_T6_table_broken_and_its_players_seated_by_draw(storage: Storage,
     _check_invariants(lobby, director, hand_dealer)
 
 
+def test_T5_a_table_broken_in_a_pass_does_not_stand_in_for_one_still_in_its_hand(
+        storage: Storage, hand_dealer: HandDealer) -> None:
+    """Table 3 breaks while table 1 is still in its hand: the two tables left are 6 and 4
+    players, a gap T5 closes only once table 1's hand is over. That pass is not one with
+    every table between hands (the broken table counted in its place, the gap of 2 was
+    reported as one T5 let stand), and table 1 is not released early."""
+    lobby, director = _mtt(storage, hand_dealer, 18, 6)
+    _hand(director, hand_dealer)  # every table plays one hand: buttons set
+    victims = {tid: [p for p, _ in hand_dealer.tables[tid].seats.values()][:4]
+               for tid in ("tn1-2", "tn1-3")}
+    director.tick()  # every table released for its next hand
+    for tid in ("tn1-2", "tn1-3"):  # table 1 stays in its hand
+        seats = hand_dealer.tables[tid].seats
+        winner = next(p for p, _ in seats.values() if p not in victims[tid])
+        hand_dealer.play(tid, _two_bust_to(winner, tuple(victims[tid]))(tid, seats))
+    director.tick()
+    t = director.get("tn1")
+    assert [e.body["table_id"] for e in director.events("tn1", 0, 500)
+            if e.kind == "table_broken"] == ["tn1-3"]
+    counts = sorted(len(hand_dealer.tables[x].seats) for x in ("tn1-1", "tn1-2"))
+    assert counts == [4, 6] and t.max_gap == 2
+    assert t.max_gap_held <= 1  # table 1 was in its hand: no balanced pass yet
+    hand_dealer.play("tn1-1")
+    director.tick()
+    t = director.get("tn1")
+    assert sorted(len(hand_dealer.tables[x].seats) for x in ("tn1-1", "tn1-2")) == [5, 5]
+    assert t.max_gap_held <= 1
+    _check_invariants(lobby, director, hand_dealer)
+
+
 def test_T5_the_moved_player_is_the_one_due_the_big_blind(storage: Storage,
                                                           hand_dealer: HandDealer) -> None:
     lobby, director = _mtt(storage, hand_dealer, 12, 6)

@@ -29,7 +29,7 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import structlog
@@ -96,6 +96,12 @@ MAX_EVENTS = TOURNAMENT_EVENTS_PER_MESSAGE
 def pool_account(tournament_id: str) -> str:
     """T2: the prize pool of a tournament."""
     return f"tournament:{tournament_id}"
+
+
+def _all_held(views: Mapping[str, Any], held: Mapping[str, Any]) -> bool:
+    """Every table in `views` is between hands. Not a count: `held` may still hold a
+    table broken in this pass, which must not stand in for one still in its hand."""
+    return all(tid in held for tid in views)
 
 
 def _now_ms() -> int:
@@ -688,7 +694,7 @@ class Director:
         for tid, view in held.items():
             if view.hands_played >= t.tables[tid].released:
                 self.dealer.keep(tid, view)  # it deals no hand until the director says
-        everyone = len(held) == len(views)
+        everyone = _all_held(views, held)
         clock = s.clock((_now_ms() - t.started_ms) / 1000)
         sync = t.hand_for_hand or clock.index != t.level or bal.final_table_due(
             self._seats(t, views))
@@ -717,8 +723,8 @@ class Director:
         views = self._reseat(t, views, held)
         if clock.on_break:
             return
-        if t.hand_for_hand and len(held) < len(views):
-            return
+        if t.hand_for_hand and not _all_held(views, held):
+            return  # T7: a table broken this pass must not stand in for one in its hand
         self._release(t, views, held)
 
     def _held(self, table: TTable, view: DealerTable) -> bool:
@@ -815,7 +821,7 @@ class Director:
                 held: dict[str, DealerTable]) -> dict[str, DealerTable]:
         """Late registrations seated; the final table, a table broken, tables balanced."""
         seats = self._seats(t, views)
-        if bal.final_table_due(seats) and len(held) == len(views):
+        if bal.final_table_due(seats) and _all_held(views, held):
             return self._final_table(t, views)
         broken = bal.table_to_break(seats)
         if broken is not None and broken in held:
@@ -831,7 +837,7 @@ class Director:
         if counts:  # after this pass's moves: T5 holds once every table is between hands
             gap = max(counts) - min(counts)
             t.max_gap = max(t.max_gap, gap)
-            if len(held) == len(views):
+            if _all_held(views, held):
                 t.max_gap_held = max(t.max_gap_held, gap)
         for e in sorted(t.entries.values(), key=lambda e: e.player_id):
             if e.status == REGISTERED and t.state == RUNNING:
