@@ -293,7 +293,8 @@ class LobbyServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetLobbyTable(self, request, context):
-        """One table with its seats and stakes. Any caller with a token.
+        """One table with its seats and stakes, a cash table or a tournament's (as
+        ListTables shows it). Any caller with a token. NOT_FOUND for an unknown id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

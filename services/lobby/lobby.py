@@ -232,6 +232,13 @@ class Lobby:
         return self.ctx.tx(lambda tx: listing.page(tx, include_closed, asked, scope,
                                                    tournament_id))
 
+    def any_table(self, table_id: str) -> Any:
+        """A cash table (`Table`) or a tournament's (`listing.TournamentTable`) by id, as
+        ListTables lists them; NotFound when there is none."""
+        from services.lobby.tournament import listing
+
+        return self.ctx.tx(lambda tx: listing.one(tx, table_id))
+
     def button_draw(self, table_id: str) -> ButtonDraw | None:
         def run(tx: Tx) -> ButtonDraw | None:
             tables.get(tx, table_id)

@@ -211,7 +211,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     @rpc
     def GetLobbyTable(self, request: Any, context: Any,
                       caller: Caller) -> pb.GetLobbyTableResponse:
-        return pb.GetLobbyTableResponse(table=table_pb(self.lobby.table(request.table_id)))
+        found = self.lobby.any_table(request.table_id)  # a tournament's too, as ListTables
+        return pb.GetLobbyTableResponse(table=table_pb(found) if isinstance(found, Table) else
+                                        tournament_table_pb(found))
 
     @rpc
     def CloseLobbyTable(self, request: Any, context: Any,

@@ -115,6 +115,18 @@ def test_T3_list_tables_lists_tournament_tables_filtered_and_paged(room: Room) -
     assert first.config.seats == 2 and first.config.button_rule == cpb.BUTTON_RULE_DEAD
     assert first.name == "Sunday tn1 table 1"
 
+    # GetLobbyTable answers for a tournament table as ListTables lists it.
+    got = room.lobby_stub.GetLobbyTable(lpb.GetLobbyTableRequest(table_id="tn1-1"),
+                                        metadata=META, timeout=10).table
+    assert got == first and got.tournament_id == "tn1"
+    cash = room.lobby_stub.GetLobbyTable(lpb.GetLobbyTableRequest(table_id="cash-1"),
+                                         metadata=META, timeout=10).table
+    assert cash.tournament_id == "" and cash == next(x for x in listed if x.table_id == "cash-1")
+    with pytest.raises(grpc.RpcError) as info:
+        room.lobby_stub.GetLobbyTable(lpb.GetLobbyTableRequest(table_id="tn1-9"),
+                                      metadata=META, timeout=10)
+    assert info.value.code() == grpc.StatusCode.NOT_FOUND
+
     # One tournament's tables only; an unknown tournament is NOT_FOUND.
     assert _ids(room.list(tournament_id="tn1").tables) == [("tn1-1", "tn1"), ("tn1-2", "tn1")]
     with pytest.raises(grpc.RpcError) as info:

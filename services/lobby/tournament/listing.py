@@ -93,6 +93,16 @@ def page(tx: Tx, include_closed: bool, asked: paging.Page, scope: str,
     return found, token
 
 
+def one(tx: Tx, table_id: str) -> Table | TournamentTable:
+    """A table by id, as `page` lists it: a cash table, else a tournament's; NotFound
+    (the cash table's error) when it is neither."""
+    row = tx.one("SELECT tournament_id FROM tournament_tables WHERE table_id = ?", (table_id,))
+    if row is None:
+        return tables.get(tx, table_id)
+    t = store.get(tx, row["tournament_id"])
+    return _table(t, table_id, _names(tx, list(t.entries)))
+
+
 def _names(tx: Tx, player_ids: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for start in range(0, len(player_ids), 500):
