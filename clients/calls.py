@@ -95,11 +95,13 @@ def open_table(config: TableConfig, rules: TableRules, name: str, table_id: str,
         request_id=request_id or new_request_id()), lambda r: from_proto(LobbyTable, r.table))
 
 
-def list_tables(include_closed: bool,
-                page_token: str = "") -> Call[tuple[list[LobbyTable], str]]:
-    """One page of tables (AIP-158), and the token of the next ("" after the last)."""
+def list_tables(include_closed: bool, page_token: str = "",
+                tournament_id: str = "") -> Call[tuple[list[LobbyTable], str]]:
+    """One page of tables (AIP-158), and the token of the next ("" after the last);
+    `tournament_id`: that tournament's tables only."""
     return Call("ListTables", lobby_pb2.ListTablesRequest(include_closed=include_closed,
-                                                          page_token=page_token),
+                                                          page_token=page_token,
+                                                          tournament_id=tournament_id),
                 lambda r: ([from_proto(LobbyTable, t) for t in r.tables], r.next_page_token))
 
 

@@ -144,11 +144,14 @@ class LobbyClient:
         """Opens a table on the least busy dealer. Operator only."""
         return self._do(c.open_table(config, rules, name, table_id, request_id))
 
-    def tables(self, include_closed: bool = False) -> list[LobbyTable]:
-        """Every table, oldest first: ListTables page after page (AIP-158)."""
-        found, token = self._do(c.list_tables(include_closed))
+    def tables(self, include_closed: bool = False, *,
+               tournament_id: str = "") -> list[LobbyTable]:
+        """Every table, cash and tournament (`LobbyTable.tournament_id`), oldest first:
+        ListTables page after page (AIP-158); `tournament_id`: that tournament's only
+        (NOT_FOUND for an unknown one)."""
+        found, token = self._do(c.list_tables(include_closed, "", tournament_id))
         while token:
-            page, token = self._do(c.list_tables(include_closed, token))
+            page, token = self._do(c.list_tables(include_closed, token, tournament_id))
             found += page
         return found
 

@@ -127,6 +127,14 @@ def test_T3_list_tables_lists_tournament_tables_filtered_and_paged(room: Room) -
                                       metadata=META, timeout=10)
     assert info.value.code() == grpc.StatusCode.NOT_FOUND
 
+    # The SDK: every table by default, one tournament's with `tournament_id`.
+    from clients.sdk import LobbyClient
+
+    with LobbyClient(f"127.0.0.1:{room.running.port}", token=OPERATOR) as sdk:
+        assert [(x.table_id, x.tournament_id) for x in sdk.tables()] == _ids(listed)
+        assert [x.table_id for x in sdk.tables(tournament_id="tn2")] == ["tn2-1"]
+        assert sdk.table("tn1-2").tournament_id == "tn1"
+
     # One tournament's tables only; an unknown tournament is NOT_FOUND.
     assert _ids(room.list(tournament_id="tn1").tables) == [("tn1-1", "tn1"), ("tn1-2", "tn1")]
     with pytest.raises(grpc.RpcError) as info:
