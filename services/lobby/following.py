@@ -132,7 +132,9 @@ def _taken_off(ctx: Ctx, table_id: str, event: DealerEvent) -> Operation | None:
                 op = ops.create(tx, f"r34:{table_id}:{event.sequence}", OpKind.LEAVE, table_id,
                                 OpState.REQUESTED, player_id=stack.player_id, seat=seat.seat,
                                 lease_seconds=0.0)
-            if op.attempts == 0:  # past UnseatPlayer: the event tells the stack
+            # Past UnseatPlayer: the event tells the stack (read from just before it,
+            # also when a retried leave first tried after the event).
+            if op.attempts == 0 or op.dealer_sequence >= event.sequence:
                 op = ops.update(tx, op.id, attempts=1, dealer_sequence=event.sequence - 1)
         set_followed(tx, table_id, event.sequence)
         if op is None:  # the lobby had already let the seat go

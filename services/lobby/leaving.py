@@ -93,11 +93,18 @@ def drive_leave(ctx: Ctx, op: Operation) -> Operation:
         if chips is not None:
             return _cash_out(ctx, op, chips)
     else:
-        sequence = ctx.dealer.table(table.dealer, table.table_id).sequence
+        # A pending leave tried again keeps its first attempt's sequence: the dealer may
+        # have let the seat go since (R34), and that event must stay in what is read back.
+        sequence = op.dealer_sequence or ctx.dealer.table(table.dealer, table.table_id).sequence
         op = ctx.tx(lambda tx: ops.update(tx, op.id, attempts=1, dealer_sequence=sequence))
     try:
         left = ctx.dealer.unseat_player(table.dealer, table.table_id, op.seat)
     except DealerRefused as err:
+        if err.status == "NOT_FOUND":  # the seat is empty: gone already (R34)?
+            try:
+                return _cash_out(ctx, op, _required(_already_left(ctx, op, table)))
+            except DealerUnreachable:
+                pass  # no record of it leaving: the dealer's refusal is the answer
         if err.status != "FAILED_PRECONDITION":
             raise refusal(err, "leaving the table") from None
         _sit_out(ctx, op, table)
@@ -106,6 +113,12 @@ def drive_leave(ctx: Ctx, op: Operation) -> Operation:
         return ctx.tx(lambda tx: ops.update(tx, op.id, attempts=0))
     ctx.fault("after_unseat")
     return _cash_out(ctx, op, left.stack)
+
+
+def _required(chips: int | None) -> int:
+    if chips is None:  # the dealer still seats the player: no departure to credit
+        raise DealerUnreachable("the seat is still the player's at the dealer")
+    return chips
 
 
 def _already_left(ctx: Ctx, op: Operation, table: tables.Table) -> int | None:

@@ -119,6 +119,26 @@ def test_R34_a_pending_leave_taken_off_meanwhile_is_credited_once(
     _accounted(lobby)
 
 
+def test_R34_a_pending_leave_retried_after_the_dealer_took_the_seat_off_is_credited_once(
+        lobby: Lobby, dealer: FakeDealer) -> None:
+    """The retry comes before the follower's pass: the seat is empty at the dealer (R34
+    took it off), so the leave finds the departure in the table's events since its first
+    attempt and credits it; the follower then has nothing left to do."""
+    dealer.hand_running = True  # ann is in a hand: her leave waits
+    pending = lobby.leave("ann", "t1", "l1")
+    assert not pending.final
+    dealer.hand_running = False
+    dealer.take_off(D1, "t1", 0)  # the limit came first
+    retried = lobby.leave("ann", "t1", "l1")  # the SDK's retry, before any follower pass
+    assert retried.id == pending.id and retried.state is OpState.DONE
+    assert retried.result == 300 and _balances(lobby) == (1000, 700)
+    assert lobby.follow_tables() == [] or all(
+        op.state is OpState.DONE for op in lobby.follow_tables())
+    lobby.recover()
+    assert _balances(lobby) == (1000, 700)
+    _accounted(lobby)
+
+
 def test_R34_the_follower_reads_after_the_sequence_it_remembers(
         lobby: Lobby, dealer: FakeDealer, storage: Storage) -> None:
     seen: list[int] = []
