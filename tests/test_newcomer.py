@@ -192,7 +192,7 @@ _POT_LINE = re.compile(r" (wins?|split) (the|side pot|the first|the second)")
 def test_poker_play_tells_each_hand_whole_from_its_header_to_its_result() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "poker.cli", "play", "--bots", "2", "--hands", "3",
-         "--bot-delay", "0"], input="c\nm\n" * 100, capture_output=True, text=True,
+         "--bot-delay", "0"], input="c\nm\n1\n" * 100, capture_output=True, text=True,
         timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-3000:]
     told = done.stdout.split("You sit at seat", 1)[1].split("\nYou played ", 1)[0]

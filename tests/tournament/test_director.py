@@ -198,6 +198,25 @@ def test_T8_equal_stacks_share_places_and_prizes(storage: Storage,
     assert lobby.audit().ok
 
 
+def test_T8_busts_of_two_tables_hands_seen_in_one_pass_are_not_one_hand(
+        storage: Storage, hand_dealer: HandDealer) -> None:
+    """Out of hand for hand, two tables' hands are two hands even when the director takes
+    account of both in one pass: their busts, with equal stacks, share no place (it once
+    ranked them as one hand: a shared 11th)."""
+    lobby, director = _mtt(storage, hand_dealer, 12, 6)
+    assert not director.get("tn1").hand_for_hand
+
+    def one_bust_a_table(tid: str, seats: dict[int, list[Any]]) -> dict[str, int]:
+        (a, ka), (b, kb) = list(seats.values())[:2]
+        return {a: ka + kb, b: 0}
+
+    _hand(director, hand_dealer, one_bust_a_table)  # both tables' hands, one pass
+    gone = [e for e in director.get("tn1").entries.values() if e.status == store.BUSTED]
+    assert len(gone) == 2
+    assert sorted((e.place, e.shared) for e in gone) == [(11, 1), (12, 1)]
+    assert lobby.audit().ok
+
+
 def _mtt(storage: Storage, dealer: HandDealer, players: int, size: int,
          seed: int = 7) -> tuple[Lobby, Director]:
     lobby, director = _room(storage, dealer, players, seed=seed, table_size=size,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -160,3 +161,17 @@ def test_T1_one_clock_breaks_and_dealer_levels() -> None:
     assert s.clock(30).index == 0 and s.clock(61).on_break and s.clock(121).index == 2
     assert [s.blind_index(i) for i in range(3)] == [0, 0, 1]
     assert Structure.from_json(s.to_json()) == s
+
+
+def test_T7_a_tournament_saved_before_rounds_were_kept_reads_back() -> None:
+    """A document written by the version before T7's rounds (no `rounds`, no table
+    `round`) opens: its running hands count as released outside hand for hand."""
+    from services.lobby.tournament.store import Tournament, TTable
+
+    t = Tournament("tn1", "old", _structure(), tables={"tn1-1": TTable("tn1-1", 1, "d")})
+    doc = json.loads(t.to_json())
+    del doc["rounds"]
+    del doc["tables"]["tn1-1"]["round"]
+    back = Tournament.from_json(json.dumps(doc))
+    assert back.rounds == 0 and back.tables["tn1-1"].round == 0
+    assert back.tables["tn1-1"].number == 1 and back.name == "old"

@@ -702,12 +702,17 @@ class Director:
             return  # every table finishes its hand first (T7; a level; the final table)
         if everyone:
             self._count_chips(t, views)
-        busts: list[tuple[str, int]] = []
+        # T8: one group a hand, and one for all the hands of a round of hand for hand
+        # (T7); a hand running when hand for hand began is alone.
+        busts: dict[tuple[str, int], list[tuple[str, int]]] = {}
         for tid, view in held.items():
-            if view.hands_played > t.tables[tid].seen:
-                busts.extend(self._after_hand(t, t.tables[tid], view))
-        if busts:
-            self._bust(t, busts)
+            table = t.tables[tid]
+            if view.hands_played > table.seen:
+                key = ("round", table.round) if table.round else (tid, table.seen)
+                busts.setdefault(key, []).extend(self._after_hand(t, table, view))
+        for group in busts.values():
+            if group:
+                self._bust(t, group)
         if len(t.players_left()) <= 1 and not any(e.status == REGISTERED
                                                    for e in t.entries.values()):
             self._finish(t, views)
@@ -910,6 +915,8 @@ class Director:
                  held: dict[str, DealerTable]) -> None:
         """Each held table deals its next hand, at the clock's level (T3)."""
         level = t.structure.blind_index(t.level)
+        if t.hand_for_hand and held:
+            t.rounds += 1
         for tid in views:
             table = t.tables[tid]
             view = held.get(tid)
@@ -920,6 +927,7 @@ class Director:
                                           f"{tid}:level:{level}")
                 table.level = level
             table.released = view.hands_played + 1
+            table.round = t.rounds if t.hand_for_hand else 0
             self.dealer.set_deal_limit(table.dealer, tid, table.released)
             self._released[tid] = time.monotonic()
         self._save(t)

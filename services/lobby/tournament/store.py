@@ -118,6 +118,9 @@ class TTable:
     button: int | None = None
     open: bool = True
     final: bool = False
+    #: T7, T8: the round of hand for hand its hand was released in (0: released outside
+    #: hand for hand; a hand already running when hand for hand begins is not a round's).
+    round: int = 0
 
 
 @dataclass
@@ -139,6 +142,7 @@ class Tournament:
     chips: int = 0  # every chip issued: starting stacks, rebuys, add-ons
     level: int = 0  # schedule index (breaks included)
     hand_for_hand: bool = False
+    rounds: int = 0  # T7: rounds of hand for hand released so far
     final_table: str = ""
     moves: int = 0
     max_gap: int = 0  # the largest gap between table sizes after a pass's moves
