@@ -24,7 +24,7 @@ the middle are one `Pot` (side pots appear separately only in a fresh GetTable v
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from clients.cards import Card
@@ -85,6 +85,8 @@ class _Seat:
     waiting_for_big_blind: bool = False
     time_bank_ms: int = 0  # R35
     owed_blinds: OwedBlinds | None = None  # R10, R33 (the next hand's plan: GetTable's)
+    #: R33: a small blind went by; shown (owed dead) only once a big blind went by too.
+    missed_small_blind: bool = False
 
 
 @dataclass
@@ -214,6 +216,7 @@ class TableTracker:
             if n in dealt:
                 s.stack, s.waiting_for_big_blind = dealt[n].stack, False
                 s.owed_blinds = None  # R10, R33: dealt in, it paid what it owed
+                s.missed_small_blind = False
         self.hand = _Hand(e.hand_id, e.hand_number, e.button, e.level, e.commitment,
                           e.test_mode, eligible=set(dealt))
 
@@ -307,14 +310,16 @@ class TableTracker:
 
 
 def _missed(tracker: TableTracker, e: BlindMissed) -> None:
-    """R33: the seat owes the big blind (and, after it, the small blind dead too)."""
+    """R33: the seat owes the big blind, and the small blind dead too once both went by
+    (in either order); a small blind alone owes nothing yet (GetTable shows no debt)."""
     if e.seat in tracker.seats:
         seat = tracker.seats[e.seat]
-        owed = seat.owed_blinds
-        small = e.blind is BlindKind.SMALL and owed is not None and owed.big_blind
-        seat.owed_blinds = OwedBlinds(big_blind=owed is not None and owed.big_blind
-                                      or e.blind is BlindKind.BIG,
-                                      small_blind=small or (owed is not None and owed.small_blind))
+        if e.blind is BlindKind.SMALL:
+            seat.missed_small_blind = True
+        elif seat.owed_blinds is None or not seat.owed_blinds.big_blind:
+            seat.owed_blinds = OwedBlinds(big_blind=True)
+        if seat.owed_blinds is not None and seat.missed_small_blind:
+            seat.owed_blinds = replace(seat.owed_blinds, small_blind=True)
 
 
 def _set(attr: str, value: Any) -> Any:

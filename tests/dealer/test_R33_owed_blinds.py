@@ -145,3 +145,23 @@ def test_R33_sdk_tracker_sets_owed_on_blind_missed_and_clears_it_when_dealt_in()
                       for s, p in ((0, "a"), (1, "b"), (2, "c"))),
         commitment="c", small_blind_seat=1, big_blind_seat=0))
     assert tracker.view().seat(2).owed_blinds is None  # type: ignore[union-attr]
+
+
+def test_R33_sdk_tracker_a_small_blind_gone_by_alone_owes_nothing_until_the_big() -> None:
+    """The dealer shows no debt for a small blind that went by alone (its state keeps it
+    for later); the tracker did show an all-false OwedBlinds, so a bot match's fold of
+    every event differed from GetTable. The big blind after it owes both."""
+    from clients.events import BlindMissed
+    from clients.models import BlindKind, OwedBlinds, SeatView, TableView
+    from clients.tracker import TableTracker
+
+    seats = (SeatView(0, "a", 1000), SeatView(1, "b", 1000), SeatView(2, "c", 1000))
+    tracker = TableTracker(TableView(table_id="t", sequence=0, seats=seats))
+    tracker.apply(BlindMissed(sequence=1, seat=2, blind=BlindKind.SMALL))
+    assert tracker.view().seat(2).owed_blinds is None  # type: ignore[union-attr]
+    tracker.apply(BlindMissed(sequence=2, seat=2, blind=BlindKind.BIG))
+    assert tracker.view().seat(2).owed_blinds == OwedBlinds(  # type: ignore[union-attr]
+        big_blind=True, small_blind=True)
+    state = _table([0, 1, 2], 0)  # the dealer's state agrees on a small blind alone
+    state.seats[2].missed_small_blind = True
+    assert 2 not in owed_blinds(state)
