@@ -217,6 +217,42 @@ def test_T8_busts_of_two_tables_hands_seen_in_one_pass_are_not_one_hand(
     assert lobby.audit().ok
 
 
+def test_T6_the_final_table_is_drawn_even_when_a_pass_s_busts_made_it_due(
+        storage: Storage, hand_dealer: HandDealer) -> None:
+    """Two tables; the busts of the highest-numbered table's hand make the players left
+    fit in one while the other is still in its hand: the director waits and draws the
+    final table (R4), where it used to break the held table into the other (no draw, no
+    `final_table` event: seen once in a 3-table MTT under load)."""
+    lobby, director = _mtt(storage, hand_dealer, 12, 6)
+    last = max(hand_dealer.tables)
+
+    def three_bust_at_last(tid: str, seats: dict[int, list[Any]]) -> dict[str, int]:
+        if tid != last:
+            return {}
+        winner = next(p for p, _ in seats.values())
+        return _two_bust_to(winner, tuple(p for p, _ in list(seats.values())[1:4]))(tid, seats)
+
+    _hand(director, hand_dealer, three_bust_at_last)
+    assert len(director.get("tn1").players_left()) == 9
+    director.tick()  # both tables may deal: only the last one plays
+    seats = hand_dealer.tables[last].seats
+    winner = next(p for p, _ in seats.values())
+    hand_dealer.play(last, _two_bust_to(winner, tuple(p for p, _ in seats.values()
+                                                       if p != winner))(last, seats))
+    director.tick()
+    t = director.get("tn1")
+    assert len(t.players_left()) <= 6 and not t.final_table
+    assert t.tables[last].open, "a table broken before the final table was drawn"
+    other = next(tid for tid in hand_dealer.tables if tid != last)
+    hand_dealer.play(other)
+    director.tick()
+    t = director.get("tn1")
+    assert t.final_table and [x.table_id for x in t.open_tables()] == [t.final_table]
+    kinds = [e.kind for e in director.events("tn1", 0, 999)]
+    assert "final_table" in kinds and "table_broken" not in kinds
+    _check_invariants(lobby, director, hand_dealer)
+
+
 def _mtt(storage: Storage, dealer: HandDealer, players: int, size: int,
          seed: int = 7) -> tuple[Lobby, Director]:
     lobby, director = _room(storage, dealer, players, seed=seed, table_size=size,
