@@ -979,13 +979,17 @@ def stream_policy(cls: type) -> str:
 
 
 def same_on_wire(cls: type) -> bool:
-    """Whether an event's WIRE bytes are its STORE bytes (no override, no envelope field
-    of its own): a stream may send the stored payload as it is."""
+    """Whether an event's WIRE bytes are its STORE bytes (no override that only one
+    profile writes, no envelope field of its own): a stream may send the stored payload
+    as it is."""
     same = _SAME.get(cls)
     if same is None:
         fd = _CASES[cls]
-        same = _SAME[cls] = cls not in OVERRIDES and not _pair(cls, fd.message_type,
-                                                                 STORE).envelope
+        o = OVERRIDES.get(cls, _NONE)
+        # renames, rows and flatten shape both profiles alike; what only one writes
+        # (derived, store_only) or the domain lacks (wire_only) makes them differ.
+        alike = not (o.derived or o.store_only or o.wire_only) and o.stream == "mapped"
+        same = _SAME[cls] = alike and not _pair(cls, fd.message_type, STORE).envelope
     return same
 
 
