@@ -28,14 +28,15 @@ demo: $(STAMP)
 test: $(STAMP) node_modules/.bin/buf
 	PATH="$(CURDIR)/node_modules/.bin:$$PATH" $(PY) -m pytest -n auto
 
-# A message changed is what calls for clients/events.py and clients/table_config.py anew.
+# A message changed is what calls for clients/events.py, clients/table_config.py and
+# clients/tournament_values.py anew.
 proto: $(STAMP)
 	$(PY) -m poker.protogen
 	$(MAKE) events
 
-# clients/events.py and clients/table_config.py (the SDK's events and request-form
-# TableConfig) are generated from poker.vocab and the messages by clients/derive.py;
-# tests/sdk/test_derive.py fails when they are stale.
+# clients/events.py, clients/table_config.py and clients/tournament_values.py (the SDK's
+# events, request-form TableConfig and tournament answers) are generated from poker.vocab
+# and the messages by clients/derive.py; tests/sdk/test_derive.py fails when stale.
 events: $(STAMP)
 	$(PY) -c "import sys; from clients.derive import main; sys.exit(main())"
 

@@ -2,10 +2,12 @@
 its calls as values (like `clients.calls`), and what playing one returns.
 
 Every answer is converted once, here, from its `poker.v1` message by `clients.convert`
-(field for field, the same names): `Tournament` (GetTournament, and every call that
-changes one), `TournamentPage` (ListTournaments), `TournamentEvent` (WatchTournament),
-`TournamentSeating` (GetTournamentSeat) and `TournamentFinish` (what playing returns:
-place and prize). Enums are `StrEnum`s (`TournamentState.FINISHED`), chips `int`s, an
+(field for field, the same names) into its value, GENERATED from tournament.proto in
+`clients/tournament_values.py` (clients/derive.py; no value is written out by hand):
+`Tournament` (GetTournament, and every call that changes one), `TournamentPage`
+(ListTournaments), `TournamentEvent` (WatchTournament), `TournamentSeating`
+(GetTournamentSeat); `TournamentFinish` is the SDK's own (what playing returns: place
+and prize). Enums are `StrEnum`s (`TournamentState.FINISHED`), chips `int`s, an
 unset level `None`. Times are the integers (`start_unix_ms`, `level_seconds_left`, ...)
 read from their AIP-142 twins (`start_time`, `level_time_left`, ...) when the server sent
 those (poker.timefields, through the mapping), so either form of the wire reads the same.
@@ -31,14 +33,28 @@ ante=0, minutes=0.5, is_break=False), <EntryStatus.FINISHED: 'finished'>, 300)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from typing import Any
 
 from clients.calls import Call, new_request_id
 from clients.convert import from_proto, to_proto
+from clients.tournament_values import (
+    EntryStatus,
+    PayoutTier,
+    Tournament,
+    TournamentEvent,
+    TournamentEventKind,
+    TournamentLevel,
+    TournamentPage,
+    TournamentPlayer,
+    TournamentResult,
+    TournamentSeat,
+    TournamentSeating,
+    TournamentState,
+    TournamentStructure,
+    TournamentTable,
+)
 from poker.v1 import tournament_pb2 as pb
-from poker.vocab.enums import AnteForm
 
 __all__ = [
     "CANCELLED", "FINISHED", "PLAYING", "EntryStatus", "PayoutTier", "Tournament",
@@ -51,229 +67,12 @@ __all__ = [
 
 # ----------------------------------------------------------------------------- values
 
-class TournamentState(StrEnum):
-    """Where a tournament is (poker.v1.TournamentState)."""
-
-    REGISTERING = "registering"
-    STARTING = "starting"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
-
-
-class EntryStatus(StrEnum):
-    """Where a player of a tournament is (poker.v1.EntryStatus)."""
-
-    REGISTERED = "registered"
-    PLAYING = "playing"
-    FINISHED = "finished"
-
-
-class TournamentEventKind(StrEnum):
-    """What a TournamentEvent says (poker.v1.TournamentEventKind)."""
-
-    CREATED = "created"
-    REGISTERED = "registered"
-    UNREGISTERED = "unregistered"
-    STARTED = "started"
-    LEVEL_UP = "level_up"
-    BREAK = "break"
-    MOVED = "moved"
-    BUSTED = "busted"
-    HAND_FOR_HAND = "hand_for_hand"
-    TABLE_BROKEN = "table_broken"
-    FINAL_TABLE = "final_table"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
-    REBUY = "rebuy"
-    ADD_ON = "add_on"
-    RE_ENTERED = "re_entered"
-    SEATED = "seated"
-
-
 #: A player at a table (TournamentSeating.status).
 PLAYING = EntryStatus.PLAYING
 #: A player out, with a place (TournamentSeating.status).
 FINISHED = EntryStatus.FINISHED
 #: A cancelled tournament (its state).
 CANCELLED = TournamentState.CANCELLED
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentLevel:
-    """One level of the schedule (T1); a break has no blinds. `minutes` may be a fraction."""
-
-    small_blind: int = 0
-    big_blind: int = 0
-    ante: int = 0
-    minutes: float = 0.0
-    is_break: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class PayoutTier:
-    """The payout shares (basis points, place 1 first) for fields of `min_entries` or more."""
-
-    min_entries: int = 0
-    shares_bp: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentStructure:
-    """Everything a tournament announces (T1): see poker.v1.TournamentStructure's comments.
-    `CreateTournament` takes it as it is (`to_proto`)."""
-
-    buy_in: int = 0
-    fee: int = 0
-    starting_stack: int = 0
-    levels: tuple[TournamentLevel, ...] = ()
-    ante_form: AnteForm | None = None
-    late_registration_until_level: int = 0
-    max_rebuys: int = 0
-    rebuy_until_level: int = 0
-    rebuy_chips: int = 0
-    rebuy_above_starting_stack: bool = False
-    add_on_chips: int = 0
-    add_on_price: int = 0
-    max_re_entries: int = 0
-    table_size: int = 0
-    payouts: tuple[PayoutTier, ...] = ()
-    start_unix_ms: int = 0
-    max_players: int = 0
-    min_players: int = 0
-    action_time_ms: int = 0
-    pay_jumps: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentPlayer:
-    """A player of a tournament: where they are, their stack, and once out their place
-    (the best of `shared` places) and prize."""
-
-    player_id: str = ""
-    status: EntryStatus | None = None
-    table_id: str = ""
-    seat: int = 0
-    stack: int = 0
-    place: int = 0
-    shared: int = 0
-    prize: int = 0
-    entries: int = 0
-    rebuys: int = 0
-    add_ons: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentTable:
-    """A tournament table now, at its dealer."""
-
-    table_id: str = ""
-    number: int = 0
-    dealer_address: str = ""
-    players: int = 0
-    final: bool = False
-    hands_played: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Tournament:
-    """A tournament now (GetTournament): state, level and clock, players, tables, money,
-    and the director's counts (hands, moves, chip checks, table-size gaps)."""
-
-    tournament_id: str = ""
-    name: str = ""
-    structure: TournamentStructure = field(default_factory=TournamentStructure)
-    state: TournamentState | None = None
-    level_index: int = 0
-    level: TournamentLevel | None = None
-    level_seconds_left: float = 0.0
-    players_left: int = 0
-    entries: int = 0
-    average_stack: int = 0
-    prize_pool: int = 0
-    fees: int = 0
-    players: tuple[TournamentPlayer, ...] = ()
-    tables: tuple[TournamentTable, ...] = ()
-    payouts: tuple[int, ...] = ()
-    hand_for_hand: bool = False
-    started_unix_ms: int = 0
-    finished_unix_ms: int = 0
-    hands: int = 0
-    moves: int = 0
-    chips_in_play: int = 0
-    chip_checks: int = 0
-    chip_errors: tuple[str, ...] = ()
-    largest_table_gap: int = 0
-    largest_table_gap_balanced: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentPage:
-    """One page of ListTournaments, and the next page's token ("" on the last)."""
-
-    tournaments: tuple[Tournament, ...] = ()
-    next_page_token: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentSeat:
-    """A player's seat (a started event lists every one)."""
-
-    player_id: str = ""
-    table_id: str = ""
-    seat: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentResult:
-    """A player's place and prize (a finished event lists every one)."""
-
-    player_id: str = ""
-    place: int = 0
-    shared: int = 0
-    prize: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentEvent:
-    """One thing that happened (WatchTournament); the fields its `kind` speaks of are set
-    (a move: table_id/seat -> to_table_id/to_seat, chips, reason)."""
-
-    sequence: int = 0
-    time_unix_ms: int = 0
-    kind: TournamentEventKind | None = None
-    player_id: str = ""
-    table_id: str = ""
-    seat: int = 0
-    to_table_id: str = ""
-    to_seat: int = 0
-    place: int = 0
-    shared: int = 0
-    level_index: int = 0
-    level: TournamentLevel | None = None
-    on: bool = False
-    players: int = 0
-    tables: int = 0
-    chips: int = 0
-    seats: tuple[TournamentSeat, ...] = ()
-    results: tuple[TournamentResult, ...] = ()
-    reason: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentSeating:
-    """Where a player plays now (GetTournamentSeat): table, seat, seat token and dealer
-    while playing; place, shared and prize once out."""
-
-    state: TournamentState | None = None
-    status: EntryStatus | None = None
-    table_id: str = ""
-    seat: int = 0
-    seat_token: str = ""
-    dealer_address: str = ""
-    place: int = 0
-    shared: int = 0
-    prize: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +117,7 @@ def structure_message(structure: TournamentStructure | pb.TournamentStructure
                       ) -> pb.TournamentStructure:
     """The message of a structure (a `TournamentStructure`, or the message itself).
 
+    >>> from poker.vocab.enums import AnteForm
     >>> s = TournamentStructure(buy_in=100, fee=10, starting_stack=1000, table_size=6,
     ...     levels=(TournamentLevel(10, 20, minutes=2),), ante_form=AnteForm.BIG_BLIND)
     >>> m = structure_message(s)

@@ -24,7 +24,12 @@ E = TypeVar("E", bound=Enum)
 
 def prefix(enum_cls: type[Enum]) -> str:
     """`ActionKind` -> `ACTION_KIND_`."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", enum_cls.__name__).upper() + "_"
+    return name_prefix(enum_cls.__name__)
+
+
+def name_prefix(name: str) -> str:
+    """The prefix of the values of the proto enum (or enum class) named `name`."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).upper() + "_"
 
 
 def numbers(enum_cls: type[E], proto_enum: Any) -> dict[E, int]:

@@ -116,3 +116,18 @@ def test_the_calls_answer_typed_values() -> None:
     assert page.next_page_token == "n"
     over = tn.finish_of("ann", tn.TournamentSeating(state=tn.CANCELLED), ("a",))
     assert over == tn.TournamentFinish("ann", 0, 0, 0, ("a",), cancelled=True)
+
+
+@pytest.mark.parametrize(("cls", "message_cls"), PAIRS, ids=[c.__name__ for c, _ in PAIRS])
+def test_each_value_is_generated_from_its_message_field_for_field(
+        cls: type, message_cls: Any) -> None:
+    """No mirror kept by hand: the values are clients/tournament_values.py's, generated
+    from the messages (tests/sdk/test_derive.py fails when it is stale), every field of
+    the message (its AIP-142 twins apart) in the message's order."""
+    from clients import derive, tournament_values
+
+    assert getattr(tournament_values, cls.__name__) is cls
+    assert derive.TOURNAMENT_VALUES[cls.__name__] == message_cls.DESCRIPTOR.name
+    twins = derive.time_twins(message_cls.DESCRIPTOR)
+    assert [f.name for f in dataclasses.fields(cls)] == [
+        fd.name for fd in message_cls.DESCRIPTOR.fields if fd.name not in twins]
