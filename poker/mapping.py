@@ -693,6 +693,21 @@ def _delimited_writer(tag: bytes, text: bool) -> Callable[[Any], bytes]:
     return lambda v: tag + _uvarint(len(v)) + v
 
 
+def _same_length_writer(tag: bytes, one: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
+    """A repeated bytes field: when every item has one length under 128 (a deck's 52
+    salts), the items joined at C speed with their shared tag and length between."""
+    heads = [tag + bytes((n,)) for n in range(0x80)]
+
+    def write(values: Any) -> bytes:
+        if values:
+            sizes = set(map(len, values))
+            if len(sizes) == 1 and (size := sizes.pop()) < 0x80:
+                head = heads[size]
+                return head + head.join(values)
+        return b"".join(map(one, values))
+    return write
+
+
 def _fixed_writer(tag: bytes, kind: int) -> Callable[[Any], bytes]:
     pack = struct.Struct(_FIXED[kind][0]).pack
     return lambda v: tag + pack(v)
@@ -764,6 +779,8 @@ def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override
         return tagged.__getitem__, True
     if repeated and delimited:  # one tag each
         one = _delimited_writer(_tag(fd, 2), kind == _T.TYPE_STRING)
+        if to_wire is None and kind == _T.TYPE_BYTES:
+            return _same_length_writer(_tag(fd, 2), one), False
         if to_wire is None:
             return (lambda values: b"".join(map(one, values))), False
         return (lambda values: b"".join([one(to_wire(v)) for v in values])), False

@@ -188,3 +188,16 @@ def test_an_event_field_whose_default_is_none_needs_presence_on_the_wire() -> No
         e = HandStarted("t-3", TableConfig(), TableConfig().levels[0], players, 0, "",
                         small, big)
         assert codec.loads(codec.dumps(e)) == e, (small, big)
+
+
+@pytest.mark.parametrize("salts", [
+    tuple(bytes([i]) * 16 for i in range(52)),  # a deck's: one length, joined at C speed
+    (b"ab", b"abc", b""), (b"",), (b"x" * 200, b"y" * 200), ()])
+def test_repeated_bytes_are_the_message_s_bytes_whatever_their_lengths(
+        salts: tuple[bytes, ...]) -> None:
+    from poker.vocab.table_events import HandSalt
+
+    data = mapping.to_event_bytes(HandSalt(salts=salts, deck=tuple(range(52))))
+    parsed = tpb.TableEvent.FromString(data)
+    assert tuple(parsed.hand_salt.salts) == salts
+    assert parsed.SerializeToString() == data  # upb writes the same bytes
