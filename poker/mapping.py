@@ -693,6 +693,22 @@ def _delimited_writer(tag: bytes, text: bool) -> Callable[[Any], bytes]:
     return lambda v: tag + _uvarint(len(v)) + v
 
 
+def _lookup_writer(fd: Any, kind: int, to_wire: Callable[[Any], Any] | None,
+                   hint: Any) -> Callable[[Any], bytes] | None:
+    """A bool or an enum without presence: every value's bytes made once, looked up by a
+    C method (no Python call a field); a zero, and None where the hint allows it, as b""."""
+    tag = _tag(fd, 0)
+    if kind == _T.TYPE_BOOL and to_wire is None and hint is bool:
+        return (b"", tag + b"\x01").__getitem__
+    table = getattr(to_wire, "__self__", None)
+    if kind != _T.TYPE_ENUM or type(table) is not dict:
+        return None
+    out: dict[Any, bytes] = {key: tag + _uvarint(n) if n else b"" for key, n in table.items()}
+    if _optional(hint)[1]:
+        out[None] = b""
+    return out.__getitem__
+
+
 def _same_length_writer(tag: bytes, one: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
     """A repeated bytes field: when every item has one length under 128 (a deck's 52
     salts), the items joined at C speed with their shared tag and length between."""
@@ -772,6 +788,10 @@ def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override
     to_wire, _ = _scalar_codec(item_hint, fd, where)
     kind = fd.type
     delimited = kind in (_T.TYPE_STRING, _T.TYPE_BYTES)
+    if not repeated and not fd.has_presence:
+        looked_up = _lookup_writer(fd, kind, to_wire, hint)
+        if looked_up is not None:
+            return looked_up, None
     if to_wire is _card_text:
         tagged = [_tag(fd, 2) + x for x in _CARD_FIELD]
         if repeated:
