@@ -554,6 +554,7 @@ PAIRS = {
     "poker.v1.SeatView.time_bank": "time_bank_ms",
     "poker.v1.HandView.time_bank": "time_bank_ms",
     "poker.v1.HandView.bank_deadline_time": "bank_deadline_unix_ms",
+    "poker.v1.TableView.last_hand_end_time": "last_hand_end_unix_ms",
     "poker.v1.TournamentLevel.duration": "minutes",
     "poker.v1.TournamentStructure.start_time": "start_unix_ms",
     "poker.v1.TournamentStructure.action_timeout": "action_time_ms",

@@ -208,7 +208,7 @@ class HandView(_message.Message):
     def __init__(self, hand_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., street: _Optional[_Union[Street, str]] = ..., board: _Optional[_Iterable[str]] = ..., pots: _Optional[_Iterable[_Union[Pot, _Mapping]]] = ..., actor: _Optional[int] = ..., decision: _Optional[_Union[Decision, str]] = ..., action_number: _Optional[int] = ..., deadline_unix_ms: _Optional[int] = ..., legal_actions: _Optional[_Union[LegalActions, _Mapping]] = ..., commitment: _Optional[str] = ..., test_mode: _Optional[bool] = ..., button: _Optional[int] = ..., level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ..., board_salts: _Optional[_Iterable[bytes]] = ..., deck_permutation: _Optional[_Iterable[int]] = ..., time_bank_ms: _Optional[int] = ..., bank_deadline_unix_ms: _Optional[int] = ..., time_bank: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bank_deadline_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class TableView(_message.Message):
-    __slots__ = ("table_id", "config", "sequence", "seats", "hand", "button", "hands_played", "next_level", "your_seat", "closed")
+    __slots__ = ("table_id", "config", "sequence", "seats", "hand", "button", "hands_played", "next_level", "your_seat", "closed", "last_hand_end_unix_ms", "last_hand_end_time")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     CONFIG_FIELD_NUMBER: _ClassVar[int]
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
@@ -219,6 +219,8 @@ class TableView(_message.Message):
     NEXT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     YOUR_SEAT_FIELD_NUMBER: _ClassVar[int]
     CLOSED_FIELD_NUMBER: _ClassVar[int]
+    LAST_HAND_END_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    LAST_HAND_END_TIME_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     config: _table_config_pb2.TableConfig
     sequence: int
@@ -229,4 +231,6 @@ class TableView(_message.Message):
     next_level: _table_config_pb2.Level
     your_seat: int
     closed: bool
-    def __init__(self, table_id: _Optional[str] = ..., config: _Optional[_Union[_table_config_pb2.TableConfig, _Mapping]] = ..., sequence: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., hand: _Optional[_Union[HandView, _Mapping]] = ..., button: _Optional[int] = ..., hands_played: _Optional[int] = ..., next_level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ..., your_seat: _Optional[int] = ..., closed: _Optional[bool] = ...) -> None: ...
+    last_hand_end_unix_ms: int
+    last_hand_end_time: _timestamp_pb2.Timestamp
+    def __init__(self, table_id: _Optional[str] = ..., config: _Optional[_Union[_table_config_pb2.TableConfig, _Mapping]] = ..., sequence: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., hand: _Optional[_Union[HandView, _Mapping]] = ..., button: _Optional[int] = ..., hands_played: _Optional[int] = ..., next_level: _Optional[_Union[_table_config_pb2.Level, _Mapping]] = ..., your_seat: _Optional[int] = ..., closed: _Optional[bool] = ..., last_hand_end_unix_ms: _Optional[int] = ..., last_hand_end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...

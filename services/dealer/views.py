@@ -433,6 +433,7 @@ def table_view(table: Table, viewer: Viewer) -> pb.TableView:
         next_level=level_to_proto(table.next_level()), closed=table.closed)
     if table.button is not None:
         view.button = table.button
+    view.last_hand_end_unix_ms = table.state.hand_ended_ms  # its Timestamp: fill, below
     if viewer.seat is not None:
         view.your_seat = viewer.seat
     hand = table.hand

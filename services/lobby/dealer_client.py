@@ -203,7 +203,10 @@ class GrpcDealer:
         seats = {s.seat: DealerSeat(s.seat, s.player_id, s.stack, s.in_hand and running)
                  for s in view.seats}
         return DealerTable(table_id, view.sequence, seats, view.hands_played, running,
-                           view.closed, view.button if view.HasField("button") else None)
+                           view.closed, view.button if view.HasField("button") else None,
+                           view.last_hand_end_time.ToMilliseconds()
+                           if view.HasField("last_hand_end_time")
+                           else view.last_hand_end_unix_ms)
 
     def set_deal_limit(self, address: str, table_id: str, until_hand: int | None) -> int:
         request = pb.SetDealLimitRequest(table_id=table_id)

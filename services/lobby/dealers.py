@@ -62,6 +62,7 @@ class DealerTable:
     hand_running: bool = False
     closed: bool = False
     button: int | None = None  # the last hand's (or the running hand's) button
+    hand_ended_ms: int = 0  # when its last hand ended (0: none yet, or an older dealer)
 
 
 @dataclass(frozen=True, slots=True)

@@ -236,6 +236,21 @@ def test_a_hand_ends_with_its_proof_and_the_stacks() -> None:
     assert sorted(s.stack for s in state.seats.values()) == [950, 1050]
 
 
+def test_T8_the_state_keeps_when_the_last_hand_ended_and_its_snapshot_too() -> None:
+    state = _started(2)
+    assert state.hand_ended_ms == 0
+    hand = state.hand
+    assert hand is not None
+    turn = state.turn
+    assert turn is not None
+    _step(state, c.Act(turn.seat, hand.hand_id, state.action_number, "fold", 0), NOW + 7)
+    assert state.hand is None and state.hand_ended_ms == NOW + 7  # HandEnded's time
+    again = TableState.from_snapshot("t", state.config, None, state.snapshot())
+    assert again.hand_ended_ms == NOW + 7
+    older = {k: v for k, v in state.snapshot().items() if k != "hand_ended_ms"}
+    assert TableState.from_snapshot("t", state.config, None, older).hand_ended_ms == 0
+
+
 def test_R32_the_clock_folds_and_sits_out_a_bet_decision() -> None:
     state = _started(3)
     turn, hand = state.turn, state.hand

@@ -32,6 +32,7 @@ class Table:
     level: int = 0
     closed: bool = False
     waits: dict[int, bool] = field(default_factory=dict)
+    ended_ms: int = 0  # when its last hand ended (a clock of the fake's own)
 
     def event(self, kind: str, *stacks: SeatStack) -> None:
         self.sequence += 1
@@ -43,6 +44,7 @@ class HandDealer:
 
     def __init__(self) -> None:
         self.tables: dict[str, Table] = {}
+        self.clock_ms = 1_000  # each hand played ends a millisecond after the last
         self.answers: dict[str, Any] = {}
         self.fail_after: set[str] = set()
         self.down = False
@@ -125,7 +127,7 @@ class HandDealer:
         t = self._t(table_id)
         return DealerTable(table_id, t.sequence,
                            {s: DealerSeat(s, p, k, False) for s, (p, k) in t.seats.items()},
-                           t.hands, False, t.closed, t.button)
+                           t.hands, False, t.closed, t.button, t.ended_ms)
 
     def events(self, address: str, table_id: str, after: int, until: int) -> list[DealerEvent]:
         return [e for e in self._t(table_id).events if after < e.sequence <= until]
@@ -158,6 +160,8 @@ class HandDealer:
             t.button = after[0] if after else live[0]
         t.hands += 1
         t.sequence += 1
+        self.clock_ms += 1
+        t.ended_ms = self.clock_ms
 
     def play_all(self, fn: Any = None) -> int:
         """Every table that can deal plays one hand (stacks from fn(table_id, seats))."""

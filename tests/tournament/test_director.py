@@ -253,6 +253,30 @@ def test_T6_the_final_table_is_drawn_even_when_a_pass_s_busts_made_it_due(
     _check_invariants(lobby, director, hand_dealer)
 
 
+def test_T8_busts_of_two_hands_seen_in_one_pass_are_ranked_by_when_their_hands_ended(
+        storage: Storage, hand_dealer: HandDealer) -> None:
+    """Out of hand for hand, the bust of the hand that ended first is placed lower, in
+    whatever order the director reads the tables (it used to go by that order)."""
+    lobby, director = _mtt(storage, hand_dealer, 12, 6)
+    first, second = sorted(hand_dealer.tables)
+
+    def one_bust(tid: str) -> dict[str, int]:
+        (a, ka), (b, kb) = list(hand_dealer.tables[tid].seats.values())[:2]
+        return {a: ka + kb, b: 0}
+
+    director.tick()
+    loser = {}
+    for tid in (second, first):  # the later-read table's hand ends first
+        stacks = one_bust(tid)
+        loser[tid] = next(p for p, k in stacks.items() if k == 0)
+        hand_dealer.play(tid, stacks)
+    director.tick()
+    t = director.get("tn1")
+    assert (t.entries[loser[second]].place, t.entries[loser[first]].place) == (12, 11)
+    assert t.entries[loser[second]].shared == t.entries[loser[first]].shared == 1
+    assert lobby.audit().ok
+
+
 def _mtt(storage: Storage, dealer: HandDealer, players: int, size: int,
          seed: int = 7) -> tuple[Lobby, Director]:
     lobby, director = _room(storage, dealer, players, seed=seed, table_size=size,

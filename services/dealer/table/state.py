@@ -98,6 +98,7 @@ class TableState:
     button: int | None = None
     last_blinds: tuple[int, int] | None = None  # R5: the last hand's (small, big) blind seats
     hands_played: int = 0
+    hand_ended_ms: int = 0  # when the last hand ended (HandEnded / HandVoided; T8)
     hand_number: int = 0
     action_number: int = 0
     level_base: tuple[int, int, int] = (0, 0, 0)  # (level index, hands_played, time_ms)
@@ -145,6 +146,7 @@ class TableState:
             "hand_started_at": self.hand_started_at,
             "button": self.button,
             "hands_played": self.hands_played,
+            "hand_ended_ms": self.hand_ended_ms,
             "hand_number": self.hand_number,
             "action_number": self.action_number,
             "level_base": list(self.level_base),
@@ -176,6 +178,7 @@ class TableState:
             hand_started_at=int(state["hand_started_at"]),
             button=None if state["button"] is None else int(state["button"]),
             hands_played=int(state["hands_played"]),
+            hand_ended_ms=int(state.get("hand_ended_ms", 0)),  # older snapshots lack it
             hand_number=int(state["hand_number"]),
             action_number=int(state["action_number"]),
             level_base=(int(index), int(hands_at), int(time_at)),
@@ -402,6 +405,7 @@ def _on_hand_ended(state: TableState, e: HandEnded, s: Stored) -> None:
 def _hand_ended(state: TableState, e: HandEnded, s: Stored) -> None:
     _set_stacks(state, e.stacks)
     state.turn = None
+    state.hand_ended_ms = s.time_ms
     if state.config.time_bank_refill_hands:
         clocks.refill(state)  # R35
 
@@ -413,6 +417,7 @@ def _deck_set(state: TableState, e: DeckSet, s: Stored) -> None:
 def _on_voided(state: TableState, e: ev.HandVoided, s: Stored) -> None:
     _set_stacks(state, e.stacks)
     state.turn = None
+    state.hand_ended_ms = s.time_ms
     state.hand = None
 
 
