@@ -40,7 +40,7 @@ from clients import tournament as tn  # noqa: E402
 from clients.field import STREAMS, play_field, register_field  # noqa: E402
 from clients.sdk import LobbyClient  # noqa: E402
 from clients.stack import LocalSuite  # noqa: E402
-from clients.tournament_demo import BUY_IN, FEE, bot_for, structure  # noqa: E402
+from clients.tournament_demo import BUY_IN, FEE, bot_for, fund_field, structure  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float:
@@ -76,12 +76,7 @@ class Run:
 def tournament(suite: LocalSuite, args: argparse.Namespace, streams: str, tid: str) -> Run:
     """Creates, funds, registers and plays one field to the end; its figures."""
     op = LobbyClient(suite.lobby, token=suite.operator_token)
-    tokens = []
-    for i in range(args.players):
-        player = f"{tid}-{i:04d}"
-        _, token = op.create_player(player, f"{tid} {i}")
-        op.deposit(player, BUY_IN + FEE)
-        tokens.append((player, token))
+    tokens = fund_field(op, args.players, f"{tid}-{{:04d}}", f"{tid} {{}}")
     op.create_tournament(tid, "bench", structure(args.players, args.table_size,
                                                  args.level_seconds))
     asyncio.run(register_field(suite.lobby, tokens, tid))  # a sit-and-go: starts when full

@@ -81,15 +81,23 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
+def fund_field(op: LobbyClient, players: int, player_id: str, name: str
+               ) -> list[tuple[str, str]]:
+    """Creates `players` players (ids and names from the templates, formatted with the
+    player's index) with a buy-in and fee each; their (player id, token) pairs."""
+    tokens = []
+    for i in range(players):
+        player = player_id.format(i)
+        _, token = op.create_player(player, name.format(i))
+        op.deposit(player, BUY_IN + FEE)
+        tokens.append((player, token))
+    return tokens
+
+
 def play(suite: LocalSuite, args: argparse.Namespace, out: TextIO) -> int:
     started = time.monotonic()
     op = LobbyClient(suite.lobby, token=suite.operator_token)
-    tokens = []
-    for i in range(args.players):
-        player = f"bot{i:03d}"
-        _, token = op.create_player(player, f"Bot {i}")
-        op.deposit(player, BUY_IN + FEE)
-        tokens.append((player, token))
+    tokens = fund_field(op, args.players, "bot{:03d}", "Bot {}")
     tid = "demo-tournament"
     op.create_tournament(tid, "poker tournament",
                          structure(args.players, args.table_size, args.level_seconds))

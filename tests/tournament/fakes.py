@@ -1,7 +1,7 @@
 """A dealer in memory for the director's tests: tables, seats, the deal limit, and hands
 played on command (`play`: new stacks for the seats, the button moved), with the calls
 that can be made to fail (`fail`: the next call of a name is unanswered after it acts,
-as a dealer killed mid-call)."""
+as a dealer killed mid-call); `serve_lobby` serves a lobby and its director in process."""
 
 from __future__ import annotations
 
@@ -9,6 +9,10 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+import grpc
+
+from poker.serving import Running, Service, start
+from poker.v1 import lobby_pb2_grpc, tournament_pb2_grpc
 from services.lobby.dealers import (
     DealerEvent,
     DealerRefused,
@@ -18,6 +22,9 @@ from services.lobby.dealers import (
     Level,
     SeatStack,
 )
+from services.lobby.server import SERVICE_NAME, LobbyServicer
+from services.lobby.tournament.service import SERVICE_NAME as TOURNAMENTS
+from services.lobby.tournament.service import TournamentServicer
 
 
 @dataclass
@@ -171,3 +178,18 @@ class HandDealer:
                 self.play(tid, fn(tid, self.tables[tid].seats) if fn else None)
                 n += 1
         return n
+
+
+def serve_lobby(lobby: Any, director: Any, operator_token: str) -> tuple[Running, grpc.Channel]:
+    """The LobbyService and the TournamentService of `lobby` and `director` on a free
+    port of 127.0.0.1, and a channel to them (close it, then stop the server)."""
+    servicer = LobbyServicer(lobby, operator_token)
+    tournaments = TournamentServicer(director, servicer)
+
+    def add(server: Any) -> None:
+        lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]
+        tournament_pb2_grpc.add_TournamentServiceServicer_to_server(  # type: ignore[no-untyped-call]
+            tournaments, server)
+
+    running = start([Service([SERVICE_NAME, TOURNAMENTS], add)], "127.0.0.1", 0)
+    return running, grpc.insecure_channel(f"127.0.0.1:{running.port}")

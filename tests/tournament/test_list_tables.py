@@ -11,19 +11,15 @@ from typing import Any
 import grpc
 import pytest
 
-from poker.serving import Service, start
 from poker.v1 import lobby_pb2 as lpb
 from poker.v1 import lobby_pb2_grpc, tournament_pb2_grpc
 from poker.v1 import table_config_pb2 as cpb
 from poker.v1 import tournament_pb2 as pb
 from services.lobby.lobby import Lobby
 from services.lobby.rules import TableRules
-from services.lobby.server import SERVICE_NAME, LobbyServicer
 from services.lobby.storage import Storage
 from services.lobby.tournament.director import Director
-from services.lobby.tournament.service import SERVICE_NAME as TOURNAMENTS
-from services.lobby.tournament.service import TournamentServicer
-from tests.tournament.fakes import HandDealer
+from tests.tournament.fakes import HandDealer, serve_lobby
 
 OPERATOR = "op-secret"
 META = [("authorization", f"Bearer {OPERATOR}")]
@@ -34,15 +30,7 @@ class Room:
         self.storage = storage
         self.lobby = Lobby(self.storage, dealer, ["d1"])
         self.director = Director(self.lobby.ctx, ["d1"], rng=random.Random(1))
-        servicer = LobbyServicer(self.lobby, OPERATOR)
-        tournaments = TournamentServicer(self.director, servicer)
-        def add(server: Any) -> None:
-            lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]
-            tournament_pb2_grpc.add_TournamentServiceServicer_to_server(  # type: ignore[no-untyped-call]
-                tournaments, server)
-
-        self.running = start([Service([SERVICE_NAME, TOURNAMENTS], add)], "127.0.0.1", 0)
-        self.channel = grpc.insecure_channel(f"127.0.0.1:{self.running.port}")
+        self.running, self.channel = serve_lobby(self.lobby, self.director, OPERATOR)
         self.lobby_stub = lobby_pb2_grpc.LobbyServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self.tn = tournament_pb2_grpc.TournamentServiceStub(self.channel)  # type: ignore[no-untyped-call]
 

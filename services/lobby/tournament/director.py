@@ -705,17 +705,17 @@ class Director:
         # T8: one group a hand, and one for all the hands of a round of hand for hand
         # (T7); a hand running when hand for hand began is alone. Groups are placed in
         # the order their hands ended (a round: its last hand), the first out lowest.
-        busts: dict[tuple[str, int], list[tuple[str, int]]] = {}
-        ended: dict[tuple[str, int], int] = {}
+        groups: dict[tuple[str, int], tuple[list[tuple[str, int]], list[int]]] = {}
         for tid, view in held.items():
             table = t.tables[tid]
             if view.hands_played > table.seen:
                 key = ("round", table.round) if table.round else (tid, table.seen)
-                busts.setdefault(key, []).extend(self._after_hand(t, table, view))
-                ended[key] = max(ended.get(key, 0), view.hand_ended_ms)
-        for key in sorted(busts, key=ended.__getitem__):  # stable: read order on a tie
-            if busts[key]:
-                self._bust(t, busts[key])
+                busted, ends = groups.setdefault(key, ([], []))
+                busted.extend(self._after_hand(t, table, view))
+                ends.append(view.hand_ended_ms)
+        for busted, _ in sorted(groups.values(), key=lambda g: max(g[1])):  # stable on a tie
+            if busted:
+                self._bust(t, busted)
         if len(t.players_left()) <= 1 and not any(e.status == REGISTERED
                                                    for e in t.entries.values()):
             self._finish(t, views)
