@@ -112,7 +112,7 @@ def bearer(token: str | None) -> list[tuple[str, str]]:
 
 
 def call_raw(channel: grpc.Channel, rpc: Rpc, requests: Sequence[bytes],
-             token: str | None = None, timeout: float = 5.0,
+             token: str | None = None, timeout: float = 15.0,
              first_only: bool = False) -> tuple[grpc.StatusCode, str]:
     """Sends `requests` as they are (one, or a stream of them) and reads every answer:
     the call's status code and message. `first_only`: a response stream accepted (its
