@@ -79,6 +79,8 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         self.notes = notes or Notes()
         self.auth = dealer.auth
         self.linger = linger_s
+        # Play streams' decisions of one loop turn: one commit (streams.DecisionGroup)
+        self.decisions = streams.DecisionGroup(dealer.store.group)
 
     # ------------------------------------------------------------ internal calls
 
@@ -248,7 +250,7 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
             await _abort(context, err)
             return
         session = streams.PlaySession(table, caller, viewer, first.start.after_sequence,
-                                      self.linger)
+                                      self.linger, self.decisions)
         try:
             async for response in streams.play(session, request_iterator):
                 yield response

@@ -343,26 +343,67 @@ async def watch(table: Table, viewer: views.Viewer, after: int,
         feed.close()
 
 
+class DecisionGroup:
+    """Group commit across Play streams: the decisions that arrive in one turn of the
+    event loop, on any stream of any table, are applied in one transaction.
+
+    A stream's decision is queued, and the first one queued schedules the flush with
+    `call_soon`: the streams woken by the same read of the sockets queue theirs before
+    it runs. The flush applies them in arrival order inside `group` (Store.group: one
+    commit for all, safe because nothing awaits between the writes and the commit, so
+    nothing of it is streamed or answered before it is durable) and then wakes each
+    stream. A stream's decisions keep their order; a decision refused is its own
+    stream's result, as when applied alone.
+    """
+
+    def __init__(self, group: Callable[[], AbstractContextManager[None]] = nullcontext
+                 ) -> None:
+        self._group = group
+        self._pending: list[tuple[PlaySession, pb.PlayAction]] = []
+        self._scheduled = False
+
+    def add(self, session: PlaySession, action: pb.PlayAction) -> None:
+        self._pending.append((session, action))
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Applies every queued decision now (also called by a stream that ends, so that
+        its last decisions are answered before it says it is done)."""
+        self._scheduled = False
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        with self._group():
+            for session, action in pending:
+                session.results.append(session._act(action))
+        for session, _ in pending:
+            session.feed.poke()
+
+
 class PlaySession:
-    """One bot's Play stream: actions in (applied as they come), events and results out."""
+    """One bot's Play stream: actions in (applied in the loop turn they come in, grouped
+    with other streams' by `decisions`), events and results out."""
 
     def __init__(self, table: Table, caller: Caller, viewer: views.Viewer, after: int,
-                 linger: float) -> None:
+                 linger: float, decisions: DecisionGroup | None = None) -> None:
         self.table, self.caller = table, caller
         self.feed = Feed(table, viewer, after, linger)
         self.results: deque[pb.PlayActionResult] = deque()
         self.done = False
+        self.decisions = decisions if decisions is not None else DecisionGroup()
 
     async def read(self, requests: AsyncIterator[pb.PlayRequest]) -> None:
         try:
             async for request in requests:
                 if request.HasField("action"):
-                    self.results.append(self._act(request.action))
-                    self.feed.poke()
+                    self.decisions.add(self, request.action)
                 elif request.HasField("start"):
                     raise InvalidArgument("start: a Play stream is started once, by its first "
                                           "message; send only actions after it")
         finally:
+            self.decisions.flush()
             self.done = True
             self.feed.poke()
 

@@ -1,0 +1,99 @@
+"""Play streams' group commit (services.dealer.streams.DecisionGroup): the decisions of
+one turn of the event loop, from streams at different tables, are one transaction; each
+is answered on its own stream as if applied alone, a refusal included."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from poker.v1 import dealer_pb2 as pb
+from services.dealer import streams, views
+from services.dealer.auth import Authenticator, Caller
+from services.dealer.dealer import Dealer
+from services.dealer.store import Store
+from services.dealer.tables import Table
+
+
+def _heads_up(dealer: Dealer, table_id: str) -> Table:
+    config, options = views.config_from_proto(pb.TableConfig(
+        seats=2, pause_between_hands_ms=0, action_time_ms=60_000, test_mode=True,
+        deck_seed=5, preset=pb.PRESET_STANDARD))
+    table = dealer.create_table(table_id, config, options)
+    for seat in range(2):
+        dealer.seat_player(table_id, seat, f"{table_id}-p{seat}", 10_000, False)
+    return table
+
+
+async def _turns(*tables: Table) -> None:
+    """Until every table awaits a decision (its first hand begins a loop turn later)."""
+    for _ in range(100):
+        if all(t.turn is not None for t in tables):
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError("no hand began")
+
+
+def _session(table: Table, seat: int, group: streams.DecisionGroup) -> streams.PlaySession:
+    caller = Caller("seat", table.table_id, seat)
+    return streams.PlaySession(table, caller, views.viewer_for(caller, table), 0, 0.0, group)
+
+
+def _awaited(table: Table) -> pb.PlayAction:
+    turn, hand = table.turn, table.hand
+    assert turn is not None and hand is not None
+    return pb.PlayAction(hand_id=hand.hand_id, action_number=turn.action_number,
+                         kind=pb.ACTION_KIND_CALL)
+
+
+def test_decisions_of_one_loop_turn_at_two_tables_are_one_commit(tmp_path: Path) -> None:
+    async def run() -> None:
+        dealer = Dealer(Store(tmp_path / "d.sqlite"), Authenticator("svc", "aud"), None,
+                        "resume")
+        tables = [_heads_up(dealer, "ga"), _heads_up(dealer, "gb")]
+        await _turns(*tables)
+        group = streams.DecisionGroup(dealer.store.group)
+        sessions = [_session(t, t.turn.seat, group) for t in tables]  # type: ignore[union-attr]
+        before = [t.last_sequence for t in tables]
+        commits = dealer.store._commits
+        late = _awaited(tables[1])
+        late.action_number += 5  # not awaited: refused, the other decisions stand
+        for session, table in zip(sessions, tables, strict=True):
+            group.add(session, _awaited(table))
+        group.add(sessions[1], late)
+        assert all(not s.results for s in sessions)  # applied when the loop turns
+        await asyncio.sleep(0)
+        assert dealer.store._commits == commits + 1
+        for session, table, was in zip(sessions, tables, before, strict=True):
+            assert table.last_sequence > was
+            assert session.results[0].code == 0 and session.results[0].sequence > was
+        refused = sessions[1].results[1]
+        assert refused.code == 9 and refused.reason == "STALE_ACTION_NUMBER"  # FAILED_PRECONDITION
+        dealer.shutdown()
+
+    asyncio.run(run())
+
+
+def test_a_stream_that_ends_answers_its_queued_decision_first(tmp_path: Path) -> None:
+    async def run() -> None:
+        dealer = Dealer(Store(tmp_path / "d.sqlite"), Authenticator("svc", "aud"), None,
+                        "resume")
+        table = _heads_up(dealer, "gc")
+        await _turns(table)
+        group = streams.DecisionGroup(dealer.store.group)
+        assert table.turn is not None
+        session = _session(table, table.turn.seat, group)
+        action = _awaited(table)
+        before = table.last_sequence
+
+        async def requests() -> AsyncIterator[pb.PlayRequest]:
+            yield pb.PlayRequest(action=action)
+
+        await session.read(requests())  # the stream ends right after its decision
+        assert session.done and len(session.results) == 1
+        assert session.results[0].code == 0
+        assert session.results[0].sequence > before
+        dealer.shutdown()
+
+    asyncio.run(run())
