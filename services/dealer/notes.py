@@ -31,6 +31,10 @@ from services.dealer.errors import DealerError
 #: Notes a follower may have waiting before it is cut off (it reconnects and catches up
 #: from its cursors: nothing is lost, the dealer's memory stays bounded).
 MAX_BACKLOG = 100_000
+#: How long a follower's stream waits after a note for more before it sends: notes are
+#: not urgent (the lobby acts on them in its passes), and under load one message then
+#: carries many tables' hands instead of one message a hand.
+NOTE_LINGER_S = 0.05
 
 
 class FollowerBehind(DealerError):
@@ -164,6 +168,7 @@ class Notes:
             yield first
             while True:
                 notes = await follower.queue.get()
+                await asyncio.sleep(NOTE_LINGER_S)
                 while not follower.queue.empty():  # what is ready goes in one message
                     notes = notes + follower.queue.get_nowait()
                 if follower.overflowed:
