@@ -43,7 +43,15 @@ import structlog
 from poker.journal import INDEX, PRUNE_BATCH, TABLE, Entry, Key, Retention
 from services.dealer import store as sqlite_store
 from services.dealer.errors import TableMoved
-from services.dealer.store import CALLS, ActRecord, Row, Snapshot, StoreFormatError, _act_key
+from services.dealer.store import (
+    CALLS,
+    ActRecord,
+    Row,
+    Snapshot,
+    StoreFormatError,
+    _act_key,
+    act_answer,
+)
 
 log = structlog.get_logger(__name__)
 
@@ -440,9 +448,8 @@ class PgStore:
         return [(int(s), p, h) for s, p, h in rows]
 
     def put_act(self, table_id: str, hand_id: str, action_number: int, act: ActRecord) -> None:
-        answer = json.dumps([act.seat, act.kind, act.amount, act.sequence])
         self.journal.put(_act_key(table_id, hand_id, action_number),
-                         Entry("", "", answer, self.journal.retention.now_ms()))
+                         Entry("", "", act_answer(act), self.journal.retention.now_ms()))
 
     def act(self, table_id: str, hand_id: str, action_number: int) -> ActRecord | None:
         done = self.journal.find(_act_key(table_id, hand_id, action_number))

@@ -191,3 +191,15 @@ def test_rebuys_of_a_store_before_the_journal_are_journaled_once(tmp_path: Path)
     dealer = dealer_at(db, clock)  # journaled once: the pruned key does not come back
     assert dealer.store.journal.find(Key("add_chips", "t1", "k1")) is None
     dealer.store.close()
+
+
+def test_a_decisions_answer_is_the_json_array_json_dumps_writes() -> None:
+    """store.act_answer writes what json.dumps wrote before it (every store reads it back
+    with json.loads), a kind that JSON must escape included."""
+    from services.dealer.store import ActRecord, act_answer
+
+    for act in (ActRecord(3, "call", 100, 7), ActRecord(0, 'we"ird\\kind\u00e9', 0, 2**40)):
+        answer = act_answer(act)
+        assert answer == json.dumps([act.seat, act.kind, act.amount, act.sequence],
+                                    separators=(",", ":"))
+        assert json.loads(answer) == [act.seat, act.kind, act.amount, act.sequence]
