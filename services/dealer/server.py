@@ -58,10 +58,7 @@ def unary(handler: Callable[[DealerServicer, Any, Any], R]) -> Callable[..., Awa
     async def wrapper(self: DealerServicer, request: Any, context: Any) -> R:
         try:
             checks.request(request)
-            answer = handler(self, request, context)
-            if isinstance(answer, asyncio.Future):  # applied with others (DecisionGroup)
-                return await answer  # type: ignore[no-any-return]
-            return answer
+            return handler(self, request, context)
         except Exception as err:  # noqa: BLE001 - poker.status maps every kind
             await _abort(context, err)
             raise  # unreachable: abort raises
@@ -164,18 +161,13 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         return pb.GetTableResponse(table=views.table_view(table, self._viewer(context, table)))
 
     @unary
-    def Act(self, request: pb.ActRequest,
-            context: Any) -> asyncio.Future[pb.ActResponse]:
+    def Act(self, request: pb.ActRequest, context: Any) -> pb.ActResponse:
         table = self.dealer.table(request.table_id)
         table.check_seat(request.seat)
         self.auth.require_seat(_token(context), table.table_id, request.seat)
-        kind = views.action_kind(request.kind)
-
-        def act() -> pb.ActResponse:
-            return pb.ActResponse(sequence=table.act(
-                request.seat, request.hand_id, request.action_number, kind, request.amount))
-
-        return self.decisions.call(act)  # one commit with the loop turn's other decisions
+        sequence = table.act(request.seat, request.hand_id, request.action_number,
+                             views.action_kind(request.kind), request.amount)
+        return pb.ActResponse(sequence=sequence)
 
     @unary
     def SitOut(self, request: pb.SitOutRequest, context: Any) -> pb.SitOutResponse:

@@ -344,45 +344,26 @@ async def watch(table: Table, viewer: views.Viewer, after: int,
 
 
 class DecisionGroup:
-    """Group commit across streams and calls: the decisions that arrive in one turn of
-    the event loop (Play streams' and Act calls', at any table) are one transaction.
+    """Group commit across Play streams: the decisions that arrive in one turn of the
+    event loop, on any stream of any table, are applied in one transaction.
 
-    A decision is queued, and the first one queued schedules the flush with `call_soon`:
-    the streams and calls woken by the same read of the sockets queue theirs before it
-    runs. The flush applies them in arrival order inside `group` (Store.group: one commit
-    for all, safe because nothing awaits between the writes and the commit, so nothing of
-    it is streamed or answered before it is durable), then tells each its outcome. A
-    stream's decisions keep their order; a decision refused is refused alone, as when
-    applied by itself.
+    A stream's decision is queued, and the first one queued schedules the flush with
+    `call_soon`: the streams woken by the same read of the sockets queue theirs before
+    it runs. The flush applies them in arrival order inside `group` (Store.group: one
+    commit for all, safe because nothing awaits between the writes and the commit, so
+    nothing of it is streamed or answered before it is durable) and then wakes each
+    stream. A stream's decisions keep their order; a decision refused is its own
+    stream's result, as when applied alone.
     """
 
     def __init__(self, group: Callable[[], AbstractContextManager[None]] = nullcontext
                  ) -> None:
         self._group = group
-        self._pending: list[tuple[Callable[[], Any], Callable[[Any, BaseException | None],
-                                                              None]]] = []
+        self._pending: list[tuple[PlaySession, pb.PlayAction]] = []
         self._scheduled = False
 
     def add(self, session: PlaySession, action: pb.PlayAction) -> None:
-        """A Play stream's decision: its result joins the session's, then it is woken."""
-        self._queue(lambda: session.results.append(session._act(action)),
-                    lambda _value, _error: session.feed.poke())
-
-    def call(self, apply: Callable[[], Any]) -> asyncio.Future[Any]:
-        """A call's decision (`apply()`, e.g. Table.act): its value, or its exception, once
-        the group that applied it is committed."""
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-        def tell(value: Any, error: BaseException | None) -> None:
-            if not future.done():
-                future.set_exception(error) if error is not None else future.set_result(value)
-
-        self._queue(apply, tell)
-        return future
-
-    def _queue(self, apply: Callable[[], Any],
-               then: Callable[[Any, BaseException | None], None]) -> None:
-        self._pending.append((apply, then))
+        self._pending.append((session, action))
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
@@ -394,15 +375,11 @@ class DecisionGroup:
         pending, self._pending = self._pending, []
         if not pending:
             return
-        outcomes: list[tuple[Any, BaseException | None]] = []
         with self._group():
-            for apply, _then in pending:
-                try:
-                    outcomes.append((apply(), None))
-                except Exception as err:  # noqa: BLE001 - the decision's own answer
-                    outcomes.append((None, err))
-        for (_apply, then), (value, error) in zip(pending, outcomes, strict=True):
-            then(value, error)
+            for session, action in pending:
+                session.results.append(session._act(action))
+        for session, _ in pending:
+            session.feed.poke()
 
 
 class PlaySession:

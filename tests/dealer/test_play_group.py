@@ -8,13 +8,10 @@ import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-
 from poker.v1 import dealer_pb2 as pb
 from services.dealer import streams, views
 from services.dealer.auth import Authenticator, Caller
 from services.dealer.dealer import Dealer
-from services.dealer.errors import FailedPrecondition
 from services.dealer.store import Store
 from services.dealer.tables import Table
 
@@ -97,33 +94,6 @@ def test_a_stream_that_ends_answers_its_queued_decision_first(tmp_path: Path) ->
         assert session.done and len(session.results) == 1
         assert session.results[0].code == 0
         assert session.results[0].sequence > before
-        dealer.shutdown()
-
-    asyncio.run(run())
-
-
-def test_calls_decisions_join_the_group_and_a_refusal_is_the_calls_own(tmp_path: Path) -> None:
-    """Act calls (DecisionGroup.call) and a Play stream's decision in one loop turn: one
-    commit; the refused call gets its exception, the others their sequences."""
-    async def run() -> None:
-        dealer = Dealer(Store(tmp_path / "d.sqlite"), Authenticator("svc", "aud"), None,
-                        "resume")
-        tables = [_heads_up(dealer, "ca"), _heads_up(dealer, "cb")]
-        await _turns(*tables)
-        group = streams.DecisionGroup(dealer.store.group)
-        a, b = tables
-        assert a.turn is not None and b.turn is not None and a.hand is not None
-        session = _session(b, b.turn.seat, group)
-        commits = dealer.store._commits
-        seat, hand_id, number = a.turn.seat, a.hand.hand_id, a.turn.action_number
-        applied = group.call(lambda: a.act(seat, hand_id, number, "call", 0))
-        refused = group.call(lambda: a.act(seat, hand_id, number + 7, "call", 0))
-        group.add(session, _awaited(b))
-        sequence = await applied
-        with pytest.raises(FailedPrecondition, match="not the awaited decision"):
-            await refused
-        assert dealer.store._commits == commits + 1
-        assert sequence > 0 and session.results[0].code == 0
         dealer.shutdown()
 
     asyncio.run(run())
