@@ -404,7 +404,8 @@ class DealerServiceServicer:
         freed, busts, hands ended, sit-outs, rebuys, closings) as they happen, for
         the lobby: it follows one stream per dealer instead of polling each table,
         so its work grows with what happens, not with the number of tables. Resumes
-        after the follower's last sequence at each table it names. Service token.
+        after the follower's last sequence at each table it names. Notes that come
+        within 50 ms of each other share a message. Service token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
