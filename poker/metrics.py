@@ -188,9 +188,18 @@ class _Call:
 
     def done(self, context: Any, failed: type[BaseException] | None) -> None:
         code = _code_name(context, failed)
-        RPCS.labels(*self.labels, code).inc()
+        key = (self.labels, code)
+        children = _CHILDREN.get(key)
+        if children is None:  # `labels()` takes a lock and builds a key: once per triple
+            children = _CHILDREN[key] = (RPCS.labels(*self.labels, code),
+                                         RPC_SECONDS.labels(*self.labels, code))
+        children[0].inc()
         if self.timed:
-            RPC_SECONDS.labels(*self.labels, code).observe(time.perf_counter() - self.started)
+            children[1].observe(time.perf_counter() - self.started)
+
+
+#: (service, method), code -> the RPCS and RPC_SECONDS children of that triple.
+_CHILDREN: dict[tuple[tuple[str, str], str], tuple[Any, Any]] = {}
 
 
 def _kind(handler: grpc.RpcMethodHandler) -> str:
@@ -275,8 +284,28 @@ def _async_wrap(behavior: Callable[..., Any], labels: tuple[str, str],
 
 def _instrumented(handler: grpc.RpcMethodHandler | None, method: str,
                   on_loop: bool) -> grpc.RpcMethodHandler | None:
+    """`handler` with its behavior counted and timed; built once per method and handler
+    (a server looks up the same handler object for every call of a method)."""
     if handler is None:
         return None
+    key = (method, on_loop)
+    cached = _WRAPPED.get(key)
+    if cached is not None and cached[0] is handler:
+        return cached[1]
+    wrapped = _instrument(handler, method, on_loop)
+    if len(_WRAPPED) < _MAX_WRAPPED:
+        _WRAPPED[key] = (handler, wrapped)
+    return wrapped
+
+
+#: (method, on the loop) -> (the handler looked up, its instrumented copy). Bounded: the
+#: methods are the services' own, but a caller may name any.
+_WRAPPED: dict[tuple[str, bool], tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
+_MAX_WRAPPED = 1024
+
+
+def _instrument(handler: grpc.RpcMethodHandler, method: str,
+                on_loop: bool) -> grpc.RpcMethodHandler:
     kind = _kind(handler)
     behavior = getattr(handler, kind)
     if behavior is None:

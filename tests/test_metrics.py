@@ -5,6 +5,7 @@ dashboard asks only for metrics that exist."""
 
 from __future__ import annotations
 
+import asyncio
 import doctest
 import json
 import re
@@ -192,3 +193,37 @@ def test_a_metrics_port_taken_stops_the_service_with_the_reason(tmp_path: Path) 
                           log_path=log, timeout=20)
     assert "metrics_unavailable" in log.read_text()
     assert f"--metrics-port {port} on 127.0.0.1" in log.read_text()
+
+
+def test_the_interceptor_wraps_a_methods_handler_once_and_counts_every_call() -> None:
+    """The instrumented handler is built once per method and handler object (the server
+    hands the same one for each call) and still counts each call; another handler for
+    the method (a server rebuilt) is wrapped afresh."""
+    from poker import metrics
+
+    async def answer(request: object, context: object) -> int:
+        return 7
+
+    class Context:
+        def code(self) -> None:
+            return None
+
+    method = "/poker.v1.TestOnly/Cached"
+    first = grpc.unary_unary_rpc_method_handler(answer)
+    again = grpc.unary_unary_rpc_method_handler(answer)
+    wrapped = metrics._instrumented(first, method, on_loop=True)
+    assert wrapped is not None and wrapped is not first
+    assert metrics._instrumented(first, method, on_loop=True) is wrapped
+    rebuilt = metrics._instrumented(again, method, on_loop=True)
+    assert rebuilt is not wrapped and rebuilt is not None
+
+    def handled() -> float:
+        return REGISTRY.get_sample_value("poker_rpc_handled_total", {
+            "service": "poker.v1.TestOnly", "method": "Cached", "code": "OK"}) or 0.0
+
+    before = handled()
+    for handler in (wrapped, wrapped, rebuilt):
+        assert handler is not None
+        assert asyncio.run(handler.unary_unary(None, Context())) == 7
+    assert handled() - before == 3
+    assert metrics._instrumented(None, method, on_loop=True) is None
