@@ -8,6 +8,7 @@ ratio (head / base) are printed, with each side's range.
 
     .venv/bin/python bench/ab.py --base d1e2932 --rounds 5 engine.py --hands 6000
     .venv/bin/python bench/ab.py --base 93dc1d7 dealer.py --seconds 10 --runs farm,play
+    .venv/bin/python bench/ab.py --base 93dc1d7 --same-script table_core.py
 
 The benchmark's own options follow its file name (a script under `bench/`); `--json`
 is added by this script.
@@ -27,10 +28,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_side(checkout: Path, script: str, args: list[str], out: Path) -> dict[str, float]:
-    """One run of `checkout`'s bench/`script`; the numeric figures it wrote."""
+def run_side(checkout: Path, script: str, args: list[str], out: Path,
+             script_from: Path | None = None) -> dict[str, float]:
+    """One run of bench/`script` on `checkout`'s code (the script itself from
+    `script_from`, default the checkout); the numeric figures it wrote."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
-    subprocess.run([sys.executable, str(checkout / "bench" / script), *args, "--json", str(out)],
+    source = (script_from or checkout) / "bench" / script
+    subprocess.run([sys.executable, str(source), *args, "--json", str(out)],
                    cwd=checkout, env=env, check=True, stdout=subprocess.DEVNULL)
     return dict(_numbers(json.loads(out.read_text())))
 
@@ -53,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the older commit (any git revision)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each side (default 3)")
+    parser.add_argument("--same-script", action="store_true",
+                        help="run this checkout's benchmark file on both sides (each on its "
+                             "own code): for a benchmark newer than the base that uses only "
+                             "what the base has too")
     parser.add_argument("script", help="a benchmark under bench/, e.g. engine.py")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own options")
     ns = parser.parse_args(argv)
@@ -77,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"round {i + 1}/{ns.rounds}: {side} "
                           f"({base_rev if side == 'base' else head_rev}) ...", flush=True)
                     runs[side].append(run_side(checkout, ns.script, ns.args,
-                                               Path(tmp) / f"{side}{i}.json"))
+                                               Path(tmp) / f"{side}{i}.json",
+                                               ROOT if ns.same_script else None))
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT,
                            check=False)
