@@ -63,6 +63,8 @@ from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-un
 from poker import enum_wire, timefields
 from poker.cards import CARD_TEXT
 from poker.v1 import table_events_pb2 as tpb
+from poker.varints import uvarint as _uvarint
+from poker.varints import varint
 from poker.vocab import enums as vocab_enums
 from poker.vocab import events as hand_events
 from poker.vocab import table_events as dealer_events
@@ -602,18 +604,6 @@ def _slots_only(cls: Any) -> bool:
 
 # ----------------------------------------------------------------- wire framing
 
-def varint(value: int) -> bytes:
-    """A non-negative integer in the protobuf wire format's varint encoding."""
-    if value < 0x80:
-        return bytes((value,))
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
 def length_delimited(tag: bytes, body: bytes) -> bytes:
     """A length-delimited field of the protobuf wire format: tag, varint length, body."""
     size = len(body)
@@ -639,29 +629,6 @@ def _tag(fd: Any, wire_type: int) -> bytes:
     return varint(fd.number << 3 | wire_type)
 
 
-def _uvarint(value: int) -> bytes:
-    """A varint of any int64 (a negative one as its 10-byte two's complement)."""
-    if 0 <= value < 0x4000:
-        if value < 0x80:
-            return _SMALL[value]
-        return bytes(((value & 0x7F) | 0x80, value >> 7))
-    if 0 < value < 0x200000:
-        return bytes(((value & 0x7F) | 0x80, ((value >> 7) & 0x7F) | 0x80, value >> 14))
-    if 0 < value < 0x10000000:
-        return _PAIRS[value & 0x3FFF] + bytes((((value >> 14) & 0x7F) | 0x80, value >> 21))
-    if 0 < value < 0x400000000000:  # up to 46 bits: chips, times in ms since 1970
-        high = value >> 28
-        return (_PAIRS[value & 0x3FFF] + _PAIRS[(value >> 14) & 0x3FFF]
-                + (_SMALL[high] if high < 0x80 else
-                   bytes(((high & 0x7F) | 0x80, high >> 7)) if high < 0x4000 else
-                   bytes(((high & 0x7F) | 0x80, ((high >> 7) & 0x7F) | 0x80, high >> 14))))
-    return varint(value & 0xFFFFFFFFFFFFFFFF)
-
-
-_SMALL = [bytes((i,)) for i in range(0x80)]
-#: The two varint bytes (continuation bits set) of each 14-bit group: a time in ms
-#: since 1970 is three groups, not six rounds of a loop.
-_PAIRS = [bytes(((i & 0x7F) | 0x80, ((i >> 7) & 0x7F) | 0x80)) for i in range(0x4000)]
 _FIXED = {_T.TYPE_DOUBLE: ("<d", 1), _T.TYPE_FLOAT: ("<f", 5), _T.TYPE_FIXED64: ("<Q", 1),
           _T.TYPE_SFIXED64: ("<q", 1), _T.TYPE_FIXED32: ("<I", 5), _T.TYPE_SFIXED32: ("<i", 5)}
 _ZIGZAG = frozenset({_T.TYPE_SINT32, _T.TYPE_SINT64})

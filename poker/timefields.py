@@ -54,6 +54,7 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-untyped,unused-ignore]
 
 from poker.errors import InvalidArgument
+from poker.varints import uvarint as _varint
 
 __all__ = ["DURATION", "NAMED", "TIMESTAMP", "Twin", "fill", "from_typed", "settle", "twins"]
 
@@ -157,17 +158,6 @@ class Twin:
         name = self.integer.name
         return bool(message.HasField(name) if self.integer.has_presence
                     else getattr(message, name))
-
-
-def _varint(value: int) -> bytes:
-    """A varint of any int64 (a negative one as its 10-byte two's complement)."""
-    value &= 0xFFFFFFFFFFFFFFFF
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 #: The bytes of a Duration's or Timestamp's `seconds` field (1) for small values, of its
