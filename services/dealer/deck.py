@@ -31,12 +31,35 @@ class ShuffledDeck:
 
     @property
     def hashes(self) -> tuple[bytes, ...]:
-        pairs = zip(self.cards, self.salts, strict=True)
-        return tuple(position_hash(i, c, s) for i, (c, s) in enumerate(pairs))
+        return position_hashes(self.cards, self.salts)
 
     @property
     def commitment(self) -> str:
-        return commitment_of(self.hashes)
+        """C of R3; the position hashes it is made of are kept for the hand's reveal
+        (`position_hashes`), which needs them again for every viewer."""
+        hashes = self.hashes
+        commitment = commitment_of(hashes)
+        _RECENT[commitment] = (self.cards, self.salts, hashes)
+        while len(_RECENT) > _RECENT_DECKS:
+            del _RECENT[next(iter(_RECENT))]
+        return commitment
+
+
+def position_hashes(cards: Sequence[int], salts: Sequence[bytes],
+                    commitment: str = "") -> tuple[bytes, ...]:
+    """h_i of R3 for each position: those of a deck this process committed to lately
+    (the same cards and salts under `commitment`) are not computed again."""
+    kept = _RECENT.get(commitment) if commitment else None
+    if kept is not None and kept[0] == tuple(cards) and kept[1] == tuple(salts):
+        return kept[2]
+    pairs = zip(cards, salts, strict=True)
+    return tuple(position_hash(i, c, s) for i, (c, s) in enumerate(pairs))
+
+
+#: The position hashes of the decks committed to lately (commitment -> cards, salts,
+#: hashes), oldest first: a hand's reveal reads its deck's back instead of 52 SHA-256s.
+_RECENT: dict[str, tuple[tuple[int, ...], tuple[bytes, ...], tuple[bytes, ...]]] = {}
+_RECENT_DECKS = 1024
 
 
 

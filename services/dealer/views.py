@@ -16,13 +16,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from poker import deckproof, mapping, timefields
+from poker import mapping, timefields
 from poker.cards import card_text
 from poker.enum_wire import members, numbers
 from poker.mapping import field_tag, length_delimited
 from poker.v1 import dealer_pb2 as pb
 from poker.vocab import table_events as ev
 from poker.vocab.config import MAX_RAKE_CAPS
+from services.dealer import deck
 from services.dealer.auth import Caller
 from services.dealer.engine import (
     AUDITOR,
@@ -257,13 +258,12 @@ def hand_number(hand_id: str) -> int:
 #: written per event kind. DeckRevealed differs per viewer (reveal_for, below).
 
 
-def _position_hashes(e: ev.DeckRevealed) -> list[bytes]:
-    return [deckproof.position_hash(i, card, salt)
-            for i, (card, salt) in enumerate(zip(e.deck, e.salts, strict=True))]
+def _position_hashes(e: ev.DeckRevealed) -> Sequence[bytes]:
+    return deck.position_hashes(e.deck, e.salts, e.commitment)
 
 
 def reveal_for(e: ev.DeckRevealed, who: Any,
-               hashes: list[bytes] | None = None) -> pb.DeckRevealed:
+               hashes: Sequence[bytes] | None = None) -> pb.DeckRevealed:
     """R3's proof as `who` (an engine viewer) gets it: the auditor the whole deck and its
     salts; anyone else h_i for each position not opened to them (empty where it was).
     A hand dealt before per-position salts: the auditor alone gets its salt and deck."""

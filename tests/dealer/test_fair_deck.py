@@ -250,3 +250,26 @@ def test_R3_no_viewer_gets_a_card_or_salt_not_opened_to_it_over_a_thousand_hands
                     assert not (isinstance(item, str) and item in
                                 {t.salts[i].hex() for i in set(range(52)) - allowed})
     store.close()
+
+
+def test_R3_a_reveal_reuses_the_hashes_its_deck_was_committed_with_and_only_those() -> None:
+    """deck.position_hashes: a deck committed to by this process gives back the very hashes
+    the commitment was made of (no SHA-256 again); other cards or salts under the same
+    commitment, or a commitment not kept (a restarted dealer), are computed afresh."""
+    from poker.deckproof import commitment_of, position_hash
+    from services.dealer import deck
+
+    shuffled = deck.shuffle(None, 1)
+    commitment = shuffled.commitment
+    kept = deck.position_hashes(shuffled.cards, shuffled.salts, commitment)
+    assert kept is deck._RECENT[commitment][2]  # the kept tuple itself
+    assert commitment_of(kept) == commitment
+    assert list(kept) == [position_hash(i, c, s) for i, (c, s)
+                          in enumerate(zip(shuffled.cards, shuffled.salts, strict=True))]
+    swapped = (shuffled.cards[1], shuffled.cards[0], *shuffled.cards[2:])
+    other = deck.position_hashes(swapped, shuffled.salts, commitment)
+    assert other is not kept and commitment_of(other) != commitment
+    assert deck.position_hashes(shuffled.cards, shuffled.salts, "0" * 64) == kept
+    for n in range(deck._RECENT_DECKS + 5):  # bounded: the oldest go first
+        deck.shuffle(None, n).commitment  # noqa: B018 - committing keeps the hashes
+    assert len(deck._RECENT) == deck._RECENT_DECKS and commitment not in deck._RECENT
