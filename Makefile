@@ -61,6 +61,7 @@ bench: $(STAMP)
 	$(PY) bench/table.py
 	$(PY) bench/wire.py
 	$(PY) bench/admission.py
+	$(PY) bench/table_core.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache

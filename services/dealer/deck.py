@@ -17,38 +17,32 @@ import os
 import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from poker.deckproof import SALT_BYTES, commitment_of, position_hash
 
 
 @dataclass(frozen=True, slots=True)
 class ShuffledDeck:
-    """A hand's deck in committed order (position i holds cards[i]) and its 52 salts."""
+    """A hand's deck in committed order (position i holds cards[i]) and its 52 salts;
+    `hashes`, its position hashes, computed once."""
 
     cards: tuple[int, ...]
     salts: tuple[bytes, ...]
+    hashes: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def hashes(self) -> tuple[bytes, ...]:
-        return position_hashes(self.cards, self.salts)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hashes", position_hashes(self.cards, self.salts))
 
     @property
     def commitment(self) -> str:
-        """C of R3; the position hashes it is made of are kept for the hand's reveal
-        (`position_hashes`), which needs them again for every viewer."""
-        hashes = self.hashes
-        commitment = commitment_of(hashes)
-        _RECENT[commitment] = (self.cards, self.salts, hashes)
-        while len(_RECENT) > _RECENT_DECKS:
-            del _RECENT[next(iter(_RECENT))]
-        return commitment
+        return commitment_of(self.hashes)
 
 
 def position_hashes(cards: Sequence[int], salts: Sequence[bytes],
                     commitment: str = "") -> tuple[bytes, ...]:
-    """h_i of R3 for each position: those of a deck this process committed to lately
-    (the same cards and salts under `commitment`) are not computed again."""
+    """h_i of R3 for each position: those of a deck this process shuffled lately (the
+    same cards and salts under `commitment`) are not computed again."""
     kept = _RECENT.get(commitment) if commitment else None
     if kept is not None and kept[0] == tuple(cards) and kept[1] == tuple(salts):
         return kept[2]
@@ -56,8 +50,8 @@ def position_hashes(cards: Sequence[int], salts: Sequence[bytes],
     return tuple(position_hash(i, c, s) for i, (c, s) in enumerate(pairs))
 
 
-#: The position hashes of the decks committed to lately (commitment -> cards, salts,
-#: hashes), oldest first: a hand's reveal reads its deck's back instead of 52 SHA-256s.
+#: The position hashes of the decks shuffled lately (commitment -> cards, salts, hashes),
+#: oldest first: a hand's reveal reads its deck's back instead of 52 SHA-256s.
 _RECENT: dict[str, tuple[tuple[int, ...], tuple[bytes, ...], tuple[bytes, ...]]] = {}
 _RECENT_DECKS = 1024
 
@@ -105,8 +99,12 @@ def shuffle(test_seed: int | None, hand_number: int) -> ShuffledDeck:
     are always fresh secure random bytes (one read for the 52)."""
     order = secure_order() if test_seed is None else seeded_order(test_seed, hand_number)
     pool = secrets.token_bytes(SALT_BYTES * 52)
-    return ShuffledDeck(tuple(order), tuple(pool[i:i + SALT_BYTES]
-                                            for i in range(0, len(pool), SALT_BYTES)))
+    shuffled = ShuffledDeck(tuple(order), tuple(pool[i:i + SALT_BYTES]
+                                                for i in range(0, len(pool), SALT_BYTES)))
+    _RECENT[shuffled.commitment] = (shuffled.cards, shuffled.salts, shuffled.hashes)
+    while len(_RECENT) > _RECENT_DECKS:  # the hand's reveal needs them again (below)
+        del _RECENT[next(iter(_RECENT))]
+    return shuffled
 
 
 

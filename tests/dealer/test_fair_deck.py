@@ -253,8 +253,8 @@ def test_R3_no_viewer_gets_a_card_or_salt_not_opened_to_it_over_a_thousand_hands
 
 
 def test_R3_a_reveal_reuses_the_hashes_its_deck_was_committed_with_and_only_those() -> None:
-    """deck.position_hashes: a deck committed to by this process gives back the very hashes
-    the commitment was made of (no SHA-256 again); other cards or salts under the same
+    """deck.position_hashes: a deck this process shuffled gives back the very hashes its
+    commitment was made of (no SHA-256 again); other cards or salts under the same
     commitment, or a commitment not kept (a restarted dealer), are computed afresh."""
     from poker.deckproof import commitment_of, position_hash
     from services.dealer import deck
@@ -271,5 +271,5 @@ def test_R3_a_reveal_reuses_the_hashes_its_deck_was_committed_with_and_only_thos
     assert other is not kept and commitment_of(other) != commitment
     assert deck.position_hashes(shuffled.cards, shuffled.salts, "0" * 64) == kept
     for n in range(deck._RECENT_DECKS + 5):  # bounded: the oldest go first
-        deck.shuffle(None, n).commitment  # noqa: B018 - committing keeps the hashes
+        deck.shuffle(None, n)
     assert len(deck._RECENT) == deck._RECENT_DECKS and commitment not in deck._RECENT
