@@ -634,6 +634,41 @@ _FIXED = {_T.TYPE_DOUBLE: ("<d", 1), _T.TYPE_FLOAT: ("<f", 5), _T.TYPE_FIXED64: 
 _ZIGZAG = frozenset({_T.TYPE_SINT32, _T.TYPE_SINT64})
 
 
+class _Memo(dict[Any, bytes]):
+    """A field's bytes by value, made by `make` the first time a value is seen: a field
+    whose values repeat (amounts, seats, counts, durations, ids) is then written by a C
+    lookup (`__getitem__`) instead of a Python call a field. Bounded: at MEMO_LIMIT
+    values it starts again empty."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[Any], bytes]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, value: Any) -> bytes:
+        data = self.make(value)
+        if len(self) >= MEMO_LIMIT:
+            self.clear()
+        self[value] = data
+        return data
+
+
+#: The values a field's `_Memo` keeps before it starts again.
+MEMO_LIMIT = 1024
+
+
+def _repeats(fd: Any) -> bool:
+    """Whether a field's values repeat, so that its bytes are worth keeping by value: not
+    an instant (`X_unix_ms`) or a log position (`sequence`), which each come once."""
+    return not (fd.name.endswith("_unix_ms") or fd.name == "sequence")
+
+
+def _memoized(write: Callable[[Any], bytes], fd: Any) -> Callable[[Any], bytes]:
+    """`write`, through a `_Memo` when the field's values repeat (`_repeats`)."""
+    return _Memo(write).__getitem__ if _repeats(fd) else write
+
+
 def _varint_writer(tag: bytes, convert: Callable[[Any], int] | None = None,
                    zero: bytes | None = None) -> Callable[[Any], bytes]:
     """A varint field (ints, bools, enums): the 128 small values' bytes made once; with
@@ -784,12 +819,16 @@ def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override
         wire_type = 2
         raw = _uvarint
         single = _delimited_writer(_tag(fd, 2), kind == _T.TYPE_STRING)
+        if kind == _T.TYPE_STRING and not repeated:
+            single = _memoized(single, fd)
     else:
         wire_type = 0
         raw = _uvarint
         single = _varint_writer(_tag(fd, 0), to_wire)
         if not repeated and not fd.has_presence and not _optional(hint)[1]:
-            return _varint_writer(_tag(fd, 0), to_wire, zero=b""), None
+            return _memoized(_varint_writer(_tag(fd, 0), to_wire, zero=b""), fd), None
+        if not repeated:
+            single = _memoized(single, fd)
     if repeated:  # packed
         tag = _tag(fd, 2)
         if to_wire is None:
@@ -844,8 +883,10 @@ def _compile_writer(cls: Any, descriptor: Any, profile: str) -> Callable[..., by
         steps.append((fd.number, ("attr", f.name, w, always)))
         twin = pairing.timed.get(f.name)
         if twin is not None:  # AIP-142: the same value as a Duration / Timestamp
-            steps.append((twin.typed.number, ("attr", f.name,
-                                              twin.writer(always is True), always)))
+            typed = twin.writer(always is True)
+            if not twin.timestamp:  # a Duration's values repeat; an instant's do not
+                typed = _Memo(typed).__getitem__
+            steps.append((twin.typed.number, ("attr", f.name, typed, always)))
     for fd, pairs in pairing.flat:
         inner = []
         for f, sub_fd in sorted(pairs, key=lambda pair: pair[1].number):

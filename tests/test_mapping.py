@@ -201,3 +201,52 @@ def test_repeated_bytes_are_the_message_s_bytes_whatever_their_lengths(
     parsed = tpb.TableEvent.FromString(data)
     assert tuple(parsed.hand_salt.salts) == salts
     assert parsed.SerializeToString() == data  # upb writes the same bytes
+
+
+def test_a_field_written_by_value_gives_the_message_s_bytes_and_its_memory_is_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A field whose values repeat is written through a `_Memo` (its bytes kept by value):
+    over more distinct values than it keeps, every write is still the message's
+    serialization, zeros and large values included, and the memory starts again at
+    MEMO_LIMIT; an instant (`*_unix_ms`) and a sequence are not kept."""
+    monkeypatch.setattr(mapping, "MEMO_LIMIT", 64)
+    mapping._PLAN_CACHE.clear()
+    mapping._WRITERS.clear()
+    try:
+        to_message = mapping.encoder(TurnStarted, tpb.TurnStarted.DESCRIPTOR)
+        for i in range(300):
+            amount = (i * 7919) % 200 * (1 if i % 3 else 10**9)  # zeros, repeats, big ones
+            turn = TurnStarted(seat=i % 9, decision="bet", action_number=i,
+                               deadline_ms=1_764_633_600_000 + i, can_call=bool(i % 2),
+                               call_amount=amount, bet_kind="raise" if i % 4 else "",
+                               min_to=amount * 2, max_to=10**12 - i, all_in_to=amount,
+                               time_bank_ms=(i % 5) * 1000,
+                               bank_deadline_unix_ms=(1_764_633_630_000 + i) if i % 5 else 0)
+            body = mapping.writer(TurnStarted, tpb.TurnStarted.DESCRIPTOR)(turn)
+            assert body == to_message(turn).SerializeToString(), turn
+        memos = [w.__self__ for w in _writers_of(TurnStarted) if isinstance(
+            getattr(w, "__self__", None), mapping._Memo)]
+        assert memos and all(len(m) <= 64 for m in memos)
+    finally:
+        mapping._PLAN_CACHE.clear()
+        mapping._WRITERS.clear()
+    fields = tpb.TurnStarted.DESCRIPTOR.fields_by_name
+    assert mapping._repeats(fields["action_number"])
+    assert not mapping._repeats(fields["deadline_unix_ms"])
+    assert not mapping._repeats(tpb.TableEvent.DESCRIPTOR.fields_by_name["sequence"])
+
+
+def _writers_of(cls: type) -> list[Any]:
+    """The field writers a class's compiled plan closes over (found through its closures)."""
+    found, seen, todo = [], set(), [mapping.writer(cls, mapping._CASES[cls].message_type)]
+    while todo:
+        f = todo.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        found.append(f)
+        for cell in getattr(f, "__closure__", None) or ():
+            value = cell.cell_contents
+            items = value if isinstance(value, list | tuple) else [value]
+            todo.extend(x for x in items if callable(x))
+    return found
