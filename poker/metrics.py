@@ -28,11 +28,17 @@ import inspect
 import os
 import threading
 import time
+from bisect import bisect_left
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import grpc
-from prometheus_client import Counter, Enum, Gauge, Histogram, start_http_server
+from prometheus_client import REGISTRY, Counter, Enum, Gauge, start_http_server
+from prometheus_client.metrics_core import HistogramMetricFamily
+from prometheus_client.registry import CollectorRegistry
+from prometheus_client.samples import Sample
+from prometheus_client.utils import floatToGoString
 
 from poker.vocab import events as ev
 from poker.vocab import table_events as tev
@@ -43,6 +49,119 @@ from poker.vocab.enums import ActionKind
 #: Latency buckets (seconds): a decision takes about a millisecond, an equity call up to seconds.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
                    2.5, 5.0, 10.0, 30.0)
+
+
+class Histogram:
+    """A Prometheus histogram whose `observe` takes no lock: each observation is appended
+    to a deque (one atomic C call, from any thread) and folded into the bucket counts
+    when a scrape reads them, or when MAX_PENDING are waiting. prometheus-client's own
+    Histogram takes a lock and walks its buckets in Python on every observation (about
+    1.4 us), and the dealer observes twice a decision and once an RPC.
+
+    Exposed exactly as prometheus-client exposes a Histogram of the same name, labels and
+    buckets (`_bucket` by `le`, `_count`, `_sum`, `_created`); `labels(...)` gives a
+    child with `observe`, bound once per label values.
+
+    >>> registry = CollectorRegistry()
+    >>> latency = Histogram("demo_seconds", "Demo", ["method"], buckets=(0.1, 1.0),
+    ...                     registry=registry)
+    >>> for seconds in (0.05, 0.5, 2.0):
+    ...     latency.labels("Act").observe(seconds)
+    >>> registry.get_sample_value("demo_seconds_bucket", {"method": "Act", "le": "1.0"})
+    2.0
+    >>> registry.get_sample_value("demo_seconds_count", {"method": "Act"})
+    3.0
+    """
+
+    #: Observations a child holds before the observing thread folds them in.
+    MAX_PENDING = 4096
+
+    def __init__(self, name: str, documentation: str, labelnames: Sequence[str] = (),
+                 buckets: Sequence[float] = LATENCY_BUCKETS,
+                 registry: CollectorRegistry | None = REGISTRY) -> None:
+        self._name, self._documentation = name, documentation
+        self._labelnames = tuple(labelnames)
+        self._bounds = tuple(float(b) for b in buckets if b != float("inf")) + (float("inf"),)
+        self._les = tuple(str(floatToGoString(b)) for b in self._bounds)  # type: ignore[no-untyped-call]
+        self._children: dict[tuple[str, ...], _HistogramChild] = {}
+        self._lock = threading.Lock()
+        if not self._labelnames:
+            self._only = self.labels()
+        if registry is not None:
+            registry.register(self)
+
+    def labels(self, *values: str) -> _HistogramChild:
+        if len(values) != len(self._labelnames):
+            raise ValueError(f"{self._name}: labels {self._labelnames}, given {values!r}")
+        key = tuple(str(v) for v in values)
+        child = self._children.get(key)
+        if child is None:
+            with self._lock:
+                child = self._children.setdefault(key, _HistogramChild(self._bounds))
+        return child
+
+    def observe(self, amount: float) -> None:
+        """An observation of a histogram without labels."""
+        self._only.observe(amount)
+
+    def describe(self) -> list[HistogramMetricFamily]:
+        return [HistogramMetricFamily(self._name, self._documentation,
+                                      labels=self._labelnames)]
+
+    def collect(self) -> Iterator[HistogramMetricFamily]:
+        family = HistogramMetricFamily(self._name, self._documentation,
+                                       labels=self._labelnames)
+        for key, child in list(self._children.items()):
+            counts, total, created = child.read()
+            cumulative, buckets = 0, []
+            for le, count in zip(self._les, counts, strict=True):
+                cumulative += count
+                buckets.append((le, float(cumulative)))
+            family.add_metric(list(key), buckets, total)
+            family.samples.append(Sample(f"{self._name}_created",
+                                         dict(zip(self._labelnames, key, strict=True)),
+                                         created))
+        yield family
+
+
+class _HistogramChild:
+    """One label set's buckets: observations wait in `_pending` until read."""
+
+    __slots__ = ("_bounds", "_counts", "_created", "_fold_lock", "_pending", "_sum")
+
+    def __init__(self, bounds: tuple[float, ...]) -> None:
+        self._bounds = bounds
+        self._counts = [0] * len(bounds)
+        self._sum = 0.0
+        self._created = time.time()
+        self._pending: deque[float] = deque()
+        self._fold_lock = threading.Lock()
+
+    def observe(self, amount: float) -> None:
+        pending = self._pending
+        pending.append(amount)
+        if len(pending) > Histogram.MAX_PENDING:
+            self._fold()
+
+    def _fold(self) -> None:
+        with self._fold_lock:
+            pending, bounds, counts = self._pending, self._bounds, self._counts
+            total = 0.0
+            try:
+                while True:
+                    amount = pending.popleft()  # atomic: an append meanwhile waits its turn
+                    counts[bisect_left(bounds, amount)] += 1
+                    total += amount
+            except IndexError:
+                pass
+            self._sum += total
+
+    def read(self) -> tuple[list[int], float, float]:
+        """(count per bucket, not cumulative; sum; created), every observation folded in."""
+        self._fold()
+        with self._fold_lock:
+            return list(self._counts), self._sum, self._created
+
 
 RPCS = Counter("poker_rpc_handled", "RPCs finished, by service, method and status code",
                ["service", "method", "code"])

@@ -13,6 +13,7 @@ import socket
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -227,3 +228,62 @@ def test_the_interceptor_wraps_a_methods_handler_once_and_counts_every_call() ->
         assert asyncio.run(handler.unary_unary(None, Context())) == 7
     assert handled() - before == 3
     assert metrics._instrumented(None, method, on_loop=True) is None
+
+
+def test_the_lock_free_histogram_exposes_what_prometheus_client_s_does() -> None:
+    """poker.metrics.Histogram (observe appends, folded in when read) scrapes as
+    prometheus-client's Histogram of the same name, labels and buckets does: the same
+    bucket counts, counts and sums, by label, bounds and the +Inf bucket included."""
+    import random
+
+    from prometheus_client import CollectorRegistry
+    from prometheus_client import Histogram as Reference
+
+    ours, theirs = CollectorRegistry(), CollectorRegistry()
+    mine = metrics.Histogram("demo_seconds", "Demo", ["method", "code"],
+                             buckets=(0.001, 0.01, 1.0), registry=ours)
+    reference = Reference("demo_seconds", "Demo", ["method", "code"],
+                          buckets=(0.001, 0.01, 1.0), registry=theirs)
+    rng = random.Random(7)
+    for _ in range(2_000):
+        labels = rng.choice([("Act", "OK"), ("Seat", "NOT_FOUND")])
+        value = rng.choice([0.0005, 0.001, 0.005, 0.01, 0.5, 1.0, 3.0, rng.random()])
+        mine.labels(*labels).observe(value)
+        reference.labels(*labels).observe(value)
+
+    def samples(registry: CollectorRegistry) -> dict[tuple[str, tuple[Any, ...]], float]:
+        return {(s.name, tuple(sorted(s.labels.items()))): s.value
+                for family in registry.collect() for s in family.samples
+                if not s.name.endswith("_created")}
+
+    got, want = samples(ours), samples(theirs)
+    assert got.keys() == want.keys() and len(got) == 2 * (4 + 2)
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value), key
+
+
+def test_the_lock_free_histogram_loses_no_observation_across_threads() -> None:
+    """Four threads observe at once, past MAX_PENDING (so the observers fold too) while a
+    scrape reads: every observation is counted once."""
+    import threading
+
+    from prometheus_client import CollectorRegistry
+
+    registry = CollectorRegistry()
+    histogram = metrics.Histogram("race_seconds", "Race", buckets=(0.5,), registry=registry)
+    each = metrics.Histogram.MAX_PENDING + 1_500
+
+    def observe() -> None:
+        for i in range(each):
+            histogram.observe(0.25 if i % 2 else 0.75)
+
+    threads = [threading.Thread(target=observe) for _ in range(4)]
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads):
+        registry.get_sample_value("race_seconds_count")
+    for t in threads:
+        t.join()
+    assert registry.get_sample_value("race_seconds_count") == 4 * each
+    assert registry.get_sample_value("race_seconds_bucket", {"le": "0.5"}) == 4 * each // 2
+    assert registry.get_sample_value("race_seconds_sum") == pytest.approx(4 * each * 0.5)
