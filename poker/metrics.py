@@ -34,8 +34,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import grpc
-from prometheus_client import REGISTRY, Counter, Enum, Gauge, start_http_server
-from prometheus_client.metrics_core import HistogramMetricFamily
+from prometheus_client import REGISTRY, Enum, Gauge, start_http_server
+from prometheus_client.metrics_core import CounterMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import CollectorRegistry
 from prometheus_client.samples import Sample
 from prometheus_client.utils import floatToGoString
@@ -51,16 +51,81 @@ LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0
                    2.5, 5.0, 10.0, 30.0)
 
 
-class Histogram:
-    """A Prometheus histogram whose `observe` takes no lock: each observation is appended
-    to a deque (one atomic C call, from any thread) and folded into the bucket counts
-    when a scrape reads them, or when MAX_PENDING are waiting. prometheus-client's own
-    Histogram takes a lock and walks its buckets in Python on every observation (about
-    1.4 us), and the dealer observes twice a decision and once an RPC.
+class _Lockless:
+    """A metric family whose children take no lock to count: each observation is appended
+    to the child's deque (one atomic C call, from any thread) and folded in when a scrape
+    reads it, or when MAX_PENDING are waiting. prometheus-client's own metrics take a lock
+    on every observation (a histogram walks its buckets in Python too: about 1.4 us), and
+    the dealer counts several times a decision. Exposed exactly as prometheus-client's
+    metric of the same kind, name and labels; `labels(...)` gives the child of those label
+    values, made once."""
 
-    Exposed exactly as prometheus-client exposes a Histogram of the same name, labels and
-    buckets (`_bucket` by `le`, `_count`, `_sum`, `_created`); `labels(...)` gives a
-    child with `observe`, bound once per label values.
+    #: Observations a child holds before the observing thread folds them in.
+    MAX_PENDING = 4096
+
+    def __init__(self, name: str, documentation: str, labelnames: Sequence[str],
+                 registry: CollectorRegistry | None) -> None:
+        self._name, self._documentation = name, documentation
+        self._labelnames = tuple(labelnames)
+        self._children: dict[tuple[str, ...], Any] = {}
+        self._lock = threading.Lock()
+        if not self._labelnames:
+            self._only = self.labels()
+        if registry is not None:
+            registry.register(self)  # type: ignore[arg-type]  # describe() and collect()
+
+    def _child(self) -> Any:
+        raise NotImplementedError
+
+    def labels(self, *values: str) -> Any:
+        if len(values) != len(self._labelnames):
+            raise ValueError(f"{self._name}: labels {self._labelnames}, given {values!r}")
+        key = tuple(str(v) for v in values)
+        child = self._children.get(key)
+        if child is None:
+            with self._lock:
+                child = self._children.setdefault(key, self._child())
+        return child
+
+    def _samples(self) -> Iterator[tuple[tuple[str, ...], dict[str, str], Any]]:
+        for key, child in list(self._children.items()):
+            yield key, dict(zip(self._labelnames, key, strict=True)), child
+
+
+class _Pending:
+    """What a child has counted and what waits to be: `fold(amount)` runs for each waiting
+    amount, under the child's lock, when it is read or MAX_PENDING are waiting."""
+
+    __slots__ = ("created", "lock", "pending")
+
+    def __init__(self) -> None:
+        self.created = time.time()
+        self.pending: deque[float] = deque()
+        self.lock = threading.Lock()
+
+    def add(self, amount: float) -> None:
+        pending = self.pending
+        pending.append(amount)
+        if len(pending) > _Lockless.MAX_PENDING:
+            self.drain()
+
+    def drain(self) -> None:
+        with self.lock:
+            pending, fold = self.pending, self.fold
+            try:
+                while True:
+                    fold(pending.popleft())  # atomic: an append meanwhile is not lost
+            except IndexError:
+                pass
+
+    def fold(self, amount: float) -> None:
+        raise NotImplementedError
+
+
+class Histogram(_Lockless):
+    """A Prometheus histogram that takes no lock to observe (`_Lockless`), scraped as
+    prometheus-client's Histogram of the same name, labels and buckets (`_bucket` by
+    `le`, `_count`, `_sum`, `_created`).
 
     >>> registry = CollectorRegistry()
     >>> latency = Histogram("demo_seconds", "Demo", ["method"], buckets=(0.1, 1.0),
@@ -73,36 +138,19 @@ class Histogram:
     3.0
     """
 
-    #: Observations a child holds before the observing thread folds them in.
-    MAX_PENDING = 4096
-
     def __init__(self, name: str, documentation: str, labelnames: Sequence[str] = (),
                  buckets: Sequence[float] = LATENCY_BUCKETS,
                  registry: CollectorRegistry | None = REGISTRY) -> None:
-        self._name, self._documentation = name, documentation
-        self._labelnames = tuple(labelnames)
         self._bounds = tuple(float(b) for b in buckets if b != float("inf")) + (float("inf"),)
         self._les = tuple(str(floatToGoString(b)) for b in self._bounds)  # type: ignore[no-untyped-call]
-        self._children: dict[tuple[str, ...], _HistogramChild] = {}
-        self._lock = threading.Lock()
-        if not self._labelnames:
-            self._only = self.labels()
-        if registry is not None:
-            registry.register(self)
+        super().__init__(name, documentation, labelnames, registry)
 
-    def labels(self, *values: str) -> _HistogramChild:
-        if len(values) != len(self._labelnames):
-            raise ValueError(f"{self._name}: labels {self._labelnames}, given {values!r}")
-        key = tuple(str(v) for v in values)
-        child = self._children.get(key)
-        if child is None:
-            with self._lock:
-                child = self._children.setdefault(key, _HistogramChild(self._bounds))
-        return child
+    def _child(self) -> _HistogramChild:
+        return _HistogramChild(self._bounds)
 
     def observe(self, amount: float) -> None:
         """An observation of a histogram without labels."""
-        self._only.observe(amount)
+        self._only.add(amount)
 
     def describe(self) -> list[HistogramMetricFamily]:
         return [HistogramMetricFamily(self._name, self._documentation,
@@ -111,56 +159,90 @@ class Histogram:
     def collect(self) -> Iterator[HistogramMetricFamily]:
         family = HistogramMetricFamily(self._name, self._documentation,
                                        labels=self._labelnames)
-        for key, child in list(self._children.items()):
-            counts, total, created = child.read()
+        for key, labels, child in self._samples():
+            counts, total = child.read()
             cumulative, buckets = 0, []
             for le, count in zip(self._les, counts, strict=True):
                 cumulative += count
                 buckets.append((le, float(cumulative)))
             family.add_metric(list(key), buckets, total)
-            family.samples.append(Sample(f"{self._name}_created",
-                                         dict(zip(self._labelnames, key, strict=True)),
-                                         created))
+            family.samples.append(Sample(f"{self._name}_created", labels, child.created))
         yield family
 
 
-class _HistogramChild:
-    """One label set's buckets: observations wait in `_pending` until read."""
-
-    __slots__ = ("_bounds", "_counts", "_created", "_fold_lock", "_pending", "_sum")
+class _HistogramChild(_Pending):
+    __slots__ = ("bounds", "counts", "sum")
 
     def __init__(self, bounds: tuple[float, ...]) -> None:
-        self._bounds = bounds
-        self._counts = [0] * len(bounds)
-        self._sum = 0.0
-        self._created = time.time()
-        self._pending: deque[float] = deque()
-        self._fold_lock = threading.Lock()
+        super().__init__()
+        self.bounds, self.counts, self.sum = bounds, [0] * len(bounds), 0.0
 
     def observe(self, amount: float) -> None:
-        pending = self._pending
-        pending.append(amount)
-        if len(pending) > Histogram.MAX_PENDING:
-            self._fold()
+        self.add(amount)
 
-    def _fold(self) -> None:
-        with self._fold_lock:
-            pending, bounds, counts = self._pending, self._bounds, self._counts
-            total = 0.0
-            try:
-                while True:
-                    amount = pending.popleft()  # atomic: an append meanwhile waits its turn
-                    counts[bisect_left(bounds, amount)] += 1
-                    total += amount
-            except IndexError:
-                pass
-            self._sum += total
+    def fold(self, amount: float) -> None:
+        self.counts[bisect_left(self.bounds, amount)] += 1
+        self.sum += amount
 
-    def read(self) -> tuple[list[int], float, float]:
-        """(count per bucket, not cumulative; sum; created), every observation folded in."""
-        self._fold()
-        with self._fold_lock:
-            return list(self._counts), self._sum, self._created
+    def read(self) -> tuple[list[int], float]:
+        """(count per bucket, not cumulative; sum), every observation folded in."""
+        self.drain()
+        with self.lock:
+            return list(self.counts), self.sum
+
+
+class Counter(_Lockless):
+    """A Prometheus counter that takes no lock to count (`_Lockless`), scraped as
+    prometheus-client's Counter of the same name and labels (`_total`, `_created`).
+
+    >>> registry = CollectorRegistry()
+    >>> moved = Counter("demo_chips", "Demo", ["kind"], registry=registry)
+    >>> moved.labels("deposit").inc(250)
+    >>> moved.labels("deposit").inc()
+    >>> registry.get_sample_value("demo_chips_total", {"kind": "deposit"})
+    251.0
+    """
+
+    def __init__(self, name: str, documentation: str, labelnames: Sequence[str] = (),
+                 registry: CollectorRegistry | None = REGISTRY) -> None:
+        super().__init__(name, documentation, labelnames, registry)
+
+    def _child(self) -> _CounterChild:
+        return _CounterChild()
+
+    def inc(self, amount: float = 1) -> None:
+        """Counts `amount` (not below 0) on a counter without labels."""
+        self._only.inc(amount)
+
+    def describe(self) -> list[CounterMetricFamily]:
+        return [CounterMetricFamily(self._name, self._documentation, labels=self._labelnames)]
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        family = CounterMetricFamily(self._name, self._documentation, labels=self._labelnames)
+        for key, _labels, child in self._samples():
+            family.add_metric(list(key), child.read(), created=child.created)
+        yield family
+
+
+class _CounterChild(_Pending):
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.value = 0.0
+
+    def inc(self, amount: float = 1) -> None:
+        if amount < 0:
+            raise ValueError("counters can only be incremented by non-negative amounts")
+        self.add(amount)
+
+    def fold(self, amount: float) -> None:
+        self.value += amount
+
+    def read(self) -> float:
+        self.drain()
+        with self.lock:
+            return self.value
 
 
 RPCS = Counter("poker_rpc_handled", "RPCs finished, by service, method and status code",

@@ -230,13 +230,15 @@ def test_the_interceptor_wraps_a_methods_handler_once_and_counts_every_call() ->
     assert metrics._instrumented(None, method, on_loop=True) is None
 
 
-def test_the_lock_free_histogram_exposes_what_prometheus_client_s_does() -> None:
-    """poker.metrics.Histogram (observe appends, folded in when read) scrapes as
-    prometheus-client's Histogram of the same name, labels and buckets does: the same
-    bucket counts, counts and sums, by label, bounds and the +Inf bucket included."""
+def test_the_lock_free_metrics_expose_what_prometheus_client_s_do() -> None:
+    """poker.metrics.Histogram and Counter (an observation appended, folded in when read)
+    scrape as prometheus-client's of the same name, labels and buckets do: the same
+    bucket counts, counts, sums and totals, by label, bounds and the +Inf bucket
+    included; a counter refuses a negative amount as theirs does."""
     import random
 
     from prometheus_client import CollectorRegistry
+    from prometheus_client import Counter as ReferenceCounter
     from prometheus_client import Histogram as Reference
 
     ours, theirs = CollectorRegistry(), CollectorRegistry()
@@ -244,12 +246,19 @@ def test_the_lock_free_histogram_exposes_what_prometheus_client_s_does() -> None
                              buckets=(0.001, 0.01, 1.0), registry=ours)
     reference = Reference("demo_seconds", "Demo", ["method", "code"],
                           buckets=(0.001, 0.01, 1.0), registry=theirs)
+    my_count = metrics.Counter("demo_chips", "Demo", ["kind"], registry=ours)
+    their_count = ReferenceCounter("demo_chips", "Demo", ["kind"], registry=theirs)
     rng = random.Random(7)
     for _ in range(2_000):
         labels = rng.choice([("Act", "OK"), ("Seat", "NOT_FOUND")])
         value = rng.choice([0.0005, 0.001, 0.005, 0.01, 0.5, 1.0, 3.0, rng.random()])
         mine.labels(*labels).observe(value)
         reference.labels(*labels).observe(value)
+        chips = rng.randrange(1, 10_000)
+        my_count.labels(labels[0]).inc(chips)
+        their_count.labels(labels[0]).inc(chips)
+    with pytest.raises(ValueError):
+        my_count.labels("Act").inc(-1)
 
     def samples(registry: CollectorRegistry) -> dict[tuple[str, tuple[Any, ...]], float]:
         return {(s.name, tuple(sorted(s.labels.items()))): s.value
@@ -257,7 +266,7 @@ def test_the_lock_free_histogram_exposes_what_prometheus_client_s_does() -> None
                 if not s.name.endswith("_created")}
 
     got, want = samples(ours), samples(theirs)
-    assert got.keys() == want.keys() and len(got) == 2 * (4 + 2)
+    assert got.keys() == want.keys() and len(got) == 2 * (4 + 2) + 2
     for key, value in want.items():
         assert got[key] == pytest.approx(value), key
 
