@@ -841,7 +841,7 @@ def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override
             body = _packed([to_wire(v) for v in values], raw)
             return tag + _uvarint(len(body)) + body
         return packed_converted, False
-    if to_wire is not None and kind not in (_T.TYPE_ENUM,) and not delimited:
+    if to_wire is not None and (kind in _FIXED or kind in _ZIGZAG):  # (a varint converts)
         return (lambda v: single(to_wire(v))), fd.has_presence
     if to_wire is not None and delimited:
         def delimited_converted(v: Any) -> bytes:

@@ -250,3 +250,31 @@ def _writers_of(cls: type) -> list[Any]:
             items = value if isinstance(value, list | tuple) else [value]
             todo.extend(x for x in items if callable(x))
     return found
+
+
+@dataclasses.dataclass(frozen=True)
+class _HandNumber:
+    n: int
+
+
+@dataclasses.dataclass(frozen=True)
+class _DealLimit:
+    table_id: str
+    until_hand: _HandNumber | None = None
+
+
+def test_a_registered_scalar_in_an_integer_field_is_converted_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scalar type of its own (`mapping.scalar`) in an int field with presence crosses
+    converted once (a second conversion, of the converted int, would fail); None is
+    not written, a zero is (presence)."""
+    from poker.v1 import dealer_operator_api_pb2 as opb
+
+    monkeypatch.setattr(mapping, "_SCALARS", dict(mapping._SCALARS))
+    monkeypatch.setattr(mapping, "_PLAN_CACHE", {})
+    mapping.scalar(_HandNumber, lambda h: h.n, _HandNumber)
+    write = mapping.writer(_DealLimit, opb.SetDealLimitRequest.DESCRIPTOR)
+    for until in (300, 0):
+        assert write(_DealLimit("t1", _HandNumber(until))) == opb.SetDealLimitRequest(
+            table_id="t1", until_hand=until).SerializeToString()
+    assert write(_DealLimit("t1")) == opb.SetDealLimitRequest(table_id="t1").SerializeToString()
