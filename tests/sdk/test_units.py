@@ -9,6 +9,7 @@ import importlib
 import pkgutil
 import random
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -42,6 +43,7 @@ from clients.models import (
     TableView,
 )
 from clients.session import BotSession, Stop
+from clients.stack import LocalSuite
 from clients.transport import TLS, RetryPolicy, call
 from poker.v1 import dealer_pb2 as pb
 
@@ -477,3 +479,37 @@ def test_a_busted_bot_sits_out_before_it_stops() -> None:
         SeatStack(seat=0, player_id="p0", stack=0), SeatStack(seat=1, player_id="p1",
                                                               stack=1500)))
     assert session.on_events([ended], _seats()) == [("sit_out", None), ("stop", "busted")]
+
+
+def test_a_failed_suite_test_reports_the_end_of_every_process_log(tmp_path: Path) -> None:
+    """tests/sdk/conftest.py: a failed test that ran on a suite shows the last
+    LOG_TAIL_LINES lines of each process's log in its report (the suite's folder is gone
+    after the run); a passed one, or a test without a suite, shows nothing more."""
+    from types import SimpleNamespace
+
+    from tests.sdk import conftest
+
+    (tmp_path / "lobby.log").write_text("".join(f"lobby line {i}\n" for i in range(500)))
+    (tmp_path / "dealer-0.log").write_text("dealer started\n")
+    suite = LocalSuite.__new__(LocalSuite)
+    suite.folder = tmp_path
+
+    def report_of(outcome: str, funcargs: dict[str, object]) -> Any:
+        report = SimpleNamespace(when="call", failed=outcome == "failed", sections=[])
+        item: Any = SimpleNamespace(funcargs=funcargs)
+        hook = conftest.pytest_runtest_makereport(item, None)  # type: ignore[arg-type]
+        next(hook)
+        with pytest.raises(StopIteration) as done:
+            hook.send(report)
+        assert done.value.value is report
+        return report
+
+    failed = report_of("failed", {"suite": suite})
+    titles = [title for title, _ in failed.sections]
+    assert titles == ["dealer-0.log, its last 1 lines",
+                      f"lobby.log, its last {conftest.LOG_TAIL_LINES} lines"]
+    lobby = failed.sections[1][1].splitlines()
+    assert lobby[0] == f"lobby line {500 - conftest.LOG_TAIL_LINES}"
+    assert lobby[-1] == "lobby line 499"
+    assert report_of("passed", {"suite": suite}).sections == []
+    assert report_of("failed", {}).sections == []
