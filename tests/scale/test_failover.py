@@ -169,7 +169,11 @@ def test_kill_9_a_dealer_mid_hand_its_tables_deal_again_on_the_other(
             TABLES * PLAYERS * DEPOSIT)
         assert deck_proofs(bots) > TABLES  # every revealed deck checked, none failed
         adopted = [t for e in log_lines(tmp_path / "b.log", "tables_adopted") for t in e["tables"]]
-        assert sorted(adopted) == mine
+        # B adopts each of A's tables once; a table B then lost at a late renewal (a
+        # loaded machine) and won back is adopted once more for each loss, and only then.
+        lost = [t for e in log_lines(tmp_path / "b.log", "tables_lost") for t in e["tables"]]
+        assert {t: adopted.count(t) for t in {*adopted, *mine}} == {
+            t: (t in mine) + lost.count(t) for t in {*adopted, *mine}}, (adopted, lost)
         log_checks(dsn)
         print(f"failover: {len(mine)} tables dealt again within "
               f"{max(dealt_again.values()):.2f} s (lease {LEASE_S} s)")
