@@ -660,8 +660,10 @@ MEMO_LIMIT = 1024
 
 def _repeats(fd: Any) -> bool:
     """Whether a field's values repeat, so that its bytes are worth keeping by value: not
-    an instant (`X_unix_ms`) or a log position (`sequence`), which each come once."""
-    return not (fd.name.endswith("_unix_ms") or fd.name == "sequence")
+    an instant (`X_unix_ms`, a Timestamp) or a log position (`sequence`), which each come
+    once."""
+    return not (fd.name.endswith("_unix_ms") or fd.name == "sequence" or (
+        fd.type == _T.TYPE_MESSAGE and fd.message_type.full_name == timefields.TIMESTAMP))
 
 
 def _memoized(write: Callable[[Any], bytes], fd: Any) -> Callable[[Any], bytes]:
@@ -883,9 +885,7 @@ def _compile_writer(cls: Any, descriptor: Any, profile: str) -> Callable[..., by
         steps.append((fd.number, ("attr", f.name, w, always)))
         twin = pairing.timed.get(f.name)
         if twin is not None:  # AIP-142: the same value as a Duration / Timestamp
-            typed = twin.writer(always is True)
-            if not twin.timestamp:  # a Duration's values repeat; an instant's do not
-                typed = _Memo(typed).__getitem__
+            typed = _memoized(twin.writer(always is True), twin.typed)
             steps.append((twin.typed.number, ("attr", f.name, typed, always)))
     for fd, pairs in pairing.flat:
         inner = []

@@ -177,8 +177,7 @@ class _HistogramChild(_Pending):
         super().__init__()
         self.bounds, self.counts, self.sum = bounds, [0] * len(bounds), 0.0
 
-    def observe(self, amount: float) -> None:
-        self.add(amount)
+    observe = _Pending.add
 
     def fold(self, amount: float) -> None:
         self.counts[bisect_left(self.bounds, amount)] += 1

@@ -233,6 +233,8 @@ def test_a_field_written_by_value_gives_the_message_s_bytes_and_its_memory_is_bo
     fields = tpb.TurnStarted.DESCRIPTOR.fields_by_name
     assert mapping._repeats(fields["action_number"])
     assert not mapping._repeats(fields["deadline_unix_ms"])
+    assert not mapping._repeats(fields["bank_deadline_time"]) and mapping._repeats(
+        fields["time_bank"])
     assert not mapping._repeats(tpb.TableEvent.DESCRIPTOR.fields_by_name["sequence"])
 
 
