@@ -259,7 +259,8 @@ class DealerServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SetButton(self, request, context):
-        """Gives the button for the table's first hand (the lobby's draw, R4). Internal.
+        """Gives the button for the table's first hand (the lobby's draw, R4). Internal. A repeat
+        of the seat already set is answered and records nothing (one ButtonSet per draw).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -153,8 +153,10 @@ def test_R4_R5_set_button_for_the_first_hand_only() -> None:
     state = _seated(2)
     assert needs_button_draw(state)
     _refused(state, c.SetButton(7), InvalidArgument)
-    _step(state, c.SetButton(1))
+    assert _step(state, c.SetButton(1)) == [ev.ButtonSet(1)]
     assert state.button == 1 and not needs_button_draw(state)
+    assert _step(state, c.SetButton(1)) == []  # told twice: one ButtonSet
+    assert _step(state, c.SetButton(0)) == [ev.ButtonSet(0)]  # a new draw replaces it
     _step(state, c.StartHand(DECK))
     _refused(state, c.SetButton(0), FailedPrecondition, "first hand only")
 

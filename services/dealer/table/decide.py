@@ -121,6 +121,8 @@ def _set_button(state: TableState, cmd: c.SetButton, now: int) -> list[Any]:
             "played and it moves by itself (R5)")
     if not 0 <= cmd.seat < state.config.seats:
         raise InvalidArgument(_no_such_seat(state, cmd.seat))
+    if state.button == cmd.seat:
+        return []  # a repeat (the lobby's seating passes can tell the same draw twice)
     return [ev.ButtonSet(cmd.seat)]
 
 
