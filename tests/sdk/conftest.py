@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections import deque
-from collections.abc import Callable, Generator, Iterator, Sized
+from collections.abc import Callable, Iterator, Sized
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,34 +26,6 @@ _ids = itertools.count(1)
 def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalSuite]:
     with LocalSuite(folder=tmp_path_factory.mktemp("suite")) as running:
         yield running
-
-
-#: Lines of each process's log a failed test's report shows.
-LOG_TAIL_LINES = 200
-
-
-def log_tails(folder: Path, lines: int = LOG_TAIL_LINES) -> list[tuple[str, str]]:
-    """(section title, the last `lines` lines) of each process's log in a suite's folder:
-    what a failed test's report shows, since the folder is gone once the run ends."""
-    sections = []
-    for log in sorted(folder.glob("*.log")):
-        with log.open(errors="replace") as f:
-            tail = deque(f, maxlen=lines)
-        sections.append((f"{log.name}, its last {len(tail)} lines", "".join(tail)))
-    return sections
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
-                              ) -> Generator[None, Any, Any]:
-    """A failed test of a running suite (a time-out included) reports the end of every
-    process's log: a flake seen once in CI can then be read afterwards."""
-    report = yield
-    suite = getattr(item, "funcargs", {}).get("suite")
-    if report.when == "call" and report.failed and isinstance(suite, LocalSuite):
-        for title, text in log_tails(suite.folder):
-            report.sections.append((title, text))
-    return report
 
 
 @pytest.fixture(scope="module")

@@ -482,17 +482,23 @@ def test_a_busted_bot_sits_out_before_it_stops() -> None:
 
 
 def test_a_failed_suite_test_reports_the_end_of_every_process_log(tmp_path: Path) -> None:
-    """tests/sdk/conftest.py: a failed test that ran on a suite shows the last
-    LOG_TAIL_LINES lines of each process's log in its report (the suite's folder is gone
-    after the run); a passed one, or a test without a suite, shows nothing more."""
+    """tests/conftest.py: a failed test shows the last LOG_TAIL_LINES lines of each
+    process's log its suite's folder or its tmp_path holds, at any depth (both are gone
+    after the run); a passed one, or a test with neither, shows nothing more."""
     from types import SimpleNamespace
 
-    from tests.sdk import conftest
+    from tests import conftest
 
-    (tmp_path / "lobby.log").write_text("".join(f"lobby line {i}\n" for i in range(500)))
-    (tmp_path / "dealer-0.log").write_text("dealer started\n")
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    (folder / "lobby.log").write_text("".join(f"lobby line {i}\n" for i in range(500)))
+    (folder / "dealer-0.log").write_text("dealer started\n")
+    own = tmp_path / "own"
+    (own / "t1").mkdir(parents=True)
+    (own / "t1" / "dealer.log").write_text("adopted\nlost\n")
+    (own / "notes.txt").write_text("not a log\n")
     suite = LocalSuite.__new__(LocalSuite)
-    suite.folder = tmp_path
+    suite.folder = folder
 
     def report_of(outcome: str, funcargs: dict[str, object]) -> Any:
         report = SimpleNamespace(when="call", failed=outcome == "failed", sections=[])
@@ -511,5 +517,8 @@ def test_a_failed_suite_test_reports_the_end_of_every_process_log(tmp_path: Path
     lobby = failed.sections[1][1].splitlines()
     assert lobby[0] == f"lobby line {500 - conftest.LOG_TAIL_LINES}"
     assert lobby[-1] == "lobby line 499"
+    both = report_of("failed", {"suite": suite, "tmp_path": own})
+    assert [t for t, _ in both.sections][2:] == ["t1/dealer.log, its last 2 lines"]
+    assert both.sections[2][1] == "adopted\nlost\n"
     assert report_of("passed", {"suite": suite}).sections == []
     assert report_of("failed", {}).sections == []
