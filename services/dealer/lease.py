@@ -32,6 +32,7 @@ import os
 import secrets
 import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -133,6 +134,7 @@ class Leases:
 
         def run() -> None:
             metrics.set_lease_state("holding")
+            renewed = time.monotonic()
             while not self._stop.wait(self.renew_s):
                 try:
                     tables = mine()
@@ -142,7 +144,14 @@ class Leases:
                     metrics.set_lease_state("renewing_late")
                     self._reset()
                     continue
-                metrics.set_lease_state("lost" if found.lost else "holding")
+                now = time.monotonic()
+                late = now - renewed > self.lease_s / 2
+                if late:  # half the lease gone unrenewed: the tables were near expiry
+                    log.warning("lease_renewed_late", seconds=round(now - renewed, 3),
+                                lease_seconds=self.lease_s, tables=len(tables))
+                renewed = now
+                metrics.set_lease_state("lost" if found.lost else
+                                        "renewing_late" if late else "holding")
                 metrics.set_tables_owned(len(tables) - len(found.lost) + len(found.adopted))
                 for _ in found.adopted:
                     metrics.table_adopted()

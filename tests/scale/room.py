@@ -23,8 +23,9 @@ SERVICE_TOKEN = "scale-service-token"
 AUDITOR_TOKEN = "scale-auditor-token"
 SVC = (("authorization", f"Bearer {SERVICE_TOKEN}"),)
 AUDIT = (("authorization", f"Bearer {AUDITOR_TOKEN}"),)
-#: The tests' lease: a dead dealer's tables are adopted 2-3 s after its last renewal.
-LEASE_S, RENEW_S = 2.0, 0.5
+#: The tests' lease: a dead dealer's tables are adopted 4-5 s after its last renewal
+#: (2 s once lost tables at a late renewal on a loaded 2-core CI machine).
+LEASE_S, RENEW_S = 4.0, 0.5
 
 
 def free_port() -> int:

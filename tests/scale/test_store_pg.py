@@ -146,3 +146,38 @@ def test_pg_store_refuses_events_of_an_older_payload_format(dsn: str) -> None:
         conn.execute("UPDATE dealer_meta SET value = value - 1 WHERE key = 'format'")
     with pytest.raises(StoreFormatError, match="older|payload format"):
         PgStore(dsn, "a")
+
+
+def test_a_renewal_later_than_half_the_lease_is_logged(dsn: str) -> None:
+    """lease.Leases.start: a round that renews more than lease_s / 2 after the last one
+    (a loaded machine, a slow database) logs lease_renewed_late, once per late round; an
+    operator sees tables near expiry before another dealer adopts them."""
+    import asyncio
+    import threading
+
+    from structlog.testing import capture_logs
+
+    calls, done = [], threading.Event()
+
+    def mine() -> list[str]:
+        calls.append(time.monotonic())
+        if len(calls) == 3:
+            time.sleep(0.7)  # the round stalls: 0.25 + 0.7 s since the last renewal
+        if len(calls) == 6:
+            done.set()
+        return []
+
+    PgStore(dsn, "a").close()  # the schema
+    leases = _adopt(dsn, "a", lease_s=1.0)
+    leases.renew_s = 0.25
+    loop = asyncio.new_event_loop()
+    try:
+        with capture_logs() as logs:
+            leases.start(loop, mine, lambda found: None)
+            assert done.wait(10)
+            leases.stop(release=False)
+    finally:
+        loop.close()
+    late = [e for e in logs if e["event"] == "lease_renewed_late"]
+    assert not [e for e in logs if e["event"] == "lease_round_failed"]
+    assert len(late) == 1 and late[0]["seconds"] > 0.5 and late[0]["lease_seconds"] == 1.0
