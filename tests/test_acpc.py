@@ -173,10 +173,12 @@ def test_acpc_clients_play_a_match_and_every_chip_is_accounted_for(
         seated = [line.split()[1] for line in out.splitlines() if line.startswith("seated ")]
         assert len(seated) == players
         assert sum(operator.player(p).balance for p in seated) == players * 10 * STACK
-        assert sum(operator.player(p).balance != 10 * STACK for p in seated)  # chips moved
         for s in seen:
             assert s is not None
             assert not s.errors, s.errors[:5]  # type: ignore[attr-defined]
             assert s.hands >= hands - 1, s  # type: ignore[attr-defined]
             assert s.answers > s.hands  # type: ignore[attr-defined]
-        assert any(s.showdowns for s in seen)  # type: ignore[attr-defined]
+        # Hands were played out, not folded away: every client saw showdowns. (No check on
+        # the players' net: after a match it can be exactly 0, and a clean-clone run once
+        # ended with both balances where they started.)
+        assert all(s.showdowns for s in seen)  # type: ignore[attr-defined]
