@@ -70,6 +70,10 @@ class TableFollower:
         self.cursors: dict[str, int] = {}
         self.notes = 0
         self.connected: set[str] = set()
+        #: Streams (re)connected so far. A table that has no cursor yet is followed "from
+        #: now on" by a new stream: what it did while its stream was down is not sent, so
+        #: a pass limited to the noted tables needs a full pass after each connection.
+        self.connections = 0
         self._stop = threading.Event()
         self._calls: dict[str, grpc.Future] = {}
         self._threads: list[threading.Thread] = []
@@ -107,7 +111,10 @@ class TableFollower:
                 try:
                     for response in call:
                         failures = 0
-                        self.connected.add(address)
+                        if address not in self.connected:  # this call's first response
+                            with self._lock:
+                                self.connections += 1
+                            self.connected.add(address)
                         for note in response.notes:
                             self._deliver(_note(note))
                 except grpc.RpcError as err:
@@ -120,6 +127,12 @@ class TableFollower:
                 failures += 1
         finally:
             channel.close()
+
+    def live_since(self, mark: int) -> bool:
+        """Every stream is up and none (re)connected since `mark` (`connections` read
+        before a pass that looked at every table): a pass limited to the tables the notes
+        name misses nothing."""
+        return self.connections == mark and self.connected.issuperset(self.addresses)
 
     def _deliver(self, note: DealerNote) -> None:
         with self._lock:

@@ -337,6 +337,7 @@ def send_busted_away(ctx: Ctx, busted: Busted, now: float,
             log.info("busted_player_left", table_id=table.table_id, player_id=seat.player_id,
                      seat=seat.seat, reason=why, op_id=op.id, state=op.state.value)
             started.append((op, why))
+            del busted[key]  # settled: the LEAVE operation is kept and driven to its end
     for key in [k for k in busted if k not in seen]:
         del busted[key]
     return started

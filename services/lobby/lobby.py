@@ -76,8 +76,10 @@ class Lobby:
         self.follower: TableFollower | None = None
         self.bust_watch = BustWatch()
         self.freed_watch = FreedWatch()  # R34: tables where a seat was freed
-        self._full_follow_done = False
-        self._full_pass_done = False
+        #: The follower's `connections` before the last R34 / R30 pass that read every
+        #: table (None: none yet): passes limited to noted tables need it current.
+        self._full_follow_mark: int | None = None
+        self._full_pass_mark: int | None = None
 
     # Players and money -----------------------------------------------------------------
 
@@ -322,22 +324,26 @@ class Lobby:
         """R30: busted players who cannot or did not rebuy in time leave their tables
         (`leaving.send_busted_away`); `recover()` does it every BUSTED_PASS_S seconds."""
         follower, only = self.follower, None
-        if (follower is not None and self._full_pass_done
-                and follower.connected.issuperset(follower.addresses)):
-            only = self.bust_watch.tables()  # else (a stream down, the first pass) all
+        mark = follower.connections if follower is not None else 0
+        if (follower is not None and self._full_pass_mark is not None
+                and follower.live_since(self._full_pass_mark)):
+            # The noted busts, and the busts a pass saw that no note named (before the
+            # streams, or while one was down) until they are settled.
+            only = self.bust_watch.tables() | {t for t, _, _ in self._busted}
+        # else (the first pass, a stream down or reconnected since): every table
         found = leaving.send_busted_away(
             self.ctx, self._busted, time.monotonic() if now is None else now, only)
-        self._full_pass_done = True
+        if only is None:
+            self._full_pass_mark = mark
         return found
 
     def follow(self, follower: TableFollower) -> None:
         """Follows the dealers' table-level events (FollowTables) from now on: R30's pass
-        asks only the tables where a player busted (once every table, at the first
-        pass and while a dealer's stream is down)."""
-        self.follower, self._full_pass_done = follower, False
+        asks only the tables where a player busted (every table at the first pass, while
+        a dealer's stream is down, and once after it reconnects)."""
+        self.follower, self._full_pass_mark, self._full_follow_mark = follower, None, None
         follower.subscribe(self.bust_watch)
         follower.subscribe(self.freed_watch)
-        self._full_follow_done = False
         follower.start()
 
     def follow_tables(self) -> list[Operation]:
@@ -347,15 +353,17 @@ class Lobby:
         was freed since the last one (every table at the first pass and while a dealer's
         stream is down), so an idle room costs it nothing."""
         follower, only = self.follower, None
-        if (follower is not None and self._full_follow_done
-                and follower.connected.issuperset(follower.addresses)):
+        mark = follower.connections if follower is not None else 0
+        if (follower is not None and self._full_follow_mark is not None
+                and follower.live_since(self._full_follow_mark)):
             only = self.freed_watch.take()
             if not only:
                 return []
         unread: set[str] = set()
         found = following.follow(self.ctx, self.events, only, unread)
         self.freed_watch.again(unread)
-        self._full_follow_done = True
+        if only is None:
+            self._full_follow_mark = mark
         return found
 
     def _drive(self, op: Operation) -> Operation:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from lobby_fakes import FakeDealer
 
-from services.lobby.follower import DealerNote
+from services.lobby.follower import DealerNote, TableFollower
 from services.lobby.lobby import BUSTED_PASS_S, Lobby
 from services.lobby.rules import TableRules
 from services.lobby.storage import Storage
@@ -23,7 +23,10 @@ class StreamsUp:
 
     def __init__(self) -> None:
         self.addresses, self.connected = [D1], {D1}
+        self.connections = 1
         self.handlers: list[Callable[[DealerNote], None]] = []
+
+    live_since = TableFollower.live_since
 
     def subscribe(self, handler: Callable[[DealerNote], None]) -> None:
         self.handlers.append(handler)
@@ -77,3 +80,49 @@ def test_R30_the_lobby_following_events_asks_no_idle_table_and_a_busted_one_once
     per_s = {"polling": polled[-1] / BUSTED_PASS_S, "following": followed[-1] / BUSTED_PASS_S}
     print(f"lobby dealer calls per second, {TABLES} idle tables: {per_s}")
     polling.stop()
+
+
+def test_R30_a_bust_no_note_named_is_asked_again_until_it_is_settled(
+        storage: Storage, dealer: FakeDealer) -> None:
+    """A bust that happened before the streams (or while one was down) is seen by the
+    pass that reads every table; the passes limited to noted tables keep asking that
+    table until the player rebuys or leaves (they used to forget it: the player sat
+    there busted for ever and the other bot waited)."""
+    lobby = room(storage, dealer)
+    dealer.play(D1, "t3", {0: -100, 1: +100})  # ann busts: no note (before the stream)
+    streams = StreamsUp()
+    lobby.follow(streams)  # type: ignore[arg-type]
+    assert calls_per_pass(lobby, dealer, 10.0) == TABLES  # sees the bust; ann may rebuy
+    assert calls_per_pass(lobby, dealer, 10.2) == 1  # t3 only, still within the wait
+    gone = lobby.send_busted_away(now=11.0)  # past rebuy_wait_seconds
+    assert [(op.player_id, op.table_id) for op, _why in gone] == [("ann", "t3")]
+    assert calls_per_pass(lobby, dealer, 12.0) == 0  # settled: forgotten
+    lobby.stop()
+
+
+def test_R30_R34_a_stream_that_reconnected_gets_one_pass_over_every_table(
+        storage: Storage, dealer: FakeDealer) -> None:
+    """A table with no cursor is followed "from now on" by a new stream: what it did
+    while the stream was down is not sent. So after each (re)connection the next R30 and
+    R34 passes read every table once, and then the noted ones only."""
+    lobby = room(storage, dealer)
+    streams = StreamsUp()
+    lobby.follow(streams)  # type: ignore[arg-type]
+    assert calls_per_pass(lobby, dealer, 10.0) == TABLES
+    assert calls_per_pass(lobby, dealer, 11.0) == 0
+    lobby.follow_tables()
+    reads = len(dealer.calls)
+    lobby.follow_tables()
+    assert len(dealer.calls) == reads  # R34: nothing freed, nothing read
+    streams.connected = set()  # the stream drops: every table, every pass
+    assert calls_per_pass(lobby, dealer, 12.0) == TABLES
+    streams.connected, streams.connections = {D1}, 2  # back: once more every table
+    dealer.play(D1, "t5", {0: -100, 1: +100})  # ann busted while it was down: no note
+    assert calls_per_pass(lobby, dealer, 13.0) == TABLES
+    assert calls_per_pass(lobby, dealer, 13.2) == 1  # then t5 only (ann's wait)
+    lobby.follow_tables()
+    assert len(dealer.calls) > reads + TABLES + 1  # R34 read every table once again
+    reads = len(dealer.calls)
+    lobby.follow_tables()
+    assert len(dealer.calls) == reads
+    lobby.stop()

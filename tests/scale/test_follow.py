@@ -45,6 +45,8 @@ def test_follow_tables_notes_what_happens_and_nothing_while_idle(tmp_path: Path)
         assert kinds[:2] == ["SEATED", "SEATED"]
         sequences = [n.sequence for n in got]
         assert sequences == sorted(sequences)  # one table: in its order
+        # One connection however many messages came (the lobby's passes count on it).
+        assert follower.connections == 1 and follower.live_since(1)
         follower.stop()
         last = max(n.sequence for n in got)
         # A follower resuming after its cursor gets what came after, nothing before it.
