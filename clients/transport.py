@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 import grpc
 
 from clients.errors import ServiceError, error_from_rpc
+from poker.tls import RECONNECT_OPTIONS
 
 __all__ = [
     "DEFAULT_TIMEOUT", "RECONNECT_CODES", "Reconnector", "RetryPolicy", "TLS", "bearer", "call",
@@ -149,9 +150,7 @@ class ChannelSettings:
 
 _CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", 64 * 1024 * 1024),
-    # Reconnect quickly after a server restart rather than after the default 1-120 s backoff.
-    ("grpc.initial_reconnect_backoff_ms", 100),
-    ("grpc.max_reconnect_backoff_ms", 2000),
+    *RECONNECT_OPTIONS,  # quickly after a server restart, not after 1-120 s
 ]
 
 

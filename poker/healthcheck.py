@@ -34,9 +34,9 @@ def open_channel(address: str, credentials: grpc.ChannelCredentials | None = Non
                  server_name: str | None = None) -> grpc.Channel:
     """A plaintext channel, or a TLS one with `credentials`."""
     if credentials is None:
-        return grpc.insecure_channel(address)
+        return tls.upstream_channel(address)
     options = [("grpc.ssl_target_name_override", server_name)] if server_name else []
-    return grpc.secure_channel(address, credentials, options=options)
+    return tls.upstream_channel(address, credentials, options)
 
 
 def check(address: str, service: str = "", timeout: float = 3.0,

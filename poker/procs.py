@@ -19,6 +19,8 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from poker.tls import upstream_channel
+
 
 @dataclass
 class ServiceProcess:
@@ -89,8 +91,7 @@ def start_service(
 def wait_healthy(address: str, service: str = "", timeout: float = 30.0,
                  credentials: grpc.ChannelCredentials | None = None) -> None:
     """Blocks until the health service at `address` answers SERVING."""
-    with (grpc.secure_channel(address, credentials) if credentials
-          else grpc.insecure_channel(address)) as channel:
+    with upstream_channel(address, credentials) as channel:
         grpc.channel_ready_future(channel).result(timeout=timeout)
         reply = health_pb2_grpc.HealthStub(channel).Check(
             health_pb2.HealthCheckRequest(service=service), timeout=timeout

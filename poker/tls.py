@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import grpc
 
@@ -123,6 +124,27 @@ def announce(host: str, port: int, tls: ServerTLS | None) -> None:
     if tls:
         asked = ", client certificates required" if tls.client_ca else ""
         print(f"tls on: certificate {tls.cert}{asked}", flush=True)
+
+
+#: Options of every client channel the suite opens (the SDK's, the lobby's to its
+#: dealers, the dealer's to its evaluators, the tools'): reconnect within 0.1-2 s of a
+#: server coming back instead of gRPC's default backoff of 1 s growing to 120 s, during
+#: which every call fails at once with UNAVAILABLE (a dealer restarted after a few
+#: seconds down was still out of the lobby's reach after it served again).
+RECONNECT_OPTIONS: list[tuple[str, int]] = [
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 2000),
+]
+
+
+def upstream_channel(address: str, credentials: grpc.ChannelCredentials | None = None,
+                     options: Sequence[tuple[str, Any]] = ()) -> grpc.Channel:
+    """A channel from a service to its upstream (or from a tool to a service): TLS with
+    `credentials`, plaintext without, reconnecting quickly (RECONNECT_OPTIONS)."""
+    opts = [*RECONNECT_OPTIONS, *options]
+    if credentials is None:
+        return grpc.insecure_channel(address, options=opts)
+    return grpc.secure_channel(address, credentials, options=opts)
 
 
 def channel_credentials(ca: str | Path, cert: str | Path | None = None,

@@ -39,6 +39,7 @@ from typing import Any
 import grpc
 import structlog
 
+from poker.tls import RECONNECT_OPTIONS
 from poker.v1 import evaluator_pb2, evaluator_pb2_grpc
 
 # Lazy: modules load (for --help) before poker.log configures the process.
@@ -66,8 +67,9 @@ RESOLVE_S = 5.0
 
 
 def channel_options(resolve_s: float = RESOLVE_S) -> list[tuple[str, object]]:
-    """The evaluator channels' options: round_robin, names looked up again every `resolve_s`."""
-    return [*CHANNEL_OPTIONS,
+    """The evaluator channels' options: round_robin, names looked up again every `resolve_s`,
+    a restarted evaluator reconnected to quickly (poker.tls.RECONNECT_OPTIONS)."""
+    return [*CHANNEL_OPTIONS, *RECONNECT_OPTIONS,
             ("grpc.dns_min_time_between_resolutions_ms", max(0, int(resolve_s * 1000)))]
 
 

@@ -19,6 +19,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from poker.moved import moved_to
+from poker.tls import upstream_channel
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
 from services.lobby.dealers import (
@@ -88,8 +89,7 @@ class GrpcDealer:
     def _stub(self, address: str) -> dealer_pb2_grpc.DealerServiceStub:
         with self._lock:
             if address not in self._stubs:
-                channel = (grpc.secure_channel(address, self._credentials)
-                           if self._credentials else grpc.insecure_channel(address))
+                channel = upstream_channel(address, self._credentials)
                 self._channels[address] = channel
                 self._stubs[address] = dealer_pb2_grpc.DealerServiceStub(  # type: ignore[no-untyped-call,unused-ignore]
                     channel)

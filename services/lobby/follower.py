@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import grpc
 
 from poker.log import get_logger
+from poker.tls import upstream_channel
 from poker.v1 import dealer_pb2 as pb
 from poker.v1 import dealer_pb2_grpc
 
@@ -97,8 +98,7 @@ class TableFollower:
 
     def _run(self, address: str) -> None:
         failures = 0
-        channel = (grpc.secure_channel(address, self._credentials) if self._credentials
-                   else grpc.insecure_channel(address))
+        channel = upstream_channel(address, self._credentials)
         stub = dealer_pb2_grpc.DealerServiceStub(channel)  # type: ignore[no-untyped-call]
         try:
             while not self._stop.is_set():

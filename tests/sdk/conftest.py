@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections.abc import Callable, Iterator, Sized
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from clients.accounts import LobbyTable, TableRules
-from clients.errors import ServiceError
+from clients.errors import ServiceError, Unavailable
 from clients.models import Level, TableConfig
 from clients.sdk import LobbyClient, TableClient
 from clients.session import Bot, PlayResult
@@ -132,6 +133,23 @@ def conserved(operator: LobbyClient, players: list[Player], table_ids: list[str]
     assert total == DEPOSIT * len(players)
     audit = operator.audit()
     assert audit.ok and audit.total == 0, audit.problems
+
+
+def close_after_restart(operator: LobbyClient, table_id: str,
+                        void_hand_in_progress: bool = False, within: float = 30.0) -> int:
+    """Closes a table whose dealer restarted a moment ago, as an operator would: the lobby
+    may answer UNAVAILABLE ("the table is closing and its stacks are credited as soon as
+    the dealer answers") until it reaches the dealer again; the same request then tells
+    how the close ended. The chips returned."""
+    request_id = f"close-{table_id}"
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return operator.close_table(table_id, void_hand_in_progress, request_id)[1]
+        except Unavailable:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 def restart_dealer_after(suite: LocalSuite, events: Sized, count: int,

@@ -31,6 +31,7 @@ from clients.tracker import TableTracker
 from tests.sdk.conftest import (
     DEPOSIT,
     Player,
+    close_after_restart,
     conserved,
     contiguous,
     funded,
@@ -343,7 +344,7 @@ def test_the_client_reconnects_by_itself_when_the_dealer_restarts(
         assert contiguous(p.events) and p.result.stopped_because in {
             "played its last hand", "the table reached hand 12"}
     _conserved(operator, players, table.table_id)
-    operator.close_table(table.table_id)
+    close_after_restart(operator, table.table_id)
 
 
 def test_a_time_limit_stops_a_bot_even_at_a_table_that_never_deals(

@@ -38,6 +38,7 @@ from clients.tracker import TableTracker
 from poker.v1 import dealer_pb2 as pb
 from tests.sdk.conftest import (
     Player,
+    close_after_restart,
     conserved,
     contiguous,
     funded,
@@ -351,4 +352,4 @@ def test_the_farm_reconnects_every_seat_when_the_dealer_restarts(
         assert not farmer.client.fair_deck.violations
     conserved(operator, [f.player for f in farmers], table_ids)
     for table_id in table_ids:
-        operator.close_table(table_id, void_hand_in_progress=True)
+        close_after_restart(operator, table_id, void_hand_in_progress=True)
