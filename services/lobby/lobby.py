@@ -323,19 +323,25 @@ class Lobby:
     def send_busted_away(self, now: float | None = None) -> list[tuple[Operation, str]]:
         """R30: busted players who cannot or did not rebuy in time leave their tables
         (`leaving.send_busted_away`); `recover()` does it every BUSTED_PASS_S seconds."""
-        follower, only = self.follower, None
-        mark = follower.connections if follower is not None else 0
-        if (follower is not None and self._full_pass_mark is not None
-                and follower.live_since(self._full_pass_mark)):
-            # The noted busts, and the busts a pass saw that no note named (before the
-            # streams, or while one was down) until they are settled.
-            only = self.bust_watch.tables() | {t for t, _, _ in self._busted}
-        # else (the first pass, a stream down or reconnected since): every table
+        limited, mark = self._limited(self._full_pass_mark)
+        # The noted busts, and the busts a pass saw that no note named (before the
+        # streams, or while one was down) until they are settled; else every table.
+        only = self.bust_watch.tables() | {t for t, _, _ in self._busted} if limited else None
         found = leaving.send_busted_away(
             self.ctx, self._busted, time.monotonic() if now is None else now, only)
-        if only is None:
+        if not limited:
             self._full_pass_mark = mark
         return found
+
+    def _limited(self, full_mark: int | None) -> tuple[bool, int]:
+        """Whether a pass may read only the tables the followed notes name (the streams
+        are up and none reconnected since the last pass over every table, `full_mark`),
+        and the mark a pass over every table records now."""
+        follower = self.follower
+        if follower is None:
+            return False, 0
+        mark = follower.connections  # before the pass: a reconnection during it counts
+        return full_mark is not None and follower.live_since(full_mark), mark
 
     def follow(self, follower: TableFollower) -> None:
         """Follows the dealers' table-level events (FollowTables) from now on: R30's pass
@@ -352,17 +358,14 @@ class Lobby:
         seconds. With FollowTables (`follow`), a pass reads only the tables where a seat
         was freed since the last one (every table at the first pass and while a dealer's
         stream is down), so an idle room costs it nothing."""
-        follower, only = self.follower, None
-        mark = follower.connections if follower is not None else 0
-        if (follower is not None and self._full_follow_mark is not None
-                and follower.live_since(self._full_follow_mark)):
-            only = self.freed_watch.take()
-            if not only:
-                return []
+        limited, mark = self._limited(self._full_follow_mark)
+        only = self.freed_watch.take() if limited else None
+        if limited and not only:
+            return []
         unread: set[str] = set()
         found = following.follow(self.ctx, self.events, only, unread)
         self.freed_watch.again(unread)
-        if only is None:
+        if not limited:
             self._full_follow_mark = mark
         return found
 
