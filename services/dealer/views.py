@@ -12,6 +12,7 @@ bytes joined.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -78,7 +79,11 @@ def viewer_for(caller: Caller, table: Table) -> Viewer:
         return Viewer(AUDITOR)
     if caller.role == "seat":
         return Viewer(caller.seat, table.seated_at.get(caller.seat, 0))
-    return Viewer(SPECTATOR)
+    return _SPECTATOR
+
+
+#: A spectator (a frozen value: one serves every call).
+_SPECTATOR = Viewer(SPECTATOR)
 
 
 def texts(cards: Sequence[int]) -> list[str]:
@@ -383,22 +388,27 @@ def result_frame(result: pb.PlayActionResult) -> bytes:
     return length_delimited(_RESULT_FIELD, result.SerializeToString())
 
 
+#: A stored event's event (the kinds of a batch are looked at in C).
+_EVENT = operator.attrgetter("event")
+
+
 def shared_frames(batch: Sequence[Stored], table: Table | None = None
                   ) -> tuple[list[bytes | None], bytes | None]:
     """Each event's frame where every viewer sees it alike (None where it is redacted for
     some), and the whole batch joined when every event is alike and none unseats anyone:
     then that one string of bytes is what every viewer of the batch gets (PlayMany
     builds each of a table's seats' batches from it instead of event by event)."""
-    spectator = Viewer(SPECTATOR)
+    spectator = _SPECTATOR
     frames: list[bytes | None] = []
-    alike = True
     for s in batch:
         frame = s.views.get("public")
         if frame is None:
             event_frame(s, spectator, table)  # caches the public frame if there is one
             frame = s.views.get("public")
-            alike = alike and frame is not None and type(s.event) is not ev.PlayerUnseated
         frames.append(frame)
+    # An unseat is checked whether or not its frame was made before (a page of history
+    # framed once, then read again at another cursor).
+    alike = None not in frames and ev.PlayerUnseated not in map(type, map(_EVENT, batch))
     return frames, (b"".join(frames) if alike else None)  # type: ignore[arg-type]
 
 
@@ -411,7 +421,9 @@ def events_for(batch: Sequence[Stored], viewer: Viewer,
     seat = viewer.seat
     if seat is None:
         return b"".join([event_frame(s, viewer, table) for s in batch]), False
-    if shared is not None and not any(type(s.event) is ev.PlayerUnseated for s in batch):
+    if shared is not None and ev.PlayerUnseated not in map(type, map(_EVENT, batch)):
+        if None not in shared:  # every event alike for every viewer: the usual batch
+            return b"".join(shared), False  # type: ignore[arg-type]
         return b"".join([f if f is not None else event_frame(s, viewer, table)
                          for s, f in zip(batch, shared, strict=True)]), False
     out = []

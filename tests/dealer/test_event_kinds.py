@@ -55,3 +55,23 @@ def test_a_kind_only_the_vocabulary_declares_streams_and_decodes_with_no_line_of
     assert [str(c) for c in decoded.deck] == ["As", "2c"]  # type: ignore[attr-defined]
     # Streams carry it as audit trail without payload (mapping.OVERRIDES: never streamed).
     assert _streamed(salt).WhichOneof("event") is None
+
+
+def test_a_batch_that_unseats_is_never_one_frame_for_all_even_when_framed_before() -> None:
+    """views.shared_frames joins a batch for every viewer only when no event in it unseats
+    anyone: the seat unseated must see its stream end there (events_for). That holds when
+    the unseat's frame was made before (a page of history framed once, read again at
+    another cursor), which the old check missed."""
+    unseat = Stored(8, "", 0, ev.PlayerUnseated(seat=2, player_id="p2", stack=150))
+    batch = [Stored(7, "", 0, ev.BlindMissed(seat=4, blind=BlindKind.BIG)), unseat]
+    views.event_frame(unseat, views.Viewer(SPECTATOR))  # framed before: cached as public
+    frames, joined = views.shared_frames(batch)
+    assert None not in frames and joined is None
+    data, ends = views.events_for(batch, views.Viewer(2), None, frames)
+    assert ends and data == b"".join(frames)
+    data, ends = views.events_for(batch, views.Viewer(3), None, frames)
+    assert not ends and data == b"".join(frames)
+    quiet = batch[:1]  # no unseat: one frame for all, the same bytes every seat gets
+    frames, joined = views.shared_frames(quiet)
+    assert joined == frames[0] and views.events_for(quiet, views.Viewer(3), None, frames) == (
+        joined, False)
