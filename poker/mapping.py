@@ -63,6 +63,7 @@ from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-un
 from poker import enum_wire, timefields
 from poker.cards import CARD_TEXT
 from poker.v1 import table_events_pb2 as tpb
+from poker.varints import ONE_BYTE as _ONE_BYTE
 from poker.varints import uvarint as _uvarint
 from poker.varints import varint
 from poker.vocab import enums as vocab_enums
@@ -764,7 +765,8 @@ def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override
                 out = []
                 for v in values:
                     body = sub(v)
-                    out.append(tag + _uvarint(len(body)) + body)
+                    size = len(body)
+                    out.append(tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body)
                 return b"".join(out)
             return messages, False
         hint, _ = _optional(hint)
@@ -780,7 +782,8 @@ def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override
             if hit is not None and hit[0] is value:
                 return hit[1]
             body = sub_one(value)
-            data = tag + _uvarint(len(body)) + body
+            size = len(body)
+            data = tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body
             if len(memo) >= 256:
                 memo.clear()
             memo[id(value)] = (value, data)
@@ -836,12 +839,14 @@ def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override
         if to_wire is None:
             def packed(values: Any) -> bytes:
                 body = _packed(values, raw)
-                return tag + _uvarint(len(body)) + body
+                size = len(body)
+                return tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body
             return packed, False
 
         def packed_converted(values: Any) -> bytes:
             body = _packed([to_wire(v) for v in values], raw)
-            return tag + _uvarint(len(body)) + body
+            size = len(body)
+            return tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body
         return packed_converted, False
     if to_wire is not None and (kind in _FIXED or kind in _ZIGZAG):  # (a varint converts)
         return (lambda v: single(to_wire(v))), fd.has_presence
@@ -957,7 +962,8 @@ def _flat_writer(tag: bytes, inner: list[Any]) -> Callable[[Any, Any], bytes]:
 
     def flat(value: Any, context: Any) -> bytes:
         body = write(value)
-        return tag + _uvarint(len(body)) + body
+        size = len(body)
+        return tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body
     return flat
 
 
@@ -1093,7 +1099,8 @@ def _event_writer(cls: type, profile: str) -> Callable[[Any, Any, bytes], bytes]
         body = body_of(event, context)
         if own and not head:  # the event's own envelope fields (HandStarted's hand_id)
             head = b"".join([w(v) for w, get in own if (v := get(event))])
-        return head + tag + _uvarint(len(body)) + body
+        size = len(body)
+        return head + tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body
     return write
 
 

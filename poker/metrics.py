@@ -29,8 +29,10 @@ import os
 import threading
 import time
 from bisect import bisect_left
+from collections import Counter as _tally
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
 import grpc
@@ -111,14 +113,15 @@ class _Pending:
 
     def drain(self) -> None:
         with self.lock:
-            pending, fold = self.pending, self.fold
-            try:
-                while True:
-                    fold(pending.popleft())  # atomic: an append meanwhile is not lost
-            except IndexError:
-                pass
+            pending = self.pending
+            # The amounts waiting now, each taken off by one atomic popleft: one appended
+            # meanwhile, from any thread, waits for the next drain.
+            taken = [pending.popleft() for _ in range(len(pending))]
+            if taken:
+                self.fold(taken)
 
-    def fold(self, amount: float) -> None:
+    def fold(self, amounts: list[float]) -> None:
+        """Folds the amounts taken off the deque in (under the lock)."""
         raise NotImplementedError
 
 
@@ -179,9 +182,11 @@ class _HistogramChild(_Pending):
 
     observe = _Pending.add
 
-    def fold(self, amount: float) -> None:
-        self.counts[bisect_left(self.bounds, amount)] += 1
-        self.sum += amount
+    def fold(self, amounts: list[float]) -> None:
+        counts = self.counts
+        for bucket, n in _tally(map(partial(bisect_left, self.bounds), amounts)).items():
+            counts[bucket] += n  # a bucket per distinct one, counted in C
+        self.sum += sum(amounts)
 
     def read(self) -> tuple[list[int], float]:
         """(count per bucket, not cumulative; sum), every observation folded in."""
@@ -233,10 +238,13 @@ class _CounterChild(_Pending):
     def inc(self, amount: float = 1) -> None:
         if amount < 0:
             raise ValueError("counters can only be incremented by non-negative amounts")
-        self.add(amount)
+        pending = self.pending  # _Pending.add, written out: this runs for every decision
+        pending.append(amount)
+        if len(pending) > _Lockless.MAX_PENDING:
+            self.drain()
 
-    def fold(self, amount: float) -> None:
-        self.value += amount
+    def fold(self, amounts: list[float]) -> None:
+        self.value += sum(amounts)
 
     def read(self) -> float:
         self.drain()
@@ -546,23 +554,26 @@ _TURN_SINCE_MS: dict[str, int] = {}  # table id -> when its awaited turn started
 _DECISIONS_BY_KIND = {kind: DECISIONS.labels(kind.name.lower()) for kind in ActionKind}
 
 
-def table_committed(table_id: str, stored: Sequence[Any], seconds: float) -> None:
-    """One write of a table's events (`Stored` with `.event` and `.time_ms`) that took
-    `seconds` in the store: hands dealt, decisions and their time to act."""
+def table_committed(table_id: str, events: Sequence[Any], time_ms: int,
+                    seconds: float) -> None:
+    """One write of a table's events, stamped `time_ms` (the write's time, every event's),
+    that took `seconds` in the store: hands dealt, decisions and their time to act. The
+    kinds are looked at once a write (a set made in C), not event by event."""
     STORE_COMMIT.observe(seconds)
-    for s in stored:
-        kind = type(s.event)
-        if kind is ev.ActionTaken:
-            _DECISIONS_BY_KIND[s.event.action].inc()
-            since = _TURN_SINCE_MS.pop(table_id, None)
-            if since is not None:
-                TIME_TO_ACT.observe(max(0, s.time_ms - since) / 1000)
-        elif kind is tev.TurnStarted:
-            _TURN_SINCE_MS[table_id] = s.time_ms
-        elif kind is ev.HandStarted:
-            HANDS_DEALT.inc()
-        elif kind is ev.HandEnded:
-            _TURN_SINCE_MS.pop(table_id, None)
+    kinds = set(map(type, events))
+    if ev.ActionTaken in kinds:
+        for e in events:
+            if type(e) is ev.ActionTaken:
+                _DECISIONS_BY_KIND[e.action].inc()
+        since = _TURN_SINCE_MS.pop(table_id, None)
+        if since is not None:
+            TIME_TO_ACT.observe(max(0, time_ms - since) / 1000)
+    if ev.HandStarted in kinds:
+        HANDS_DEALT.inc()
+    if tev.TurnStarted in kinds:  # the turn a write ends on (a hand's end comes before it)
+        _TURN_SINCE_MS[table_id] = time_ms
+    elif ev.HandEnded in kinds:
+        _TURN_SINCE_MS.pop(table_id, None)
 
 
 def gauge_tables(count: Callable[[], int]) -> None:

@@ -42,7 +42,10 @@ def uvarint(value: int) -> bytes:
     return varint(value & 0xFFFFFFFFFFFFFFFF)
 
 
-_SMALL = [bytes((i,)) for i in range(0x80)]
+#: The varint of each value below 128 (one byte): what a caller may look up itself instead
+#: of a call, e.g. a length before its body.
+ONE_BYTE = [bytes((i,)) for i in range(0x80)]
+_SMALL = ONE_BYTE
 #: The two varint bytes (continuation bits set) of each 14-bit group: a time in ms
 #: since 1970 is three groups, not six rounds of a loop.
 _PAIRS = [bytes(((i & 0x7F) | 0x80, ((i >> 7) & 0x7F) | 0x80)) for i in range(0x4000)]

@@ -296,3 +296,35 @@ def test_the_lock_free_histogram_loses_no_observation_across_threads() -> None:
     assert registry.get_sample_value("race_seconds_count") == 4 * each
     assert registry.get_sample_value("race_seconds_bucket", {"le": "0.5"}) == 4 * each // 2
     assert registry.get_sample_value("race_seconds_sum") == pytest.approx(4 * each * 0.5)
+
+
+def test_a_table_write_counts_hands_decisions_and_the_time_to_act_once_each() -> None:
+    """metrics.table_committed looks at a write's kinds once: a HandStarted counts a hand,
+    each ActionTaken a decision of its kind, the time to act runs from the write that
+    started the turn to the write that answered it (one observation a write), and a hand
+    that ends with no turn after it leaves no turn open."""
+    from poker.vocab import events as ev
+    from poker.vocab import table_events as tev
+    from poker.vocab.enums import ActionKind
+
+    def value(name: str, **labels: str) -> float:
+        return REGISTRY.get_sample_value(name, labels) or 0.0
+
+    def blank(cls: type) -> Any:
+        return object.__new__(cls)  # only a write's kinds are read, and an action's kind
+
+    table = "metrics-unit-table"
+    hands, calls = value("poker_dealer_hands_dealt_total"), value(
+        "poker_dealer_decisions_total", action="call")
+    acted = value("poker_dealer_time_to_act_seconds_count")
+    acted_sum = value("poker_dealer_time_to_act_seconds_sum")
+    metrics.table_committed(table, [blank(ev.HandStarted), blank(tev.TurnStarted)], 1_000,
+                            0.001)
+    call = ev.ActionTaken(seat=1, action=ActionKind.CALL, to=20, added=10)
+    metrics.table_committed(table, [call, call, blank(tev.TurnStarted)], 1_250, 0.001)
+    metrics.table_committed(table, [call, blank(ev.HandEnded)], 1_750, 0.001)
+    metrics.table_committed(table, [call], 9_000, 0.001)  # no turn open: not timed
+    assert value("poker_dealer_hands_dealt_total") == hands + 1
+    assert value("poker_dealer_decisions_total", action="call") == calls + 4
+    assert value("poker_dealer_time_to_act_seconds_count") == acted + 2
+    assert value("poker_dealer_time_to_act_seconds_sum") == pytest.approx(acted_sum + 0.75)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import operator
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -70,7 +71,9 @@ class TableOptions:
 
 #: What a table calls after each write: the new events, the seats they call on.
 Listener = Callable[[Sequence["Stored"], "frozenset[int] | None"], None]
-_CALLING = (ev.TurnStarted, ev.PlayerUnseated)
+_CALLING = frozenset({ev.TurnStarted, ev.PlayerUnseated})
+_NOBODY: frozenset[int] = frozenset()
+_EVENT = operator.attrgetter("event")
 
 
 def now_ms() -> int:
@@ -211,11 +214,11 @@ class Table:
             payload = dumps(event)  # streams reuse it (views._wire_bytes)
             stored.append(Stored(sequence, filed, stamp, event, {"payload": payload}))
             rows.append((sequence, filed, stamp, payload))
-        if any(type(e) in _HAND_ENDS for e in events):
+        if not _HAND_ENDS.isdisjoint(map(type, events)):
             also = self._with_snapshot(stored, also)
         began = time.perf_counter()
         self.store.write(self.table_id, rows, also)
-        metrics.table_committed(self.table_id, stored, time.perf_counter() - began)
+        metrics.table_committed(self.table_id, events, stamp, time.perf_counter() - began)
         state, recent = self.state, self._recent
         made_by = getattr(events, "hand", None)  # decide's hand holds its events (Decided)
         for s in stored:
@@ -274,9 +277,10 @@ class Table:
             self._listeners.remove(on_commit)
 
     def _wake(self, new: Sequence[Stored] = ()) -> None:
-        called: frozenset[int] | None = frozenset(
+        kinds = set(map(type, map(_EVENT, new)))  # made in C: a write's kinds, once
+        called: frozenset[int] | None = _NOBODY if kinds.isdisjoint(_CALLING) else frozenset(
             s.event.seat for s in new if type(s.event) in _CALLING)
-        if not new or any(type(s.event) is ev.TableClosed for s in new):
+        if not new or ev.TableClosed in kinds:
             called = None
         for listener in list(self._listeners):
             listener(new, called)
@@ -385,7 +389,7 @@ class Table:
             if done is not None:
                 return self._replayed(done, seat, hand_id, action_number, kind, amount)
         events = decide(state, c.Act(seat, hand_id, action_number, kind, amount), now_ms())
-        return self._after_decision(events, ActRecord(seat, kind, amount, 0))
+        return self._after_decision(events, (seat, kind, amount))
 
     def _replayed(self, done: ActRecord, seat: int, hand_id: str, number: int,
                   kind: str, amount: int) -> int:
@@ -401,16 +405,15 @@ class Table:
 
     # ------------------------------------------------------------- the hands
 
-    def _after_decision(self, events: list[Any], record: ActRecord | None) -> int:
+    def _after_decision(self, events: list[Any], record: tuple[int, str, int] | None) -> int:
         """Writes a decision's events (the turn or the end of the hand included), arms
-        the clocks; `record` goes to the journal in the same write."""
+        the clocks; `record` (seat, kind, amount) goes to the journal in the same write."""
         hand = self.hand
         assert hand is not None
         also = None
-        if record is not None:
+        if record is not None:  # its sequence is the write's last event's
             number = self.action_number
-            final = ActRecord(record.seat, record.kind, record.amount,
-                              self.last_sequence + len(events))
+            final = ActRecord(*record, self.last_sequence + len(events))
 
             def also() -> None:
                 self.store.put_act(self.table_id, hand.hand_id, number, final)
@@ -582,7 +585,7 @@ class Table:
             if not events or turn is None:
                 return
             self.log.info("turn_timed_out", hand_id=hand_id, seat=turn.seat, action_number=number)
-            self._after_decision(events, ActRecord(turn.seat, "timed_out", 0, 0))
+            self._after_decision(events, (turn.seat, "timed_out", 0))
         except TableMoved:  # lost to another dealer (its lease): logged as tables_lost
             pass
         except Exception:
