@@ -63,9 +63,8 @@ from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-un
 from poker import enum_wire, timefields
 from poker.cards import CARD_TEXT
 from poker.v1 import table_events_pb2 as tpb
-from poker.varints import ONE_BYTE as _ONE_BYTE
+from poker.varints import ONE_BYTE, varint
 from poker.varints import uvarint as _uvarint
-from poker.varints import varint
 from poker.vocab import enums as vocab_enums
 from poker.vocab import events as hand_events
 from poker.vocab import table_events as dealer_events
@@ -609,7 +608,7 @@ def length_delimited(tag: bytes, body: bytes) -> bytes:
     """A length-delimited field of the protobuf wire format: tag, varint length, body."""
     size = len(body)
     if size < 0x80:
-        return tag + bytes((size,)) + body
+        return tag + ONE_BYTE[size] + body  # most bodies: the length looked up, no call
     return tag + varint(size) + body
 
 
@@ -765,8 +764,7 @@ def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override
                 out = []
                 for v in values:
                     body = sub(v)
-                    size = len(body)
-                    out.append(tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body)
+                    out.append(length_delimited(tag, body))
                 return b"".join(out)
             return messages, False
         hint, _ = _optional(hint)
@@ -782,8 +780,7 @@ def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override
             if hit is not None and hit[0] is value:
                 return hit[1]
             body = sub_one(value)
-            size = len(body)
-            data = tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body
+            data = length_delimited(tag, body)
             if len(memo) >= 256:
                 memo.clear()
             memo[id(value)] = (value, data)
@@ -839,14 +836,12 @@ def _field_writer(hint: Any, fd: Any, cls: Any, profile: str, override: Override
         if to_wire is None:
             def packed(values: Any) -> bytes:
                 body = _packed(values, raw)
-                size = len(body)
-                return tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body
+                return length_delimited(tag, body)
             return packed, False
 
         def packed_converted(values: Any) -> bytes:
             body = _packed([to_wire(v) for v in values], raw)
-            size = len(body)
-            return tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body
+            return length_delimited(tag, body)
         return packed_converted, False
     if to_wire is not None and (kind in _FIXED or kind in _ZIGZAG):  # (a varint converts)
         return (lambda v: single(to_wire(v))), fd.has_presence
@@ -962,8 +957,7 @@ def _flat_writer(tag: bytes, inner: list[Any]) -> Callable[[Any, Any], bytes]:
 
     def flat(value: Any, context: Any) -> bytes:
         body = write(value)
-        size = len(body)
-        return tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body
+        return length_delimited(tag, body)
     return flat
 
 
@@ -1099,8 +1093,7 @@ def _event_writer(cls: type, profile: str) -> Callable[[Any, Any, bytes], bytes]
         body = body_of(event, context)
         if own and not head:  # the event's own envelope fields (HandStarted's hand_id)
             head = b"".join([w(v) for w, get in own if (v := get(event))])
-        size = len(body)
-        return head + tag + (_ONE_BYTE[size] if size < 0x80 else _uvarint(size)) + body
+        return head + length_delimited(tag, body)
     return write
 
 

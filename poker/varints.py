@@ -27,7 +27,7 @@ def uvarint(value: int) -> bytes:
     """A varint of any int64 (a negative one as its 10-byte two's complement)."""
     if 0 <= value < 0x4000:
         if value < 0x80:
-            return _SMALL[value]
+            return ONE_BYTE[value]
         return bytes(((value & 0x7F) | 0x80, value >> 7))
     if 0 < value < 0x200000:
         return bytes(((value & 0x7F) | 0x80, ((value >> 7) & 0x7F) | 0x80, value >> 14))
@@ -36,7 +36,7 @@ def uvarint(value: int) -> bytes:
     if 0 < value < 0x400000000000:  # up to 46 bits: chips, times in ms since 1970
         high = value >> 28
         return (_PAIRS[value & 0x3FFF] + _PAIRS[(value >> 14) & 0x3FFF]
-                + (_SMALL[high] if high < 0x80 else
+                + (ONE_BYTE[high] if high < 0x80 else
                    bytes(((high & 0x7F) | 0x80, high >> 7)) if high < 0x4000 else
                    bytes(((high & 0x7F) | 0x80, ((high >> 7) & 0x7F) | 0x80, high >> 14))))
     return varint(value & 0xFFFFFFFFFFFFFFFF)
@@ -45,7 +45,6 @@ def uvarint(value: int) -> bytes:
 #: The varint of each value below 128 (one byte): what a caller may look up itself instead
 #: of a call, e.g. a length before its body.
 ONE_BYTE = [bytes((i,)) for i in range(0x80)]
-_SMALL = ONE_BYTE
 #: The two varint bytes (continuation bits set) of each 14-bit group: a time in ms
 #: since 1970 is three groups, not six rounds of a loop.
 _PAIRS = [bytes(((i & 0x7F) | 0x80, ((i >> 7) & 0x7F) | 0x80)) for i in range(0x4000)]

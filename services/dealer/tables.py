@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import operator
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -49,6 +48,7 @@ from services.dealer.table.state import (
     TableState,
     apply,
     hold_seed,
+    kinds,
     plan,
 )
 from services.evaluator.ranker import DEFAULT_RANKER
@@ -73,7 +73,6 @@ class TableOptions:
 Listener = Callable[[Sequence["Stored"], "frozenset[int] | None"], None]
 _CALLING = frozenset({ev.TurnStarted, ev.PlayerUnseated})
 _NOBODY: frozenset[int] = frozenset()
-_EVENT = operator.attrgetter("event")
 
 
 def now_ms() -> int:
@@ -277,10 +276,10 @@ class Table:
             self._listeners.remove(on_commit)
 
     def _wake(self, new: Sequence[Stored] = ()) -> None:
-        kinds = set(map(type, map(_EVENT, new)))  # made in C: a write's kinds, once
-        called: frozenset[int] | None = _NOBODY if kinds.isdisjoint(_CALLING) else frozenset(
+        found = kinds(new)
+        called: frozenset[int] | None = _NOBODY if found.isdisjoint(_CALLING) else frozenset(
             s.event.seat for s in new if type(s.event) in _CALLING)
-        if not new or ev.TableClosed in kinds:
+        if not new or ev.TableClosed in found:
             called = None
         for listener in list(self._listeners):
             listener(new, called)

@@ -12,7 +12,6 @@ bytes joined.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -50,6 +49,7 @@ from services.dealer.engine import (
 )
 from services.dealer.errors import InvalidArgument
 from services.dealer.table.owed import owed_blinds
+from services.dealer.table.state import kinds
 from services.dealer.tables import Stored, Table, TableOptions
 
 DEFAULT_PAUSE_MS = 2000
@@ -388,10 +388,6 @@ def result_frame(result: pb.PlayActionResult) -> bytes:
     return length_delimited(_RESULT_FIELD, result.SerializeToString())
 
 
-#: A stored event's event (the kinds of a batch are looked at in C).
-_EVENT = operator.attrgetter("event")
-
-
 def shared_frames(batch: Sequence[Stored], table: Table | None = None
                   ) -> tuple[list[bytes | None], bytes | None]:
     """Each event's frame where every viewer sees it alike (None where it is redacted for
@@ -408,7 +404,7 @@ def shared_frames(batch: Sequence[Stored], table: Table | None = None
         frames.append(frame)
     # An unseat is checked whether or not its frame was made before (a page of history
     # framed once, then read again at another cursor).
-    alike = None not in frames and ev.PlayerUnseated not in map(type, map(_EVENT, batch))
+    alike = None not in frames and ev.PlayerUnseated not in kinds(batch)
     return frames, (b"".join(frames) if alike else None)  # type: ignore[arg-type]
 
 
@@ -421,7 +417,7 @@ def events_for(batch: Sequence[Stored], viewer: Viewer,
     seat = viewer.seat
     if seat is None:
         return b"".join([event_frame(s, viewer, table) for s in batch]), False
-    if shared is not None and ev.PlayerUnseated not in map(type, map(_EVENT, batch)):
+    if shared is not None and ev.PlayerUnseated not in kinds(batch):
         if None not in shared:  # every event alike for every viewer: the usual batch
             return b"".join(shared), False  # type: ignore[arg-type]
         return b"".join([f if f is not None else event_frame(s, viewer, table)

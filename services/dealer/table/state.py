@@ -12,7 +12,8 @@ state between hands; `TableState.from_snapshot` reads it back.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,6 +72,15 @@ class Stored:
     time_ms: int
     event: Any
     views: dict[Any, Any] = field(default_factory=dict)
+
+
+def kinds(batch: Iterable[Stored]) -> set[type]:
+    """The event classes in a batch of stored events, made in C (no Python step an event):
+    what the table shell and the views ask of every write."""
+    return set(map(type, map(_EVENT, batch)))
+
+
+_EVENT = operator.attrgetter("event")
 
 
 @dataclass(frozen=True, slots=True)
