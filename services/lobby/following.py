@@ -30,7 +30,7 @@ from services.lobby.errors import LobbyError
 from services.lobby.operations import Operation, OpKind, OpState
 from services.lobby.steps import Ctx, drive_leased, log
 from services.lobby.storage import Tx
-from services.lobby.tables import SeatState, TableStatus
+from services.lobby.tables import SeatState, TableStatus, followed, set_followed
 
 #: The reason of a PlayerUnseated the dealer made by itself (poker.vocab UnseatReason).
 SIT_OUT_LIMIT = "sit_out_limit"
@@ -55,20 +55,6 @@ class PolledEvents:
         if last <= sequence:
             return [], sequence
         return self.dealer.events(table.dealer, table.table_id, sequence, last), last
-
-
-def followed(tx: Tx, table_id: str) -> int:
-    row = tx.one("SELECT sequence FROM followed WHERE table_id = ?", (table_id,))
-    return 0 if row is None else int(row["sequence"])
-
-
-def set_followed(tx: Tx, table_id: str, sequence: int) -> None:
-    if tx.one("SELECT sequence FROM followed WHERE table_id = ?", (table_id,)) is None:
-        tx.execute("INSERT INTO followed (table_id, sequence) VALUES (?, ?)",
-                   (table_id, sequence))
-    else:
-        tx.execute("UPDATE followed SET sequence = ? WHERE table_id = ? AND sequence < ?",
-                   (sequence, table_id, sequence))
 
 
 def follow(ctx: Ctx, source: TableEvents, only: set[str] | None = None,

@@ -95,7 +95,7 @@ def drive_leave(ctx: Ctx, op: Operation) -> Operation:
     else:
         # A pending leave tried again keeps its first attempt's sequence: the dealer may
         # have let the seat go since (R34), and that event must stay in what is read back.
-        sequence = op.dealer_sequence or ctx.dealer.table(table.dealer, table.table_id).sequence
+        sequence = op.dealer_sequence or _read_from(ctx, table)
         op = ctx.tx(lambda tx: ops.update(tx, op.id, attempts=1, dealer_sequence=sequence))
     try:
         left = ctx.dealer.unseat_player(table.dealer, table.table_id, op.seat)
@@ -113,6 +113,15 @@ def drive_leave(ctx: Ctx, op: Operation) -> Operation:
         return ctx.tx(lambda tx: ops.update(tx, op.id, attempts=0))
     ctx.fault("after_unseat")
     return _cash_out(ctx, op, left.stack)
+
+
+def _read_from(ctx: Ctx, table: tables.Table) -> int:
+    """Where a leave's first attempt reads the table's events from, should the seat turn
+    out empty: the table's last event, or the last the lobby has followed when that is
+    earlier, since the dealer may have let the seat go (R34) before the lobby heard of it."""
+    current = ctx.dealer.table(table.dealer, table.table_id).sequence
+    heard = ctx.tx(lambda tx: tables.followed(tx, table.table_id))
+    return min(current, heard) if heard else current
 
 
 def _required(chips: int | None) -> int:

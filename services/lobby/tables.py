@@ -262,3 +262,20 @@ def button_untold(tx: Tx) -> list[tuple[str, str, int]]:
 def mark_button_told(tx: Tx, table_id: str, outcome: int = 1) -> None:
     """1: the dealer took the button; 2: it refused (its first hand had already begun)."""
     tx.execute("UPDATE tables SET button_told = ? WHERE id = ?", (outcome, table_id))
+
+
+def followed(tx: Tx, table_id: str) -> int:
+    """R34: the last event of the table the lobby has followed (services/lobby/following.py);
+    0 before the first. A departure the dealer made that the lobby has not recorded lies
+    after it."""
+    row = tx.one("SELECT sequence FROM followed WHERE table_id = ?", (table_id,))
+    return 0 if row is None else int(row["sequence"])
+
+
+def set_followed(tx: Tx, table_id: str, sequence: int) -> None:
+    if tx.one("SELECT sequence FROM followed WHERE table_id = ?", (table_id,)) is None:
+        tx.execute("INSERT INTO followed (table_id, sequence) VALUES (?, ?)",
+                   (table_id, sequence))
+    else:
+        tx.execute("UPDATE followed SET sequence = ? WHERE table_id = ? AND sequence < ?",
+                   (sequence, table_id, sequence))

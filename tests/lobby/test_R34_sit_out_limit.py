@@ -166,3 +166,21 @@ def test_R34_a_database_from_before_the_follower_gets_its_table(storage: Storage
         assert room.follow_tables() == []
     finally:
         room.stop()
+
+
+def test_R34_a_leave_asked_after_the_dealer_took_the_seat_off_is_credited_once(
+        lobby: Lobby, dealer: FakeDealer) -> None:
+    """The dealer took the seat off (R34) before the player's LeaveTable, and the lobby had
+    not followed it yet: the leave reads the table's events from what the lobby followed,
+    finds the departure and credits it, instead of answering that the seat is empty (a
+    README bot's play(leave=True) got NOT_FOUND so in a clean-clone CI run)."""
+    lobby.follow_tables()  # the lobby has followed the table up to here
+    dealer.play(D1, "t1", {0: 50, 1: -50})
+    dealer.take_off(D1, "t1", 0)  # the limit came first, unheard
+    left = lobby.leave("ann", "t1", "l1")
+    assert left.state is OpState.DONE and left.result == 350
+    assert _balances(lobby) == (1050, 700)
+    assert all(op.state is OpState.DONE for op in lobby.follow_tables())
+    lobby.recover()
+    assert _balances(lobby) == (1050, 700)
+    _accounted(lobby)
