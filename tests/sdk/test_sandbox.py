@@ -139,6 +139,10 @@ def test_the_readme_bot_twice_against_poker_sandbox_resumes_and_leaves_with_its_
                 answered = False
         assert not answered, "the lobby still answers after the sandbox stopped"
     finally:
-        if sandbox.poll() is None:
-            sandbox.kill()
+        if sandbox.poll() is None:  # a failed step: SIGTERM first, so it stops its processes
+            sandbox.send_signal(signal.SIGTERM)
+            try:
+                sandbox.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                sandbox.kill()
             sandbox.wait(10)
