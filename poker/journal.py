@@ -15,7 +15,8 @@ Entries are kept for `Retention.hours` and at most `Retention.max_entries` of ea
 call (the newest: a call made thousands of times a second, the dealer's decisions,
 does not push the others' answers out); `prune` deletes the rest and runs
 periodically off the request path, a bounded batch per transaction. A repeat after
-that is a new request.
+that is a new request. (The dealer keeps a hand's decisions as one entry that each
+decision appends to: services.dealer.store.HAND_ACTS.)
 
 >>> j = MemoryJournal()
 >>> class Doubler:

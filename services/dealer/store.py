@@ -46,6 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import structlog
 
@@ -405,15 +406,10 @@ class Store:
 
     def put_act(self, table_id: str, hand_id: str, action_number: int, act: ActRecord) -> None:
         """Journals an answered decision (compared field by field: no fingerprint)."""
-        self.journal.put(_act_key(table_id, hand_id, action_number),
-                         Entry("", "", act_answer(act), self.journal.retention.now_ms()))
+        put_act(self.journal, table_id, hand_id, action_number, act)
 
     def act(self, table_id: str, hand_id: str, action_number: int) -> ActRecord | None:
-        done = self.journal.find(_act_key(table_id, hand_id, action_number))
-        if done is None:
-            return None
-        seat, kind, amount, sequence = json.loads(done.answer)
-        return ActRecord(int(seat), str(kind), int(amount), int(sequence))
+        return find_act(self.journal, table_id, hand_id, action_number)
 
     def _migrate(self) -> None:
         """Moves the rows of an older version's `answers` and `acts` into the journal."""
@@ -451,23 +447,64 @@ class Store:
 
 _INSERT_ENTRY = ("INSERT INTO journal (call, scope, request_id, fingerprint, what, answer, at_ms)"
                  " VALUES (?, ?, ?, ?, ?, ?, ?)")
+#: An entry, or where its key has one, its answer appended to that one's (the entry's time
+#: stays the first's, so the age index is left alone). The same SQL on PostgreSQL.
+APPENDING = (" ON CONFLICT (call, scope, request_id)"
+             " DO UPDATE SET answer = journal.answer || excluded.answer")
+_APPEND_ENTRY = _INSERT_ENTRY + APPENDING
+
+#: The journal's call for a hand's decisions: one entry a hand (scope the table, id the
+#: hand), each answered decision appending its line (`act_line`). A decision's write
+#: updates that row, instead of inserting a row and its age-index entry a decision.
+HAND_ACTS = "hand_acts"
+#: The call of the version before (up to 1416e2b): one entry a decision, id
+#: "<hand>/<number>", answer `act_answer`'s. Still read (`find_act`) until pruned.
+ACT = "act"
+
+
+def put_act(journal: Any, table_id: str, hand_id: str, action_number: int,
+            act: ActRecord) -> None:
+    """Appends a decision's line to its hand's journal entry, in the open write (every
+    store's journal adapter has `append`)."""
+    journal.append(Key(HAND_ACTS, table_id, hand_id),
+                   Entry("", "", act_line(action_number, act), journal.retention.now_ms()))
+
+
+def find_act(journal: Any, table_id: str, hand_id: str, action_number: int
+             ) -> ActRecord | None:
+    """The answered decision `action_number` of a hand, from its hand's entry or, for a
+    decision journaled by the version before, from its own; None when neither has it."""
+    done = journal.find(Key(HAND_ACTS, table_id, hand_id))
+    if done is not None:
+        prefix = f"[{int(action_number)},"
+        for line in done.answer.splitlines():
+            if line.startswith(prefix):
+                _, seat, kind, amount, sequence = json.loads(line)
+                return ActRecord(int(seat), str(kind), int(amount), int(sequence))
+    old = journal.find(Key(ACT, table_id, f"{hand_id}/{action_number}"))
+    if old is None:
+        return None
+    seat, kind, amount, sequence = json.loads(old.answer)
+    return ActRecord(int(seat), str(kind), int(amount), int(sequence))
+
+
+def act_line(action_number: int, act: ActRecord) -> str:
+    """A decision's line in its hand's entry: the JSON array [number, seat, kind, amount,
+    sequence] and a newline."""
+    return f"[{int(action_number)},{act_answer(act)[1:]}\n"
 
 
 def act_answer(act: ActRecord) -> str:
-    """A decision's journal answer, the JSON array [seat, kind, amount, sequence] (every
-    store's), written without json.dumps's encoder set-up: this runs for every decision."""
+    """A decision's answer, the JSON array [seat, kind, amount, sequence] (every store's),
+    written without json.dumps's encoder set-up: this runs for every decision."""
     return f"[{int(act.seat)},{_json_string(act.kind)},{int(act.amount)},{int(act.sequence)}]"
 
 
 _json_string = json.encoder.encode_basestring_ascii
 
 
-def _act_key(table_id: str, hand_id: str, action_number: int) -> Key:
-    return Key("act", table_id, f"{hand_id}/{action_number}")
-
-
 #: The calls the journal answers: each is pruned on its own (others, marks, never).
-CALLS = ("seat_player", "add_chips", "set_level", "act")
+CALLS = ("seat_player", "add_chips", "set_level", HAND_ACTS, ACT)
 
 
 class JournalTable:
@@ -487,6 +524,12 @@ class JournalTable:
         self.store._db.execute(_INSERT_ENTRY, (key.call, key.scope, key.request_id,
                                                entry.fingerprint, entry.what, entry.answer,
                                                entry.at_ms))
+
+    def append(self, key: Key, entry: Entry) -> None:
+        """Writes an entry, or appends its answer to the key's entry (APPENDING)."""
+        self.store._db.execute(_APPEND_ENTRY, (key.call, key.scope, key.request_id,
+                                              entry.fingerprint, entry.what, entry.answer,
+                                              entry.at_ms))
 
     def put_alone(self, key: Key, entry: Entry) -> None:
         with self.store.batch():

@@ -30,7 +30,6 @@ lands after it read. A paused process holding the lock is cut off by the server
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -49,8 +48,8 @@ from services.dealer.store import (
     Row,
     Snapshot,
     StoreFormatError,
-    _act_key,
-    act_answer,
+    find_act,
+    put_act,
 )
 
 log = structlog.get_logger(__name__)
@@ -176,6 +175,7 @@ _INSERT_EVENT = ("INSERT INTO events (table_id, sequence, hand_id, time_ms, payl
                  " VALUES (%s, %s, %s, %s, %s, %s)")
 _INSERT_ENTRY = ("INSERT INTO journal (call, scope, request_id, fingerprint, what, answer, at_ms)"
                  " VALUES (%s, %s, %s, %s, %s, %s, %s)")
+_APPEND_ENTRY = _INSERT_ENTRY + sqlite_store.APPENDING
 #: The fencing check (the first statement of every transaction): the lease rows of its
 #: tables locked until the commit, and an error naming those no longer this process's
 #: at their epoch, which undoes the whole transaction.
@@ -216,7 +216,7 @@ class PgStore:
         self.on_lost: Callable[[str], None] = lambda table_id: None
         self._depth = 0
         self._ops: list[tuple[str | None, str, Any, bool]] = []
-        self._journal_pending: dict[tuple[str, str, str], Entry] = {}
+        self._journal_pending: dict[tuple[str, ...], Entry] = {}
         self.commits = 0
         self._cursor: Any = None
         self.reader = PgReader(dsn)
@@ -448,15 +448,10 @@ class PgStore:
         return [(int(s), p, h) for s, p, h in rows]
 
     def put_act(self, table_id: str, hand_id: str, action_number: int, act: ActRecord) -> None:
-        self.journal.put(_act_key(table_id, hand_id, action_number),
-                         Entry("", "", act_answer(act), self.journal.retention.now_ms()))
+        put_act(self.journal, table_id, hand_id, action_number, act)
 
     def act(self, table_id: str, hand_id: str, action_number: int) -> ActRecord | None:
-        done = self.journal.find(_act_key(table_id, hand_id, action_number))
-        if done is None:
-            return None
-        seat, kind, amount, sequence = json.loads(done.answer)
-        return ActRecord(int(seat), str(kind), int(amount), int(sequence))
+        return find_act(self.journal, table_id, hand_id, action_number)
 
 
 def _events(db: Any, table_id: str, after: int, limit: int) -> list[Row]:
@@ -475,14 +470,19 @@ class PgJournalTable:
         self.store, self.retention = store, retention
 
     def find(self, key: Key, tx: object = None) -> Entry | None:
-        pending = self.store._journal_pending.get((key.call, key.scope, key.request_id))
-        if pending is not None:
-            return pending
-        row = self.store._db.execute(
-            "SELECT fingerprint, what, answer, at_ms FROM journal"
-            " WHERE call = %s AND scope = %s AND request_id = %s",
-            (key.call, key.scope, key.request_id)).fetchone()
-        return Entry(*row) if row else None
+        pending = self.store._journal_pending
+        found = pending.get((key.call, key.scope, key.request_id))
+        if found is None:
+            row = self.store._db.execute(
+                "SELECT fingerprint, what, answer, at_ms FROM journal"
+                " WHERE call = %s AND scope = %s AND request_id = %s",
+                (key.call, key.scope, key.request_id)).fetchone()
+            found = Entry(*row) if row else None
+        more = pending.get((key.call, key.scope, key.request_id, "+"))
+        if more is not None:  # appended in the open transaction (`append`)
+            found = more if found is None else Entry(
+                found.fingerprint, found.what, found.answer + more.answer, found.at_ms)
+        return found
 
     def put(self, key: Key, entry: Entry, tx: object = None) -> None:
         # An act is the table's (fenced with it); the other calls' scope is a table too
@@ -492,6 +492,19 @@ class PgJournalTable:
         self.store._op(table, _INSERT_ENTRY, (key.call, key.scope, key.request_id,
                                               entry.fingerprint, entry.what, entry.answer,
                                               entry.at_ms))
+
+    def append(self, key: Key, entry: Entry) -> None:
+        """store.JournalTable.append: what is appended in the open transaction is kept
+        apart (under the key and "+") until it commits, and `find` adds it."""
+        table = key.scope if key.scope in self.store.epochs else None
+        pending = self.store._journal_pending
+        more = (key.call, key.scope, key.request_id, "+")
+        before = pending.get(more)
+        pending[more] = entry if before is None else Entry(
+            before.fingerprint, before.what, before.answer + entry.answer, before.at_ms)
+        self.store._op(table, _APPEND_ENTRY,
+                       (key.call, key.scope, key.request_id, entry.fingerprint, entry.what,
+                        entry.answer, entry.at_ms))
 
     def put_alone(self, key: Key, entry: Entry) -> None:
         with self.store.batch():

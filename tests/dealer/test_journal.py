@@ -203,3 +203,63 @@ def test_a_decisions_answer_is_the_json_array_json_dumps_writes() -> None:
         assert answer == json.dumps([act.seat, act.kind, act.amount, act.sequence],
                                     separators=(",", ":"))
         assert json.loads(answer) == [act.seat, act.kind, act.amount, act.sequence]
+
+
+def _decide(store: Store, sequence: int, hand_id: str, number: int, act: ActRecord) -> None:
+    """A decision's write as the table makes it: its event and its journal line."""
+    store.write("t1", [(sequence, hand_id, sequence, b"e")],
+                lambda: store.put_act("t1", hand_id, number, act))
+
+
+def test_a_hands_decisions_are_one_journal_entry_that_each_decision_appends_to(
+        tmp_path: Path) -> None:
+    clock = Clock()
+    store = Store(tmp_path / "d.sqlite", retention=Retention(24, 1000, clock))
+    acts = [ActRecord(0, "call", 10, 1), ActRecord(1, "raise", 40, 2),
+            ActRecord(0, 'we"ird\nkind', 0, 3)]
+    for number, act in enumerate(acts, start=1):
+        _decide(store, number, "t1-1", number, act)
+        clock.now += 1
+    _decide(store, 4, "t1-2", 1, ActRecord(1, "fold", 0, 4))
+    rows = store._db.execute("SELECT call, request_id, at_ms FROM journal"
+                             " ORDER BY request_id").fetchall()
+    # One row a hand, dated by its first decision (the age index is written once a hand).
+    assert rows == [("hand_acts", "t1-1", 1_000_000_000), ("hand_acts", "t1-2", 1_000_003_000)]
+    assert [store.act("t1", "t1-1", n) for n in (1, 2, 3, 4)] == [*acts, None]
+    assert store.act("t1", "t1-2", 1) == ActRecord(1, "fold", 0, 4)
+    assert store.act("t1", "t1-3", 1) is None and store.act("t2", "t1-1", 1) is None
+    # A failed write leaves the hand's entry as it was.
+    def append_then_fail() -> None:
+        store.put_act("t1", "t1-1", 4, ActRecord(1, "call", 0, 5))
+        raise RuntimeError("injected")
+
+    with pytest.raises(RuntimeError, match="injected"):
+        store.write("t1", [(5, "t1-1", 5, b"e")], append_then_fail)
+    assert store.act("t1", "t1-1", 4) is None and store.act("t1", "t1-1", 3) == acts[2]
+    clock.now += 25 * 3600
+    assert prune_all(store.journal) == 2  # a hand's entry goes after the retention, whole
+    assert store.act("t1", "t1-1", 1) is None
+    store.close()
+
+
+def test_decisions_journaled_one_entry_each_by_the_version_before_are_still_answered(
+        tmp_path: Path) -> None:
+    """Up to 1416e2b a decision had its own entry (call 'act', id '<hand>/<number>'): a
+    retry of one is answered from it after the upgrade, the hand's later decisions are
+    appended to the new entry, and the old entries are pruned as before."""
+    clock = Clock()
+    db = tmp_path / "d.sqlite"
+    store = Store(db, retention=Retention(24, 1000, clock))
+    store._db.execute(  # what 1416e2b's put_act wrote
+        "INSERT INTO journal (call, scope, request_id, fingerprint, what, answer, at_ms)"
+        " VALUES ('act', 't1', 't1-1/1', '', '', '[2,\"call\",20,7]', 1000000000)")
+    store.close()
+    store = Store(db, retention=Retention(24, 1000, clock))
+    assert store.act("t1", "t1-1", 1) == ActRecord(2, "call", 20, 7)
+    _decide(store, 8, "t1-1", 2, ActRecord(0, "check", 0, 8))
+    assert store.act("t1", "t1-1", 2) == ActRecord(0, "check", 0, 8)
+    assert store.act("t1", "t1-1", 1) == ActRecord(2, "call", 20, 7)
+    clock.now += 25 * 3600
+    assert prune_all(store.journal) == 2
+    assert store.act("t1", "t1-1", 1) is None
+    store.close()

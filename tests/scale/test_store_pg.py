@@ -4,6 +4,7 @@ refusal, and fencing at the store (services/dealer/store_pg.py, lease.py)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import psycopg
 import pytest
@@ -181,3 +182,38 @@ def test_a_renewal_later_than_half_the_lease_is_logged(dsn: str) -> None:
     late = [e for e in logs if e["event"] == "lease_renewed_late"]
     assert not [e for e in logs if e["event"] == "lease_round_failed"]
     assert len(late) == 1 and late[0]["seconds"] > 0.5 and late[0]["lease_seconds"] == 1.0
+
+
+def test_pg_store_journals_a_hands_decisions_in_one_entry_found_before_it_commits(
+        dsn: str) -> None:
+    store = PgStore(dsn, "a", Retention())
+    try:
+        _table(store, "t1")
+        store.write("t1", [(1, "t1-1", 10, b"e")],
+                    lambda: store.put_act("t1", "t1-1", 1, ActRecord(0, "call", 20, 1)))
+        with store.batch():  # a group: appended, not committed yet, and found
+            store.write("t1", [(2, "t1-1", 11, b"e")],
+                        lambda: store.put_act("t1", "t1-1", 2, ActRecord(1, "raise", 60, 2)))
+            assert store.act("t1", "t1-1", 2) == ActRecord(1, "raise", 60, 2)
+            assert store.act("t1", "t1-1", 1) == ActRecord(0, "call", 20, 1)
+            with pytest.raises(RuntimeError):  # a failed write's line goes with it
+                store.write("t1", [(3, "t1-1", 12, b"e")], lambda: _fail(lambda: store.put_act(
+                    "t1", "t1-1", 3, ActRecord(0, "call", 40, 3))))
+            assert store.act("t1", "t1-1", 3) is None
+        assert [store.act("t1", "t1-1", n) for n in (1, 2, 3)] == [
+            ActRecord(0, "call", 20, 1), ActRecord(1, "raise", 60, 2), None]
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            assert conn.execute("SELECT call, request_id FROM journal WHERE scope = 't1'"
+                                ).fetchall() == [("hand_acts", "t1-1")]
+            # An entry of the version before (one a decision) is still read.
+            conn.execute("INSERT INTO journal VALUES ('act', 't1', 't1-0/4', '', '',"
+                         " '[1,\"fold\",0,9]', 1)")
+        assert store.act("t1", "t1-0", 4) == ActRecord(1, "fold", 0, 9)
+    finally:
+        store.close()
+
+
+def _fail(first: Callable[[], None]) -> None:
+    """Writes `first`, then fails."""
+    first()
+    raise RuntimeError("injected")
