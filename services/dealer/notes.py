@@ -11,7 +11,7 @@ A follower names the last sequence it has of each table (`TableCursor`): the not
 after it are read back from the table's log first (memory, else the store), then
 it is live. Notes of a table follow its sequence order; tables interleave.
 
-`note_kinds` maps an event to its notes (one place, for the dealer and the tests).
+`notes_of` maps an event to its notes (one place, for the dealer and the tests).
 Other followers of table-level events (the R34 sit-out limit) subscribe on the
 lobby's side (services.lobby.follower.TableFollower.subscribe), not here.
 """
@@ -27,6 +27,7 @@ from poker.v1 import dealer_pb2 as pb
 from poker.vocab import events as hand_events
 from poker.vocab import table_events as ev
 from services.dealer.errors import DealerError
+from services.dealer.table.state import kinds
 
 #: Notes a follower may have waiting before it is cut off (it reconnects and catches up
 #: from its cursors: nothing is lost, the dealer's memory stays bounded).
@@ -48,33 +49,37 @@ def notes_of(table_id: str, sequence: int, event: Any, seats: dict[int, Any],
     """The notes one stored event makes (none for the play of a hand). `seats`: the
     table's seats once the event is folded (who sits where), for HandEnded's busts."""
     kind = type(event)
-    base: dict[str, Any] = {"table_id": table_id, "sequence": sequence}
-    if kind is ev.PlayerSeated:
-        return [pb.TableNote(**base, kind=pb.TABLE_NOTE_KIND_SEATED, seat=event.seat,
-                             player_id=event.player_id, stack=event.stack)]
-    if kind is ev.PlayerUnseated:
-        return [pb.TableNote(**base, kind=pb.TABLE_NOTE_KIND_SEAT_FREED, seat=event.seat,
-                             player_id=event.player_id, stack=event.stack)]
-    if kind is ev.ChipsAdded:
-        return [pb.TableNote(**base, kind=pb.TABLE_NOTE_KIND_CHIPS_ADDED, seat=event.seat,
-                             stack=event.stack)]
-    if kind is ev.PlayerSatIn:
-        return [pb.TableNote(**base, kind=pb.TABLE_NOTE_KIND_SIT_OUT_ENDED, seat=event.seat)]
-    if kind is ev.PlayerSatOut:
-        return [pb.TableNote(**base, kind=pb.TABLE_NOTE_KIND_SAT_OUT, seat=event.seat)]
-    if kind is ev.TableClosed:
-        return [pb.TableNote(**base, kind=pb.TABLE_NOTE_KIND_TABLE_CLOSED)]
+    simple = _SIMPLE.get(kind)
+    if simple is not None:
+        note, fields = simple
+        return [pb.TableNote(table_id=table_id, sequence=sequence, kind=note,
+                             **{name: getattr(event, name) for name in fields})]
     if kind is hand_events.HandEnded:
-        notes = [pb.TableNote(**base, kind=pb.TABLE_NOTE_KIND_HAND_ENDED,
-                              hands_played=hands_played)]
+        notes = [pb.TableNote(table_id=table_id, sequence=sequence,
+                              kind=pb.TABLE_NOTE_KIND_HAND_ENDED, hands_played=hands_played)]
         for seat, stack in event.stacks:
             if stack == 0:
                 here = seats.get(seat)
                 notes.append(pb.TableNote(
-                    **base, kind=pb.TABLE_NOTE_KIND_BUSTED, seat=seat,
-                    player_id=getattr(here, "player_id", ""), hands_played=hands_played))
+                    table_id=table_id, sequence=sequence, kind=pb.TABLE_NOTE_KIND_BUSTED,
+                    seat=seat, player_id=getattr(here, "player_id", ""),
+                    hands_played=hands_played))
         return notes
     return []
+
+
+#: The events that make one note each: its kind, and the event's fields it carries.
+_SIMPLE: dict[type, tuple[pb.TableNoteKind, tuple[str, ...]]] = {
+    ev.PlayerSeated: (pb.TABLE_NOTE_KIND_SEATED, ("seat", "player_id", "stack")),
+    ev.PlayerUnseated: (pb.TABLE_NOTE_KIND_SEAT_FREED, ("seat", "player_id", "stack")),
+    ev.ChipsAdded: (pb.TABLE_NOTE_KIND_CHIPS_ADDED, ("seat", "stack")),
+    ev.PlayerSatIn: (pb.TABLE_NOTE_KIND_SIT_OUT_ENDED, ("seat",)),
+    ev.PlayerSatOut: (pb.TABLE_NOTE_KIND_SAT_OUT, ("seat",)),
+    ev.TableClosed: (pb.TABLE_NOTE_KIND_TABLE_CLOSED, ()),
+}
+#: Every event kind that makes notes: a write with none of them makes none (looked at
+#: once a write, in C, by the table's listener).
+NOTED = frozenset({*_SIMPLE, hand_events.HandEnded})
 
 
 class Follower:
@@ -107,8 +112,8 @@ class Notes:
     def watch(self, table: Any) -> None:
         """Follows a table of this dealer (Dealer.on_table: created, restored, adopted)."""
         def on_commit(new: Sequence[Any], _called: object) -> None:
-            if not self.followers or not new:
-                return
+            if not self.followers or NOTED.isdisjoint(kinds(new)):
+                return  # most writes: the play of a hand, looked at in C
             notes = [n for s in new for n in notes_of(
                 table.table_id, s.sequence, s.event, table.seats, table.hands_played)]
             if notes:
