@@ -282,7 +282,9 @@ class DealerServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CloseTable(self, request, context):
-        """Closes a table and returns every stack. Internal.
+        """Closes a table and returns every stack. Internal. The seats' tokens still read the
+        table afterwards (GetTable, WatchTable, GetHandHistory of their own hands), across
+        dealer restarts too; anything else they ask gets FAILED_PRECONDITION.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

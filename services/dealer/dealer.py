@@ -126,31 +126,42 @@ class Dealer:
 
         A table starts from its latest snapshot and folds the events after it; one with
         none (a store written before snapshots, or `full_replay`) folds its whole log and,
-        between hands, is snapshotted then. Closed tables are not loaded."""
+        between hands, is snapshotted then. A closed table is not folded now: its seat
+        tokens read on (GetTable, GetHandHistory, WatchTable), and it is folded on its
+        first use (`table`)."""
         started = time.perf_counter()
         folded = from_snapshots = 0
         for table_id, setup, _closed in self.store.tables():
             rows, snapshotted = self.restore_table(table_id, setup)
             folded += rows
             from_snapshots += snapshotted
+        for table_id, seat, hashed in self.store.closed_seats():
+            self._tokens(table_id, seat, hashed)
+            self.auth.close_seat(hashed)
         self._journal_chip_keys()
         log.info("tables_restored", tables=len(self.tables), from_snapshots=from_snapshots,
                  events_folded=folded, seconds=round(time.perf_counter() - started, 3))
 
-    def restore_table(self, table_id: str, setup: str) -> tuple[int, bool]:
+    def restore_table(self, table_id: str, setup: str, closed: bool = False
+                      ) -> tuple[int, bool]:
         """Loads one table from the store and resumes (or voids) its hand: at start, or
         when this dealer adopts it (services.dealer.lease). Returns the events folded
-        and whether it started from a snapshot."""
+        and whether it started from a snapshot. A `closed` table is only folded (its
+        seat tokens are registered read-only by `restore`): nothing resumes or writes."""
         config, options = load_setup(setup)
         table = self._table(table_id, config, options)
-        for seat, _player, hashed in self.store.seats(table_id):
-            self._tokens(table_id, seat, hashed)
+        if not closed:
+            for seat, _player, hashed in self.store.seats(table_id):
+                self._tokens(table_id, seat, hashed)
         snapshot = None if self.full_replay else self.store.snapshot(table_id)
         state = None
         if snapshot is not None and snapshot.version == SNAPSHOT_VERSION:
             state = json.loads(snapshot.state)
         after = snapshot.sequence if snapshot is not None and state is not None else 0
         rows = self.store.events(table_id, after=after)
+        if closed:
+            table.fold(rows, state)
+            return len(rows), state is not None
         table.restore(rows, self.on_crash, state)
         if state is None and table.hand is None and not table.closed:
             table.save_snapshot()
@@ -206,6 +217,8 @@ class Dealer:
         if not table_id:
             raise InvalidArgument("table_id: required")
         table = self.tables.get(table_id)
+        if table is None:
+            table = self._closed_table(table_id)
         if table is None and self.locate is not None:
             address = self.locate(table_id)
             if address is not None:
@@ -213,6 +226,18 @@ class Dealer:
         if table is None:
             raise TableNotFound(f"no table {quote(table_id)} at this dealer")
         return table
+
+    def _closed_table(self, table_id: str) -> Table | None:
+        """A closed table of the store that is not in memory (this dealer restarted since
+        it closed, or another closed it), folded now for read-only use; None when the
+        store has no such closed table. A closed table never changes, so any dealer may
+        serve it, whoever owned it."""
+        found = self.store.setup(table_id)
+        if found is None or not found[1]:
+            return None
+        self.restore_table(table_id, found[0], closed=True)
+        log.info("closed_table_loaded", table_id=table_id)
+        return self.tables[table_id]
 
     @property
     def journal(self) -> Journal:

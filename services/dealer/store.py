@@ -348,8 +348,13 @@ class Store:
         return [(t, c, bool(closed)) for t, c, closed in rows]
 
     def table_exists(self, table_id: str) -> bool:
-        found = self._db.execute("SELECT 1 FROM tables WHERE table_id = ?", (table_id,))
-        return found.fetchone() is not None
+        return self.setup(table_id) is not None
+
+    def setup(self, table_id: str) -> tuple[str, bool] | None:
+        """A table's stored configuration and closed flag; None when there is no such table."""
+        row = self._db.execute("SELECT config, closed FROM tables WHERE table_id = ?",
+                               (table_id,)).fetchone()
+        return (row[0], bool(row[1])) if row else None
 
     def append(self, table_id: str, rows: Sequence[Row]) -> None:
         self._db.executemany(
@@ -403,6 +408,12 @@ class Store:
             (table_id,),
         ).fetchall()
         return [(int(s), p, h) for s, p, h in rows]
+
+    def closed_seats(self) -> list[tuple[str, int, str]]:
+        """(table_id, seat, token_hash) of the seats of every closed table (their tokens
+        read on, CloseTable keeps the rows)."""
+        rows = self._db.execute(CLOSED_SEATS).fetchall()
+        return [(t, int(s), h) for t, s, h in rows]
 
     def put_act(self, table_id: str, hand_id: str, action_number: int, act: ActRecord) -> None:
         """Journals an answered decision (compared field by field: no fingerprint)."""
@@ -502,6 +513,12 @@ def act_answer(act: ActRecord) -> str:
 
 _json_string = json.encoder.encode_basestring_ascii
 
+
+#: The seats of the closed tables, one query for SQLite's and PostgreSQL's stores
+#: (`closed` an integer in one, a boolean in the other: both read it as true or false).
+CLOSED_SEATS = ("SELECT s.table_id, s.seat, s.token_hash FROM seats s"
+                " JOIN tables t ON t.table_id = s.table_id WHERE t.closed"
+                " ORDER BY s.table_id, s.seat")
 
 #: The calls the journal answers: each is pruned on its own (others, marks, never).
 CALLS = ("seat_player", "add_chips", "set_level", HAND_ACTS, ACT)

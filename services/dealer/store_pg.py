@@ -44,6 +44,7 @@ from services.dealer import store as sqlite_store
 from services.dealer.errors import TableMoved
 from services.dealer.store import (
     CALLS,
+    CLOSED_SEATS,
     ActRecord,
     Row,
     Snapshot,
@@ -446,6 +447,12 @@ class PgStore:
         rows = self._db.execute("SELECT seat, player_id, token_hash FROM seats"
                                 " WHERE table_id = %s ORDER BY seat", (table_id,)).fetchall()
         return [(int(s), p, h) for s, p, h in rows]
+
+    def closed_seats(self) -> list[tuple[str, int, str]]:
+        """Store.closed_seats, of the whole room: a closed table never changes, so any
+        dealer serves it read-only, whoever closed it."""
+        rows = self._db.execute(CLOSED_SEATS).fetchall()
+        return [(t, int(s), h) for t, s, h in rows]
 
     def put_act(self, table_id: str, hand_id: str, action_number: int, act: ActRecord) -> None:
         put_act(self.journal, table_id, hand_id, action_number, act)

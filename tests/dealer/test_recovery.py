@@ -197,3 +197,48 @@ def test_a_restart_folds_the_snapshot_and_the_tail_and_streams_catch_up_from_the
     finally:
         client.close()
         proc.stop()
+
+
+def test_a_closed_tables_seat_tokens_read_its_view_and_history_after_a_restart(
+        tmp_path: Path) -> None:
+    """Issue 13: after CloseTable a player's token still reads the table and the history
+    of their hands, and acts no more: across a dealer restart too (the closed table is
+    folded from the store on its first use; the restart loads only open tables)."""
+    db = tmp_path / "dealer.sqlite"
+    proc = start_dealer(db)
+    client = Client(proc.address)
+    try:
+        table_id = client.create(seats=2, test_mode=True, deck_seed=3)
+        tokens = client.seat(table_id, [1000, 1000])
+        watcher = Watcher(client, table_id, AUDITOR_TOKEN)
+        play(client, table_id, tokens, watcher, hands=2)
+        watcher.cancel()
+        client.stub.CloseTable(pb.CloseTableRequest(table_id=table_id,
+                                                    void_hand_in_progress=True),
+                               metadata=SVC, timeout=10)
+        before = client.view(table_id, tokens[0])
+        history = client.stub.GetHandHistory(pb.GetHandHistoryRequest(
+            table_id=table_id, hand_id=f"{table_id}-1"), metadata=auth(tokens[0]), timeout=10)
+        proc.kill()
+        client.close()
+        proc = start_dealer(db)
+        client = Client(proc.address)
+        after = client.view(table_id, tokens[0])
+        assert after.closed and after.your_seat == 0
+        assert (after.sequence, after.hands_played) == (before.sequence, before.hands_played)
+        assert client.view(table_id).closed  # a spectator's view too
+        again = client.stub.GetHandHistory(pb.GetHandHistoryRequest(
+            table_id=table_id, hand_id=f"{table_id}-1"), metadata=auth(tokens[1]), timeout=10)
+        assert again.phh and history.phh.count("actions") == again.phh.count("actions")
+        with pytest.raises(grpc.RpcError) as refused:
+            client.stub.Act(pb.ActRequest(table_id=table_id, seat=0, hand_id=f"{table_id}-3",
+                                          action_number=1, kind=pb.ACTION_KIND_FOLD),
+                            metadata=auth(tokens[0]), timeout=10)
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert "closed" in (refused.value.details() or "")
+        with pytest.raises(grpc.RpcError) as missing:
+            client.view(f"{table_id}-none")
+        assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+    finally:
+        client.close()
+        proc.stop()

@@ -457,3 +457,43 @@ def test_R9_set_table_level_through_the_lobby_is_the_next_hands_level(
                            lambda e: e.WhichOneof("event") == "hand_started")
     first = next(e.hand_started for e in started if e.HasField("hand_started"))
     assert (first.level.small_blind, first.level.big_blind, first.level.ante) == (25, 50, 5)
+
+
+def test_lobby_killed_after_the_dealer_closed_a_table_then_the_dealer_restarted_settles(
+    suite: Suite, tmp_path: Path
+) -> None:
+    """The lobby dies after the dealer closed the table and before it credited the stacks;
+    the dealer restarts before the lobby comes back. The restarted lobby reads the closed
+    table's record from the restarted dealer (which folds a closed table from its store on
+    first use) and credits every stack: no chip is left on the table's account."""
+    first = suite.dealer(None, "dealer.sqlite")
+    port = int(first.address.rsplit(":", 1)[1])
+    backend = ["--db", str(tmp_path / "lobby.sqlite")]
+    dying = suite.lobby([first.address], backend, fault="after_close")
+    op = suite.lobby_stub(dying.address)
+    for player in ("ann", "bob"):
+        new_player(op, player, 1000)
+    open_table(op, "t1")
+    op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="ann", buy_in=300,
+                                     request_id="j1"))
+    op.JoinTable(pb.JoinTableRequest(table_id="t1", player_id="bob", buy_in=400,
+                                     request_id="j2"))
+    with pytest.raises(grpc.RpcError) as died:
+        op.CloseLobbyTable(pb.CloseLobbyTableRequest(table_id="t1", void_hand_in_progress=True,
+                                                     request_id="c1"))
+    assert died.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert dying.popen.wait(10) == 17  # died after the dealer's CloseTable answered
+    first.stop()
+    suite.dealer(None, "dealer.sqlite", port=port)  # back, on the same address and store
+    op = suite.lobby_stub(suite.lobby([first.address], backend).address)
+
+    def settled() -> bool:
+        table = op.GetLobbyTable(pb.GetLobbyTableRequest(table_id="t1")).table
+        return bool(table.status == pb.TABLE_STATUS_CLOSED)
+
+    wait_for(settled, 30, "the close to settle")
+    balances = {p: op.GetPlayer(pb.GetPlayerRequest(player_id=p)).player.balance
+                for p in ("ann", "bob")}
+    assert sum(balances.values()) == 2000  # every chip back, whatever the hands moved
+    audit = op.AuditLedger(pb.AuditLedgerRequest())
+    assert audit.ok and audit.table_chips == 0

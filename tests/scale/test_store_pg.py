@@ -217,3 +217,22 @@ def _fail(first: Callable[[], None]) -> None:
     """Writes `first`, then fails."""
     first()
     raise RuntimeError("injected")
+
+
+def test_pg_store_names_the_seats_of_closed_tables_to_every_dealer(dsn: str) -> None:
+    """A closed table's seat tokens read on after a restart (services.dealer.dealer
+    restore): every dealer of the room learns them, whoever closed the table."""
+    a, b = PgStore(dsn, "a", Retention()), PgStore(dsn, "b", Retention())
+    try:
+        for table_id in ("open", "shut"):
+            _table(a, table_id)
+            with a.batch():
+                a.put_seat(table_id, 0, "p0", f"{table_id}-hash0")
+                a.put_seat(table_id, 3, "p3", f"{table_id}-hash3")
+        with a.batch():
+            a.close_table("shut")
+        assert b.closed_seats() == [("shut", 0, "shut-hash0"), ("shut", 3, "shut-hash3")]
+        assert b.setup("shut") == ('{"c": 1}', True) and b.setup("open") == ('{"c": 1}', False)
+    finally:
+        a.close()
+        b.close()
