@@ -35,13 +35,16 @@ def hand_history(table: Table, hand_id: str, viewer: Any) -> str:
     """PHH text of hand `hand_id` of `table` for `viewer` (a views.Viewer)."""
     if not hand_id:
         raise InvalidArgument("hand_id: required")
-    rows = table.store.hand_events(table.table_id, hand_id)
-    if not rows:
+    # A finished hand's events are read by their place in the log (Store.hand_events);
+    # the running hand is the table's own.
+    running = table.hand is not None and table.hand.hand_id == hand_id
+    rows = [] if running else table.store.hand_events(table.table_id, hand_id)
+    if not rows and not running:
         raise TableNotFound(f"no hand {quote(hand_id)} at table {table.table_id}")
     events = [codec.loads(r.payload) for r in rows]
     if any(isinstance(e, ev.HandVoided) for e in events):
         raise FailedPrecondition(f"hand {hand_id} was voided: it has no history")
-    if not any(isinstance(e, HandEnded) for e in events):
+    if running or not any(isinstance(e, HandEnded) for e in events):
         raise FailedPrecondition(f"hand {hand_id} is in progress: ask again when it ends")
     hand = Hand.from_events([e for e in events if type(e) not in ev.DEALER_EVENTS],
                             ranker=DEFAULT_RANKER)

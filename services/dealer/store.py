@@ -7,9 +7,11 @@ when it opens), `seats` (the hash of each seat token),
 `journal` (poker/journal.py: the answer given to each SeatPlayer and SetLevel
 request_id, each AddChips key and each answered decision, so a retried call is answered
 the same way even across a restart, for the retention; `JournalTable` is its adapter)
-and `snapshots`
+`snapshots`
 (each table's state after its latest hand, written with that hand's last events: a
-restart folds the snapshot and the events after it, not the whole log). A batch of
+restart folds the snapshot and the events after it, not the whole log) and `hands`
+(where each finished hand's events lie in the log, written with them too: a hand's
+history reads that range, not every event of its table). A batch of
 writes is one transaction: a table commits an action's events together, before it
 streams or acknowledges any of them.
 
@@ -93,6 +95,13 @@ CREATE TABLE IF NOT EXISTS snapshots (
     version INTEGER NOT NULL,
     state TEXT NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS hands (
+    table_id TEXT NOT NULL,
+    hand_id TEXT NOT NULL,
+    first_sequence INTEGER NOT NULL,
+    last_sequence INTEGER NOT NULL,
+    PRIMARY KEY (table_id, hand_id)
+) WITHOUT ROWID;
 """
 
 
@@ -127,14 +136,18 @@ class Snapshot:
     state: str
 
 
-#: The format of the stored payloads (`PRAGMA user_version`): 2 is each event's
+#: The store's format (`PRAGMA user_version`). 3: each finished hand has its row in
+#: `hands` (where its events lie in the log, written with the hand's last events), so
+#: GetHandHistory reads that range instead of every event of the table. 2: each event's
 #: serialized `TableEvent` (services.dealer.codec.dumps, poker.mapping's STORE profile).
-#: 1 (and 0, a store from before the stamp) held the codec's JSON of each event: such a
-#: store is migrated in place when it opens (`_migrate_payloads`). A store stamped with a
-#: later format is refused: this dealer would misread it.
-STORE_FORMAT = 2
-#: The formats whose payloads are JSON text (codec.loads_json).
+#: 1 (and 0, a store from before the stamp) held the codec's JSON of each event. An older
+#: store is migrated in place when it opens, a step at a time (`_migrate_payloads` to 2,
+#: `_index_hands` to 3). A store stamped with a later format is refused: this dealer
+#: would misread it.
+STORE_FORMAT = 3
+#: The formats whose payloads are JSON text (codec.loads_json), and the first that is not.
 _JSON_FORMATS = (0, 1)
+_MESSAGE_FORMAT = 2
 #: Rows a migration converts between two progress lines in the log.
 MIGRATE_PAGE = 20_000
 
@@ -144,8 +157,8 @@ class StoreFormatError(RuntimeError):
 
 
 def _check_format(db: sqlite3.Connection, path: str) -> int:
-    """The store's payload format after opening: a new store is stamped STORE_FORMAT, a
-    format-0/1 store migrated to it, a newer one refused."""
+    """The store's format after opening: a new store is stamped STORE_FORMAT, an older
+    one migrated to it (format 0/1 -> 2 -> 3), a newer one refused."""
     found = int(db.execute("PRAGMA user_version").fetchone()[0])
     if found > STORE_FORMAT:
         raise StoreFormatError(
@@ -154,12 +167,28 @@ def _check_format(db: sqlite3.Connection, path: str) -> int:
             "this one another --db path); do not downgrade a store in place")
     if found in _JSON_FORMATS:
         _migrate_payloads(db, path, found)
+    if found < 3:
+        _index_hands(db, path)
     return STORE_FORMAT
+
+
+@contextmanager
+def _step(db: sqlite3.Connection, to_format: int) -> Iterator[None]:
+    """One migration step's transaction: what it writes and the stamp `to_format`
+    together, or (interrupted, failed) nothing of it."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute(f"PRAGMA user_version={to_format}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 def _migrate_payloads(db: sqlite3.Connection, path: str, found: int) -> None:
     """Rewrites every JSON payload (format 0/1) as its TableEvent bytes and stamps the store
-    STORE_FORMAT, in one transaction: interrupted, nothing of it stands and the next start
+    format 2, in one transaction: interrupted, nothing of it stands and the next start
     does it again; a row already converted (a BLOB) is left as it is. Sequences, hands and
     times are untouched, so snapshots (table state at a sequence, no encoded event) and the
     journal stay valid. A progress line every MIGRATE_PAGE rows."""
@@ -168,9 +197,8 @@ def _migrate_payloads(db: sqlite3.Connection, path: str, found: int) -> None:
     started = time.monotonic()
     if total:
         log.info("store_migrating", path=path, rows=total, from_format=found,
-                 to_format=STORE_FORMAT)
-    db.execute("BEGIN IMMEDIATE")
-    try:
+                 to_format=_MESSAGE_FORMAT)
+    with _step(db, _MESSAGE_FORMAT):
         done, after = 0, ("", 0)
         while True:
             page = db.execute(
@@ -186,15 +214,53 @@ def _migrate_payloads(db: sqlite3.Connection, path: str, found: int) -> None:
             after = (page[-1][0], page[-1][1])
             if total > MIGRATE_PAGE:
                 log.info("store_migrating", path=path, done=done, rows=total)
-        db.execute(f"PRAGMA user_version={STORE_FORMAT}")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
     if total:
-        log.info("store_migrated", path=path, rows=done, to_format=STORE_FORMAT,
+        log.info("store_migrated", path=path, rows=done, to_format=_MESSAGE_FORMAT,
                  seconds=round(time.monotonic() - started, 3))
 
+
+def _index_hands(db: sqlite3.Connection, path: str) -> None:
+    """Format 2 -> 3: a `hands` row for every hand of the log (its first and last
+    sequence), read MIGRATE_PAGE sequences of a table at a time (a progress line each
+    MIGRATE_PAGE events), and the stamp, in one transaction: interrupted, nothing of it
+    stands and the next start does it again. The hand a table stopped in gets its row
+    too; the write that ends it widens the row (_PUT_HAND merges), as for any hand."""
+    tables = db.execute("SELECT table_id, max(sequence) FROM events GROUP BY table_id"
+                        " ORDER BY table_id").fetchall()
+    started = time.monotonic()
+    if tables:
+        log.info("store_migrating", path=path, tables=len(tables), from_format=2, to_format=3)
+    with _step(db, STORE_FORMAT):
+        done = reported = 0
+        for table_id, top in tables:
+            for low in range(0, top, MIGRATE_PAGE):
+                found = db.execute(
+                    "SELECT hand_id, min(sequence), max(sequence), count(*) FROM events"
+                    " WHERE table_id = ? AND sequence > ? AND sequence <= ? AND hand_id <> ''"
+                    " GROUP BY hand_id", (table_id, low, low + MIGRATE_PAGE)).fetchall()
+                db.executemany(_PUT_HAND, [(table_id, hand_id, first, last)
+                                           for hand_id, first, last, _ in found])
+                done += sum(n for *_, n in found)
+                if done - reported >= MIGRATE_PAGE:
+                    reported = done
+                    log.info("store_migrating", path=path, events=done, table_id=table_id)
+        hands = db.execute("SELECT count(*) FROM hands").fetchone()[0]
+    if tables:
+        log.info("store_migrated", path=path, hands=hands, to_format=STORE_FORMAT,
+                 seconds=round(time.monotonic() - started, 3))
+
+
+#: A hand's span, written or widened (a page of a migration, or a hand's end after the
+#: migration gave the hand it found running the part it had then).
+_PUT_HAND = ("INSERT INTO hands (table_id, hand_id, first_sequence, last_sequence)"
+             " VALUES (?, ?, ?, ?) ON CONFLICT (table_id, hand_id) DO UPDATE SET"
+             " first_sequence = min(first_sequence, excluded.first_sequence),"
+             " last_sequence = max(last_sequence, excluded.last_sequence)")
+
+
+#: A finished hand's events: the range of the log its `hands` row names.
+HAND_EVENTS = ("SELECT sequence, hand_id, time_ms, payload FROM events WHERE table_id = ?"
+               " AND sequence BETWEEN ? AND ? AND hand_id = ? ORDER BY sequence")
 
 _INSERT_EVENT = ("INSERT INTO events (table_id, sequence, hand_id, time_ms, payload)"
                  " VALUES (?, ?, ?, ?, ?)")
@@ -370,12 +436,20 @@ class Store:
         return [Row(*r) for r in rows]
 
     def hand_events(self, table_id: str, hand_id: str) -> list[Row]:
-        rows = self._db.execute(
-            "SELECT sequence, hand_id, time_ms, payload FROM events"
-            " WHERE table_id = ? AND hand_id = ? ORDER BY sequence",
-            (table_id, hand_id),
-        ).fetchall()
+        """The events of a finished hand (none for a hand in progress or unknown): the
+        range its `hands` row names, read by the primary key."""
+        span = self._db.execute(
+            "SELECT first_sequence, last_sequence FROM hands WHERE table_id = ? AND hand_id = ?",
+            (table_id, hand_id)).fetchone()
+        if span is None:
+            return []
+        rows = self._db.execute(HAND_EVENTS, (table_id, *span, hand_id)).fetchall()
         return [Row(*r) for r in rows]
+
+    def put_hand(self, table_id: str, hand_id: str, first: int, last: int) -> None:
+        """Where a finished hand's events lie (first..last sequence), written with them
+        (a row there already is widened to it)."""
+        self._db.execute(_PUT_HAND, (table_id, hand_id, first, last))
 
     def put_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
         """Keeps the table's latest snapshot (the one before is replaced)."""

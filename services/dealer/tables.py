@@ -228,20 +228,30 @@ class Table:
 
     def _with_snapshot(self, stored: Sequence[Stored],
                        also: Callable[[], None] | None) -> Callable[[], None]:
-        """`also`, and the snapshot of the table once `stored` (which ends a hand) is
-        folded: the state comes from a scratch fold, since this table folds only once
-        the write succeeds."""
+        """`also`, the snapshot of the table once `stored` (which ends a hand) is folded,
+        and where the hand's events lie in the log (Store.put_hand): the state comes from
+        a scratch fold, since this table folds only once the write succeeds."""
         scratch = TableState.from_snapshot(self.table_id, self.config, self.ranker,
                                            self.state.snapshot())
         for s in stored:
             apply(scratch, s)
         snapshot = Snapshot(stored[-1].sequence, SNAPSHOT_VERSION,
                             json.dumps(scratch.snapshot(), separators=(",", ":")))
+        ended = [s for s in stored if s.hand_id and type(s.event) in _HAND_ENDS]
+        span = None
+        if ended:
+            hand_id = ended[-1].hand_id
+            before = self.state.hand_events
+            first = (before[0].sequence if before and before[0].hand_id == hand_id
+                     else next(s.sequence for s in stored if s.hand_id == hand_id))
+            span = (hand_id, first, max(s.sequence for s in stored if s.hand_id == hand_id))
 
         def write() -> None:
             if also is not None:
                 also()
             self.store.put_snapshot(self.table_id, snapshot)
+            if span is not None:
+                self.store.put_hand(self.table_id, *span)
 
         return write
 

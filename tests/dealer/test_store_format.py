@@ -1,7 +1,8 @@
-"""The store's payload format is stamped (PRAGMA user_version): a store of an older
-format (0: before the stamp, 1: the codec's JSON) is migrated in place to format 2 (each
-event's serialized TableEvent) and recovers every table exactly as before; a store
-stamped by a newer dealer is refused with what to do.
+"""The store's format is stamped (PRAGMA user_version): a store of an older format (0:
+before the stamp, 1: the codec's JSON, 2: each event's serialized TableEvent, no `hands`
+rows) is migrated in place to format 3 (format 2 with a `hands` row for every hand) and
+recovers every table exactly as before; a store stamped by a newer dealer is refused
+with what to do.
 
 `data/store_before_format_stamp.json` is a store written by the dealer of 93dc1d7
 (three players, the third hand in progress): its schema exactly as SQLite kept it, and
@@ -9,6 +10,8 @@ its rows. `data/store_format1.sqlite` is a format-1 store written by main d1e293
 dealer (`data/make_store_format1.py`: three tables; play, a rebuy, a level change, a
 sit out and in, an unseat, a close, R39 seeds), and `data/store_format1_expect.json`
 what that code showed of it once restored (`data/expect_store_format1.py`).
+`data/store_format2.sqlite` is a format-2 store written by main 1aac27e's dealer with
+the same script.
 """
 
 from __future__ import annotations
@@ -69,7 +72,7 @@ def test_a_store_written_before_the_format_stamp_opens_recovers_and_is_stamped(
 
     asyncio.run(run())
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == STORE_FORMAT == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == STORE_FORMAT == 3
     assert {t for (t,) in db.execute("SELECT DISTINCT typeof(payload) FROM events")} == {"blob"}
     db.close()
 
@@ -227,7 +230,7 @@ def test_a_migration_interrupted_leaves_format_1_and_the_next_open_completes_it(
     rows = store.events("t")
     assert len(rows) == 261 and all(isinstance(r.payload, bytes) for r in rows)
     store.close()
-    Store(path).close()  # opening a format-2 store again changes nothing
+    Store(path).close()  # opening a format-3 store again changes nothing
 
 
 def test_a_large_migration_logs_its_progress(tmp_path: Path,
@@ -242,3 +245,140 @@ def test_a_large_migration_logs_its_progress(tmp_path: Path,
     progress = [e for e in logs if e["event"] == "store_migrating" and "done" in e]
     assert [e["done"] for e in progress] == [100, 200, 300, 321]
     assert any(e["event"] == "store_migrated" and e["rows"] == 321 for e in logs)
+
+
+FORMAT2 = Path(__file__).parent / "data" / "store_format2.sqlite"
+
+
+def _scanned(db: sqlite3.Connection, table_id: str, hand_id: str) -> list[tuple[Any, ...]]:
+    """A hand's events read as format 2 read them: every event of the table, filtered."""
+    return db.execute("SELECT sequence, hand_id, time_ms, payload FROM events"
+                      " WHERE table_id = ? AND hand_id = ? ORDER BY sequence",
+                      (table_id, hand_id)).fetchall()
+
+
+def test_a_format_2_store_of_main_1aac27e_gets_a_hands_row_for_every_hand(
+        tmp_path: Path) -> None:
+    """Format 2 -> 3: every hand of the log gets its `hands` row, and each finished hand's
+    history reads the same events as format 2's scan of the table did; a hand played
+    after the migration gets its row with its last events."""
+    path = tmp_path / "dealer.sqlite"
+    shutil.copy(FORMAT2, path)
+    before = sqlite3.connect(path)
+    assert before.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert "hands" not in {n for (n,) in before.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    hands = before.execute("SELECT DISTINCT table_id, hand_id FROM events WHERE hand_id <> ''"
+                           " ORDER BY 1, 2").fetchall()
+    scans = {key: _scanned(before, *key) for key in hands}
+    before.close()
+    assert len(hands) >= 9 and {t for t, _ in hands} == {"t", "c", "s"}
+
+    async def run() -> None:
+        store = Store(path)
+        dealer = Dealer(store, Authenticator("svc", "aud"), None, "resume")
+        dealer.restore()
+        for (table_id, hand_id), rows in scans.items():
+            assert [(r.sequence, r.hand_id, r.time_ms, r.payload)
+                    for r in store.hand_events(table_id, hand_id)] == rows
+        running = dealer.tables["t"].hand
+        assert running is not None  # the fixture left `t` in a hand: it resumes
+        finished = [h for t, h in hands if t == "t" and h != running.hand_id]
+        text = history.hand_history(dealer.tables["t"], finished[-1],
+                                    views.Viewer(views.AUDITOR))
+        assert phh.loads(text).extra["_hand_id"] == finished[-1]
+        with pytest.raises(Exception, match="in progress"):
+            history.hand_history(dealer.tables["t"], running.hand_id,
+                                 views.Viewer(views.AUDITOR))
+        store.close()
+
+    asyncio.run(run())
+    after = sqlite3.connect(path)
+    assert after.execute("PRAGMA user_version").fetchone()[0] == STORE_FORMAT == 3
+    spans = {(t, h): (first, last) for t, h, first, last in after.execute(
+        "SELECT table_id, hand_id, first_sequence, last_sequence FROM hands")}
+    assert set(spans) == set(hands)
+    for key, rows in scans.items():
+        assert spans[key] == (rows[0][0], rows[-1][0])
+    after.close()
+
+
+def test_a_hands_history_reads_its_range_of_the_log_by_the_primary_key(
+        tmp_path: Path) -> None:
+    """GetHandHistory's read: SQLite searches the events' primary key for the hand's
+    range (format 2 read every event of the table and kept the hand's)."""
+    store = Store(tmp_path / "dealer.sqlite")
+    try:
+        plan = " ".join(row[-1] for row in store._db.execute(
+            "EXPLAIN QUERY PLAN " + store_module.HAND_EVENTS, ("t", 1, 9, "t-1")))
+        assert "USING PRIMARY KEY (table_id=? AND sequence>? AND sequence<?)" in plan, plan
+    finally:
+        store.close()
+
+
+def test_every_hand_played_or_voided_gets_its_hands_row_with_its_last_events(
+        tmp_path: Path) -> None:
+    """The write that ends a hand (its reveal, or a void) also writes where the hand lies:
+    the range holds exactly the hand's events."""
+    from poker.v1 import dealer_pb2 as pb
+
+    path = tmp_path / "dealer.sqlite"
+
+    async def run() -> None:
+        store = Store(path)
+        dealer = Dealer(store, Authenticator("svc", "aud"), None, "resume")
+        config, options = views.config_from_proto(pb.TableConfig(
+            seats=3, pause_between_hands_ms=0, action_time_ms=60_000, time_bank_ms=0,
+            preset=pb.PRESET_STANDARD, test_mode=True, deck_seed=4))
+        table = dealer.create_table("h", config, options)
+        for seat in range(3):
+            dealer.seat_player("h", seat, f"p{seat}", 1000, False)
+        for _ in range(2000):
+            if table.hands_played >= 3 and table.turn is not None:
+                break
+            turn, hand = table.turn, table.hand
+            if turn is None or hand is None:
+                await asyncio.sleep(0.001)
+                continue
+            kind = ("muck" if turn.decision == "show_or_muck" else
+                    "check" if turn.can_check else "call")
+            table.act(turn.seat, hand.hand_id, turn.action_number, kind, 0)
+        assert table.hands_played >= 3 and table.hand is not None
+        table.close(void_hand=True)  # the hand in progress is voided: it ends too
+        store.close()
+        dealer.shutdown()
+
+    asyncio.run(run())
+    db = sqlite3.connect(path)
+    spans = {h: (first, last) for h, first, last in db.execute(
+        "SELECT hand_id, first_sequence, last_sequence FROM hands WHERE table_id = 'h'")}
+    hands = [h for (h,) in db.execute("SELECT DISTINCT hand_id FROM events"
+                                      " WHERE table_id = 'h' AND hand_id <> ''")]
+    assert len(hands) >= 3 and set(spans) == set(hands)  # the last one voided
+    for hand_id in hands:
+        rows = _scanned(db, "h", hand_id)
+        assert spans[hand_id] == (rows[0][0], rows[-1][0])
+    db.close()
+
+
+def test_the_hands_step_logs_its_progress_and_interrupted_leaves_format_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import structlog
+
+    path = tmp_path / "dealer.sqlite"
+    shutil.copy(FORMAT2, path)
+    monkeypatch.setattr(store_module, "_PUT_HAND", "INSERT INTO no_such_table VALUES (?, ?, ?, ?)")
+    with pytest.raises(sqlite3.OperationalError):
+        Store(path)  # the step fails part way: nothing of it stands
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("SELECT count(*) FROM hands").fetchone()[0] == 0
+    db.close()
+    monkeypatch.undo()
+    monkeypatch.setattr(store_module, "MIGRATE_PAGE", 50)
+    with structlog.testing.capture_logs() as logs:
+        Store(path).close()
+    progress = [e for e in logs if e["event"] == "store_migrating" and "events" in e]
+    done = [e for e in logs if e["event"] == "store_migrated"]
+    assert len(progress) >= 3 and progress[-1]["events"] >= 150
+    assert done and done[0]["to_format"] == 3 and done[0]["hands"] >= 9
