@@ -145,9 +145,12 @@ class Snapshot:
 #: `_index_hands` to 3). A store stamped with a later format is refused: this dealer
 #: would misread it.
 STORE_FORMAT = 3
-#: The formats whose payloads are JSON text (codec.loads_json), and the first that is not.
+#: The formats whose payloads are JSON text (codec.loads_json).
 _JSON_FORMATS = (0, 1)
-_MESSAGE_FORMAT = 2
+#: The format of each event's payload since format 2: its serialized TableEvent. The
+#: PostgreSQL store stamps this one ('format' in dealer_meta): format 3's `hands` rows
+#: are SQLite's alone (PostgreSQL indexes events by hand).
+PAYLOAD_FORMAT = 2
 #: Rows a migration converts between two progress lines in the log.
 MIGRATE_PAGE = 20_000
 
@@ -197,8 +200,8 @@ def _migrate_payloads(db: sqlite3.Connection, path: str, found: int) -> None:
     started = time.monotonic()
     if total:
         log.info("store_migrating", path=path, rows=total, from_format=found,
-                 to_format=_MESSAGE_FORMAT)
-    with _step(db, _MESSAGE_FORMAT):
+                 to_format=PAYLOAD_FORMAT)
+    with _step(db, PAYLOAD_FORMAT):
         done, after = 0, ("", 0)
         while True:
             page = db.execute(
@@ -215,7 +218,7 @@ def _migrate_payloads(db: sqlite3.Connection, path: str, found: int) -> None:
             if total > MIGRATE_PAGE:
                 log.info("store_migrating", path=path, done=done, rows=total)
     if total:
-        log.info("store_migrated", path=path, rows=done, to_format=_MESSAGE_FORMAT,
+        log.info("store_migrated", path=path, rows=done, to_format=PAYLOAD_FORMAT,
                  seconds=round(time.monotonic() - started, 3))
 
 

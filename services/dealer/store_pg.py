@@ -125,7 +125,7 @@ END $$;
 """
 
 #: A payload in format 1 (the codec's JSON) is text; a later format's is bytes.
-TEXT_PAYLOADS = sqlite_store.STORE_FORMAT == 1
+TEXT_PAYLOADS = sqlite_store.PAYLOAD_FORMAT == 1
 
 
 def _to_db(payload: str | bytes) -> bytes:
@@ -149,7 +149,7 @@ def check_versions(conn: Any, where: str) -> None:
     """Stamps a new database; refuses one written by a newer dealer (schema or payload
     format), as the SQLite store does with its user_version, and one whose events are in
     an older payload format (no conversion in place yet: the dealer of that format)."""
-    wanted = {"schema": PG_SCHEMA_VERSION, "format": sqlite_store.STORE_FORMAT}
+    wanted = {"schema": PG_SCHEMA_VERSION, "format": sqlite_store.PAYLOAD_FORMAT}
     found = dict(conn.execute("SELECT key, value FROM dealer_meta").fetchall())
     for key, version in wanted.items():
         have = int(found.get(key, version))
@@ -201,7 +201,7 @@ class PgStore:
         self.path = dsn
         self.owner = owner  # this process (services.dealer.lease.owner_id)
         self.lease_s = lease_s
-        self.format = sqlite_store.STORE_FORMAT
+        self.format = sqlite_store.PAYLOAD_FORMAT
         self.journal = PgJournalTable(self, retention or Retention())
         import psycopg
 

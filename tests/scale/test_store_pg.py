@@ -72,6 +72,11 @@ def test_pg_store_opens_a_database_it_wrote_before(dsn: str) -> None:
     _table(first, "t1")
     first.write("t1", [(1, "", 10, b'{"e": 1}')])
     first.close()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        # The payload format main 1aac27e stamped (each event's TableEvent): the SQLite
+        # store's format 3 (its `hands` rows) is no change of a PostgreSQL room's data.
+        assert dict(conn.execute("SELECT key, value FROM dealer_meta").fetchall())[
+            "format"] == 2
     again = PgStore(dsn, "a")
     try:
         assert again.events("t1") == [Row(1, "", 10, b'{"e": 1}')]
