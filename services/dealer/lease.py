@@ -14,10 +14,11 @@ folds its log (snapshot + the events after it) and resumes or voids the hand it
 stood in (the `--on-crash` policy), as a restarted dealer does.
 
 Fencing is in the store: every transaction locks the lease rows of the tables it
-writes `FOR SHARE` where they still hold this process's owner and epoch, and
+writes `FOR KEY SHARE` where they still hold this process's owner and epoch, and
 drops the writes of any that do not (store_pg.PgStore._flush); the adopter's
-`UPDATE` waits for that lock, so nothing the old owner commits lands after the
-adopter read the log. A process that finds a table gone (here, at renewal, or in
+`UPDATE` (a new epoch: a key update) waits for that lock, so nothing the old owner
+commits lands after the adopter read the log, while a renewal (`expires_at` alone)
+does not wait for it. A process that finds a table gone (here, at renewal, or in
 the store, at a write) stops serving it: `on_lost`, which logs `tables_lost`.
 
 The lease work runs on a thread of its own with its own connection: a renewal

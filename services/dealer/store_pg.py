@@ -18,14 +18,18 @@ A commit costs about 0.1-0.3 ms of the event loop on a local server
 (bench/dealer.py --dsn prints the figures), against tens of microseconds for SQLite.
 
 **Fencing.** Every transaction that writes a table's rows first locks that table's
-lease row `FOR SHARE` where the row still names this process as owner at the epoch
-it adopted the table at (`SELECT ... FOR SHARE` in the same transaction). A table
+lease row `FOR KEY SHARE` where the row still names this process as owner at the
+epoch it adopted the table at (`dealer_fence`, in the same transaction). A table
 whose lease moved on is not in the answer: its writes are dropped from the
 transaction, nothing of it lands, and `on_lost(table_id)` is called (the dealer
 stops serving it). The lock makes an adopter's `UPDATE leases` wait until this
 commit ends, so the adopter reads every event this process committed, and none
-lands after it read. A paused process holding the lock is cut off by the server
-(`idle_in_transaction_session_timeout`).
+lands after it read: the adoption changes the epoch, which the unique index
+`leases_epoch` makes a key, and PostgreSQL takes `FOR UPDATE` for an update of a key,
+which waits for `FOR KEY SHARE`. A renewal changes `expires_at` alone (`FOR NO KEY
+UPDATE`, which does not wait for it), so the lease keeper's renewal never waits for the
+dealer's own writes (with `FOR SHARE` it did, up to its 1 s lock timeout). A paused
+process holding the lock is cut off by the server (`idle_in_transaction_session_timeout`).
 """
 
 from __future__ import annotations
@@ -101,6 +105,9 @@ CREATE TABLE IF NOT EXISTS leases (
     expires_at TIMESTAMPTZ NOT NULL
 );
 CREATE INDEX IF NOT EXISTS leases_owner ON leases (owner);
+-- Makes the epoch a key for row locks: an adoption (epoch + 1) waits for a fence's FOR
+-- KEY SHARE, a renewal (expires_at) does not. Made on the first start of this version.
+CREATE UNIQUE INDEX IF NOT EXISTS leases_epoch ON leases (table_id, epoch);
 CREATE TABLE IF NOT EXISTS dealers (
     owner TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -114,8 +121,9 @@ RETURNS void LANGUAGE plpgsql AS $$
 DECLARE lost TEXT[];
 BEGIN
     -- The lease rows first (an adopter's UPDATE holding one is waited for), then the check
-    -- on what is committed now.
-    PERFORM 1 FROM leases WHERE table_id = ANY(ids) ORDER BY table_id FOR SHARE;
+    -- on what is committed now. KEY SHARE: an adoption (a key update, see leases_epoch)
+    -- waits for this transaction; a renewal of expires_at does not.
+    PERFORM 1 FROM leases WHERE table_id = ANY(ids) ORDER BY table_id FOR KEY SHARE;
     lost := ARRAY(SELECT m.t FROM unnest(ids, epochs) AS m(t, e) WHERE NOT EXISTS (
         SELECT 1 FROM leases l WHERE l.table_id = m.t AND l.epoch = m.e AND l.owner = who));
     IF cardinality(lost) > 0 THEN

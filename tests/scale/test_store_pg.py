@@ -241,3 +241,30 @@ def test_pg_store_names_the_seats_of_closed_tables_to_every_dealer(dsn: str) -> 
     finally:
         a.close()
         b.close()
+
+
+def test_a_write_holding_the_fence_holds_up_an_adoption_but_not_the_owners_renewal(
+        dsn: str) -> None:
+    """The fence (dealer_fence, taken by every write transaction) blocks the adopter's
+    UPDATE until the write ends, and lets the lease keeper renew meanwhile: a long write
+    (a group commit over many tables) no longer delays the renewal past its lock timeout.
+    A database made before the unique index on (table_id, epoch) gets it on opening."""
+    with psycopg.connect(dsn, autocommit=True) as conn:  # as the version before left it
+        PgStore(dsn, "a").close()
+        conn.execute("DROP INDEX IF EXISTS leases_epoch")
+    a = PgStore(dsn, "a")
+    try:
+        _table(a, "t1")
+        keeper = _adopt(dsn, "a", lease_s=5)
+        with psycopg.connect(dsn) as writer:  # a write transaction holding the fence
+            writer.execute("SELECT dealer_fence('a', ARRAY['t1'], ARRAY[1::bigint])")
+            began = time.monotonic()
+            found = keeper.round(["t1"])  # renews under its 1 s lock timeout
+            assert found.lost == [] and time.monotonic() - began < 0.9
+            with psycopg.connect(dsn, autocommit=True) as conn:
+                conn.execute("UPDATE leases SET expires_at = now() - interval '1 s'")
+            assert _adopt(dsn, "b", lease_s=5).round([]).adopted == []  # waits, deferred
+            writer.rollback()
+        assert _adopt(dsn, "b", lease_s=5).round([]).adopted == [("t1", 2)]
+    finally:
+        a.close()
