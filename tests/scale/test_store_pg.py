@@ -21,6 +21,11 @@ def dsn(pg_server: str) -> str:
     return fresh_pg_dsn(pg_server)
 
 
+def _meta(conn: psycopg.Connection) -> dict[str, int]:
+    """The database's version stamps (dealer_meta)."""
+    return {str(k): int(v) for k, v in conn.execute("SELECT key, value FROM dealer_meta")}
+
+
 def _table(store: PgStore, table_id: str) -> None:
     with store.batch():
         store.create_table(table_id, '{"c": 1}', 0)
@@ -59,8 +64,7 @@ def test_pg_store_keeps_what_the_sqlite_store_keeps(dsn: str) -> None:
 def test_pg_store_refuses_a_database_of_a_newer_dealer(dsn: str) -> None:
     PgStore(dsn, "a").close()  # stamps it
     with psycopg.connect(dsn, autocommit=True) as conn:
-        assert dict(conn.execute("SELECT key, value FROM dealer_meta").fetchall())[
-            "schema"] == PG_SCHEMA_VERSION
+        assert _meta(conn)["schema"] == PG_SCHEMA_VERSION
         conn.execute("UPDATE dealer_meta SET value = %s WHERE key = 'schema'",
                      (PG_SCHEMA_VERSION + 1,))
     with pytest.raises(StoreFormatError, match="newer dealer"):
@@ -75,8 +79,7 @@ def test_pg_store_opens_a_database_it_wrote_before(dsn: str) -> None:
     with psycopg.connect(dsn, autocommit=True) as conn:
         # The payload format main 1aac27e stamped (each event's TableEvent): the SQLite
         # store's format 3 (its `hands` rows) is no change of a PostgreSQL room's data.
-        assert dict(conn.execute("SELECT key, value FROM dealer_meta").fetchall())[
-            "format"] == 2
+        assert _meta(conn)["format"] == 2
     again = PgStore(dsn, "a")
     try:
         assert again.events("t1") == [Row(1, "", 10, b'{"e": 1}')]
