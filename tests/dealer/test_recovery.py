@@ -112,13 +112,18 @@ def test_sigkill_mid_hand_restarts_with_every_chip(tmp_path: Path, on_crash: str
         proc.stop()
 
 
+def _heads_up(client: Client, deck_seed: int) -> tuple[str, dict[int, str]]:
+    """A test-mode table of two seats, both taken with 1000: its id and seat tokens."""
+    table_id = client.create(seats=2, test_mode=True, deck_seed=deck_seed)
+    return table_id, client.seat(table_id, [1000, 1000])
+
+
 def test_a_retried_act_is_answered_the_same_after_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "dealer.sqlite"
     proc = start_dealer(db)
     client = Client(proc.address)
     try:
-        table_id = client.create(seats=2, test_mode=True, deck_seed=5)
-        tokens = client.seat(table_id, [1000, 1000])
+        table_id, tokens = _heads_up(client, deck_seed=5)
         watcher = Watcher(client, table_id)
         watcher.wait(lambda ev: count(ev, "turn_started") >= 1)
         event = next(e for e in watcher.events if e.HasField("turn_started"))
@@ -208,8 +213,7 @@ def test_a_closed_tables_seat_tokens_read_its_view_and_history_after_a_restart(
     proc = start_dealer(db)
     client = Client(proc.address)
     try:
-        table_id = client.create(seats=2, test_mode=True, deck_seed=3)
-        tokens = client.seat(table_id, [1000, 1000])
+        table_id, tokens = _heads_up(client, deck_seed=3)
         watcher = Watcher(client, table_id, AUDITOR_TOKEN)
         play(client, table_id, tokens, watcher, hands=2)
         watcher.cancel()
