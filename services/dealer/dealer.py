@@ -43,7 +43,7 @@ from services.dealer.errors import (
     TableNotFound,
     TokenLost,
 )
-from services.dealer.store import Store
+from services.dealer.store import Row, Store
 from services.dealer.tables import SNAPSHOT_VERSION, Table, TableOptions, now_ms
 
 # Lazy: modules load (for --help) before poker.log configures the process.
@@ -142,26 +142,15 @@ class Dealer:
         log.info("tables_restored", tables=len(self.tables), from_snapshots=from_snapshots,
                  events_folded=folded, seconds=round(time.perf_counter() - started, 3))
 
-    def restore_table(self, table_id: str, setup: str, closed: bool = False
-                      ) -> tuple[int, bool]:
+    def restore_table(self, table_id: str, setup: str) -> tuple[int, bool]:
         """Loads one table from the store and resumes (or voids) its hand: at start, or
         when this dealer adopts it (services.dealer.lease). Returns the events folded
-        and whether it started from a snapshot. A `closed` table is only folded (its
-        seat tokens are registered read-only by `restore`): nothing resumes or writes."""
+        and whether it started from a snapshot."""
         config, options = load_setup(setup)
         table = self._table(table_id, config, options)
-        if not closed:
-            for seat, _player, hashed in self.store.seats(table_id):
-                self._tokens(table_id, seat, hashed)
-        snapshot = None if self.full_replay else self.store.snapshot(table_id)
-        state = None
-        if snapshot is not None and snapshot.version == SNAPSHOT_VERSION:
-            state = json.loads(snapshot.state)
-        after = snapshot.sequence if snapshot is not None and state is not None else 0
-        rows = self.store.events(table_id, after=after)
-        if closed:
-            table.fold(rows, state)
-            return len(rows), state is not None
+        for seat, _player, hashed in self.store.seats(table_id):
+            self._tokens(table_id, seat, hashed)
+        rows, state = self._stored(table_id)
         table.restore(rows, self.on_crash, state)
         if state is None and table.hand is None and not table.closed:
             table.save_snapshot()
@@ -235,9 +224,20 @@ class Dealer:
         found = self.store.setup(table_id)
         if found is None or not found[1]:
             return None
-        self.restore_table(table_id, found[0], closed=True)
+        table = self._table(table_id, *load_setup(found[0]))  # its tokens: `restore`'s
+        table.fold(*self._stored(table_id))  # only folded: nothing resumes or writes
         log.info("closed_table_loaded", table_id=table_id)
-        return self.tables[table_id]
+        return table
+
+    def _stored(self, table_id: str) -> tuple[list[Row], dict[str, Any] | None]:
+        """A table's stored state to fold: the events after its latest snapshot and the
+        snapshot's state (every event and None without a usable snapshot)."""
+        snapshot = None if self.full_replay else self.store.snapshot(table_id)
+        state = None
+        if snapshot is not None and snapshot.version == SNAPSHOT_VERSION:
+            state = json.loads(snapshot.state)
+        after = snapshot.sequence if snapshot is not None and state is not None else 0
+        return self.store.events(table_id, after=after), state
 
     @property
     def journal(self) -> Journal:

@@ -35,17 +35,17 @@ def hand_history(table: Table, hand_id: str, viewer: Any) -> str:
     """PHH text of hand `hand_id` of `table` for `viewer` (a views.Viewer)."""
     if not hand_id:
         raise InvalidArgument("hand_id: required")
-    # A finished hand's events are read by their place in the log (Store.hand_events);
-    # the running hand is the table's own.
-    running = table.hand is not None and table.hand.hand_id == hand_id
-    rows = [] if running else table.store.hand_events(table.table_id, hand_id)
-    if not rows and not running:
+    in_progress = f"hand {hand_id} is in progress: ask again when it ends"
+    if table.hand is not None and table.hand.hand_id == hand_id:
+        raise FailedPrecondition(in_progress)  # the running hand: the store has no range yet
+    rows = table.store.hand_events(table.table_id, hand_id)  # a finished hand's range
+    if not rows:
         raise TableNotFound(f"no hand {quote(hand_id)} at table {table.table_id}")
     events = [codec.loads(r.payload) for r in rows]
     if any(isinstance(e, ev.HandVoided) for e in events):
         raise FailedPrecondition(f"hand {hand_id} was voided: it has no history")
-    if running or not any(isinstance(e, HandEnded) for e in events):
-        raise FailedPrecondition(f"hand {hand_id} is in progress: ask again when it ends")
+    if not any(isinstance(e, HandEnded) for e in events):
+        raise FailedPrecondition(in_progress)
     hand = Hand.from_events([e for e in events if type(e) not in ev.DEALER_EVENTS],
                             ranker=DEFAULT_RANKER)
     who = viewer.at(rows[0].sequence)

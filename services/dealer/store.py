@@ -487,10 +487,8 @@ class Store:
         return [(int(s), p, h) for s, p, h in rows]
 
     def closed_seats(self) -> list[tuple[str, int, str]]:
-        """(table_id, seat, token_hash) of the seats of every closed table (their tokens
-        read on, CloseTable keeps the rows)."""
-        rows = self._db.execute(CLOSED_SEATS).fetchall()
-        return [(t, int(s), h) for t, s, h in rows]
+        """The seats of every closed table (`closed_seats`)."""
+        return closed_seats(self._db)
 
     def put_act(self, table_id: str, hand_id: str, action_number: int, act: ActRecord) -> None:
         """Journals an answered decision (compared field by field: no fingerprint)."""
@@ -591,11 +589,14 @@ def act_answer(act: ActRecord) -> str:
 _json_string = json.encoder.encode_basestring_ascii
 
 
-#: The seats of the closed tables, one query for SQLite's and PostgreSQL's stores
-#: (`closed` an integer in one, a boolean in the other: both read it as true or false).
-CLOSED_SEATS = ("SELECT s.table_id, s.seat, s.token_hash FROM seats s"
-                " JOIN tables t ON t.table_id = s.table_id WHERE t.closed"
-                " ORDER BY s.table_id, s.seat")
+def closed_seats(db: Any) -> list[tuple[str, int, str]]:
+    """(table_id, seat, token_hash) of the seats of every closed table in a store's
+    database (CloseTable keeps the rows: their tokens read on), SQLite's or PostgreSQL's:
+    `closed` is an integer in one, a boolean in the other, and both read it as a truth."""
+    rows = db.execute("SELECT s.table_id, s.seat, s.token_hash FROM seats s"
+                      " JOIN tables t ON t.table_id = s.table_id WHERE t.closed"
+                      " ORDER BY s.table_id, s.seat").fetchall()
+    return [(t, int(s), h) for t, s, h in rows]
 
 #: The calls the journal answers: each is pruned on its own (others, marks, never).
 CALLS = ("seat_player", "add_chips", "set_level", HAND_ACTS, ACT)

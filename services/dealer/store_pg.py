@@ -48,11 +48,11 @@ from services.dealer import store as sqlite_store
 from services.dealer.errors import TableMoved
 from services.dealer.store import (
     CALLS,
-    CLOSED_SEATS,
     ActRecord,
     Row,
     Snapshot,
     StoreFormatError,
+    closed_seats,
     find_act,
     put_act,
 )
@@ -462,10 +462,9 @@ class PgStore:
         return [(int(s), p, h) for s, p, h in rows]
 
     def closed_seats(self) -> list[tuple[str, int, str]]:
-        """Store.closed_seats, of the whole room: a closed table never changes, so any
-        dealer serves it read-only, whoever closed it."""
-        rows = self._db.execute(CLOSED_SEATS).fetchall()
-        return [(t, int(s), h) for t, s, h in rows]
+        """Of the whole room: a closed table never changes, so any dealer serves it
+        read-only, whoever closed it."""
+        return closed_seats(self._db)
 
     def put_act(self, table_id: str, hand_id: str, action_number: int, act: ActRecord) -> None:
         put_act(self.journal, table_id, hand_id, action_number, act)
