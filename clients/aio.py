@@ -18,6 +18,7 @@ or a coroutine.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, TypeVar
@@ -39,7 +40,7 @@ from clients.accounts import (
     TableRules,
     Transfer,
 )
-from clients.errors import ActionRefused, ServiceError, error_from_rpc
+from clients.errors import ActionRefused, ServiceError, Unauthenticated, error_from_rpc
 from clients.events import Event
 from clients.fairdeck import FairDeckChecker, Policy
 from clients.models import Action, Level, TableConfig, TableView
@@ -513,6 +514,14 @@ class AsyncTableClient:
     async def sit_out(self) -> None:
         """Sits out from the next hand on (no cards, no blinds)."""
         await self._do(c.sit_out(self.table_id, await self._my_seat()))
+
+    async def sit_out_if_seated(self) -> None:
+        """Sits out as `sit_out` does, and a seat already taken off the table is no error:
+        the lobby can unseat a busted player (R30) between the hand's end and this call,
+        and the dealer then no longer knows the seat's token (UNAUTHENTICATED). Either way
+        the seat is dealt no more. A bot's play sits out with this when it stops."""
+        with contextlib.suppress(Unauthenticated):  # gone: PlayerUnseated is on its stream
+            await self.sit_out()
 
     async def sit_in(self, wait_for_big_blind: bool = False) -> None:
         """Is dealt in again from the next hand on; back after a blind passed the seat,

@@ -127,8 +127,8 @@ class Stop:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """What a driver does after one response: unary `calls` ("sit_out", "sit_in"), then stop
-    (`stop` says why) or send `send` = (hand_id, action_number, action)."""
+    """What a driver does after one response: unary `calls` ("sit_out_if_seated",
+    "sit_in"), then stop (`stop` says why) or send `send` = (hand_id, action_number, action)."""
 
     calls: tuple[str, ...] = ()
     stop: str | None = None
@@ -181,7 +181,7 @@ class BotSession:
     # ------------------------------------------------------------------ events
 
     def on_events(self, events: list[Event], table: Table) -> list[tuple[str, Any]]:
-        """Commands after a batch: ("sit_out", None), ("sit_in", None), ("stop", why)."""
+        """Commands after a batch: ("sit_out_if_seated", None), ("sit_in", None), ("stop", why)."""
         commands: list[tuple[str, Any]] = []
         if self.away is None:  # those sitting out already when the bot began
             self.away = {s.seat for s in _view(table).seats
@@ -215,7 +215,7 @@ class BotSession:
                         and not (self.rebuy and self.rebuy())):
                     # Sitting out says "gone" to the others: a seat with no chips may
                     # still be waiting for its rebuy, and they would wait for it.
-                    return [*commands, ("sit_out", None), ("stop", "busted")]
+                    return [*commands, ("sit_out_if_seated", None), ("stop", "busted")]
             elif isinstance(e, PlayerSatOut) and e.seat == self.seat and (
                     e.reason is SitOutReason.TIMED_OUT and self.winding_down is None):
                 commands.append(("sit_in", None))  # R32 sat us out after a slow answer
@@ -251,7 +251,7 @@ class BotSession:
         if self.winding_down is not None:
             return []
         self.winding_down = why
-        return [("sit_out", None)]
+        return [("sit_out_if_seated", None)]
 
     def _can_stop(self, view: TableView) -> bool:
         me = view.me

@@ -387,6 +387,27 @@ def test_a_bot_whose_last_opponent_busted_stops_instead_of_waiting(
     _conserved(operator, players, table.table_id)
 
 
+def test_a_stopping_bot_sits_out_quietly_when_the_lobby_took_its_seat_first(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    """A busted bot with no rebuy sits out and stops; the lobby may have unseated it (R30)
+    in between, and the dealer then no longer knows its token. The stop's sit-out takes
+    that as done (the seat is dealt no more either way); a caller's own `sit_out` still
+    hears UNAUTHENTICATED. Before, that race failed a whole `play` (a CI run of 8286704)."""
+    from clients.accounts import LeaveStatus
+    from clients.errors import Unauthenticated
+
+    table = open_table(operator, 2)
+    [gone] = seated(suite, operator, table, 1, buy_in=1000)  # alone: no hand is dealt
+    assert gone.table is not None
+    gone.table.sit_out_if_seated()  # seated: a plain sit-out
+    me = gone.table.view().me
+    assert me is not None and me.sitting_out
+    assert gone.lobby.leave(table.table_id).status is LeaveStatus.DONE
+    with pytest.raises(Unauthenticated):
+        gone.table.sit_out()
+    gone.table.sit_out_if_seated()  # the seat is gone: no error
+
+
 def test_R30_a_busted_player_who_does_not_rebuy_is_taken_off_and_the_other_bot_stops(
         suite: LocalSuite, operator: LobbyClient) -> None:
     """Heads-up, rebuys allowed: one bot busts and says it will rebuy but never does (an

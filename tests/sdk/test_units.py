@@ -447,7 +447,7 @@ def test_a_bot_stops_when_every_other_seat_sits_out_by_choice() -> None:
     assert session.on_events([PlayerSatOut(sequence=20, seat=1, reason=out)],
                              _seats(1)) == []  # seat 2 still plays
     steps = session.on_events([PlayerSatOut(sequence=21, seat=2, reason=out)], _seats(1, 2))
-    assert steps == [("sit_out", None)]
+    assert steps == [("sit_out_if_seated", None)]
     assert session.winding_down == "no one else at the table plays"
 
 
@@ -478,7 +478,7 @@ def test_a_busted_bot_sits_out_before_it_stops() -> None:
     ended = HandEnded(sequence=30, hand_id="t-4", stacks=(
         SeatStack(seat=0, player_id="p0", stack=0), SeatStack(seat=1, player_id="p1",
                                                               stack=1500)))
-    assert session.on_events([ended], _seats()) == [("sit_out", None), ("stop", "busted")]
+    assert session.on_events([ended], _seats()) == [("sit_out_if_seated", None), ("stop", "busted")]
 
 
 def test_a_failed_suite_test_reports_the_end_of_every_process_log(tmp_path: Path) -> None:
