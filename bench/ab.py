@@ -9,9 +9,12 @@ ratio (head / base) are printed, with each side's range.
     .venv/bin/python bench/ab.py --base d1e2932 --rounds 5 engine.py --hands 6000
     .venv/bin/python bench/ab.py --base 93dc1d7 dealer.py --seconds 10 --runs farm,play
     .venv/bin/python bench/ab.py --base 93dc1d7 --same-script table_core.py
+    .venv/bin/python bench/ab.py --base 93dc1d7 --head-args="--time-bank-ms 0" table.py
 
 The benchmark's own options follow its file name (a script under `bench/`); `--json`
-is added by this script.
+is added by this script. `--head-args` adds options to this checkout's side only: to
+play a feature the base lacks at its "off" setting (R35's time bank at 0), so that both
+sides do the same work and the figure is the cost of the code, not of the feature.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -61,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="run this checkout's benchmark file on both sides (each on its "
                              "own code): for a benchmark newer than the base that uses only "
                              "what the base has too")
+    parser.add_argument("--head-args", default="",
+                        help="options for this checkout's side only, one string (shlex)")
     parser.add_argument("script", help="a benchmark under bench/, e.g. engine.py")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own options")
     ns = parser.parse_args(argv)
@@ -68,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rounds is 1 to 50")
     if not (ROOT / "bench" / ns.script).is_file():
         parser.error(f"no benchmark bench/{ns.script}")
+    head_args = shlex.split(ns.head_args)
     base_rev = subprocess.run(["git", "rev-parse", "--short", ns.base], cwd=ROOT, check=True,
                               capture_output=True, text=True).stdout.strip()
     head_rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
@@ -84,14 +91,16 @@ def main(argv: list[str] | None = None) -> int:
                     checkout = base if side == "base" else ROOT
                     print(f"round {i + 1}/{ns.rounds}: {side} "
                           f"({base_rev if side == 'base' else head_rev}) ...", flush=True)
-                    runs[side].append(run_side(checkout, ns.script, ns.args,
+                    args = ns.args + (head_args if side == "head" else [])
+                    runs[side].append(run_side(checkout, ns.script, args,
                                                Path(tmp) / f"{side}{i}.json",
                                                ROOT if ns.same_script else None))
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT,
                            check=False)
     keys = [k for k in runs["head"][0] if all(k in r for r in runs["base"] + runs["head"])]
-    print(f"\nbench/{ns.script} {' '.join(ns.args)}: base {base_rev}, head {head_rev}, "
+    also = f" (head also {' '.join(head_args)})" if head_args else ""
+    print(f"\nbench/{ns.script} {' '.join(ns.args)}{also}: base {base_rev}, head {head_rev}, "
           f"{ns.rounds} rounds each, alternated; medians (ranges)")
     print(f"{'figure':44} {'base':>24} {'head':>24} {'head/base':>9}")
     for key in keys:

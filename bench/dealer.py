@@ -275,6 +275,10 @@ def bot_worker(bots: list[Seat], style: str, ready: Any, stop: Any, out: Any) ->
 # ------------------------------------------------------------------ the run
 
 
+#: R35's time bank of the tables' seats (--time-bank-ms; None: the table's default).
+TIME_BANK_MS: int | None = None
+
+
 async def setup_tables(addresses: Sequence[str], count: int, prefix: str) -> list[Seat]:
     bots = []
     for t in range(count):
@@ -283,6 +287,8 @@ async def setup_tables(addresses: Sequence[str], count: int, prefix: str) -> lis
             stub = new_stub(channel)
             config = pb.TableConfig(seats=SEATS, pause_between_hands_ms=0, action_time_ms=5000,
                                     preset=pb.PRESET_STANDARD)
+            if TIME_BANK_MS is not None:  # only when asked: older commits have no R35 bank
+                config.time_bank_ms = TIME_BANK_MS
             reply = await stub.CreateTable(pb.CreateTableRequest(
                 table_id=f"{prefix}-{t}", config=config), metadata=SVC)
             for seat in range(SEATS):
@@ -541,6 +547,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1,
                         help="rounds of each run (fresh dealers each); the median round by "
                              "hands/s is the run's figure")
+    parser.add_argument("--time-bank-ms", type=int, default=None,
+                        help="R35's time bank of every seat (default: the table's, 30 s); "
+                             "0 plays as a commit from before R35, which has none")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     parser.add_argument("--dsn", default=None,
                         help="also play every run with the dealers on this PostgreSQL (a "
@@ -560,6 +569,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def main_with(args: argparse.Namespace) -> int:
     """`main` once the flags are read (and a PostgreSQL server started, with --pg)."""
+    global TIME_BANK_MS
+    TIME_BANK_MS = args.time_bank_ms
     if args.repeat < 1:
         raise SystemExit("--repeat: at least 1")
     runs = parse_runs(args.runs if args.styles is None else

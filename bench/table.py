@@ -162,14 +162,16 @@ def pokerkit_hands_per_s(seats: int, seconds: float) -> float:
     return hands / (time.perf_counter() - began)
 
 
-def setup(suite: LocalSuite, tables: int, seats: int,
-          prefix: str) -> tuple[LobbyClient, list[SeatJob], list[str]]:
+def setup(suite: LocalSuite, tables: int, seats: int, prefix: str,
+          time_bank_ms: int | None = None) -> tuple[LobbyClient, list[SeatJob], list[str]]:
     operator = LobbyClient(suite.lobby, suite.operator_token)
     jobs, table_ids = [], []
+    # R35's bank only when asked: an older commit's TableConfig (bench/ab.py) has none
+    bank = {} if time_bank_ms is None else {"time_bank_ms": time_bank_ms}
     for t in range(tables):
         table = operator.open_table(
             TableConfig(seats=seats, levels=(Level(50, 100),), preset=Preset.STANDARD,
-                        action_time_ms=10_000, pause_between_hands_ms=0),
+                        action_time_ms=10_000, pause_between_hands_ms=0, **bank),
             TableRules(initial_stack=BUY_IN), table_id=f"{prefix}-{t}")
         table_ids.append(table.table_id)
         for s in range(seats):
@@ -213,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pokerkit-seconds", type=float, default=3.0)
     parser.add_argument("--styles", default="farm,play",
                         help="client styles to run, each on fresh tables: farm, play")
+    parser.add_argument("--time-bank-ms", type=int, default=None,
+                        help="R35's time bank of every seat (default: the table's, 30 s); "
+                             "0 plays as a commit from before R35, which has none")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args(argv)
 
@@ -253,7 +258,8 @@ HEADLINE = ("hands_per_s", "action_p50_ms", "action_p99_ms")
 def run_style(suite: LocalSuite, style: str, args: argparse.Namespace,
               deposited: int) -> dict[str, Any]:
     """Opens fresh tables, plays them in `args.procs` client processes, checks the chips."""
-    operator, jobs, table_ids = setup(suite, args.tables, args.seats, style)
+    operator, jobs, table_ids = setup(suite, args.tables, args.seats, style,
+                                     args.time_bank_ms)
     started_at = time.time()
     total = args.warmup + args.seconds
     services = [(p.name, p.popen.pid) for p in suite.processes]

@@ -42,13 +42,16 @@ from services.dealer.dealer import Dealer  # noqa: E402
 from services.dealer.store import Store  # noqa: E402
 
 
-async def play(hands: int, tables: int, seats: int, folder: Path) -> dict[str, Any]:
+async def play(hands: int, tables: int, seats: int, folder: Path,
+               time_bank_ms: int | None = None) -> dict[str, Any]:
     """Plays `hands` hands over `tables` tables; the figures."""
     dealer = Dealer(Store(folder / "dealer.sqlite"), Authenticator("svc", "aud"), None,
                     "resume")
-    config, options = views.config_from_proto(pb.TableConfig(
-        seats=seats, pause_between_hands_ms=0, action_time_ms=60_000,
-        preset=pb.PRESET_STANDARD))
+    table_config = pb.TableConfig(seats=seats, pause_between_hands_ms=0,
+                                  action_time_ms=60_000, preset=pb.PRESET_STANDARD)
+    if time_bank_ms is not None and "time_bank_ms" in pb.TableConfig.DESCRIPTOR.fields_by_name:
+        table_config.time_bank_ms = time_bank_ms  # R35's bank; older commits have none
+    config, options = views.config_from_proto(table_config)
     framed = [0]
     running = []
     for t in range(tables):
@@ -110,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=3000)
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--time-bank-ms", type=int, default=None,
+                        help="R35's time bank of every seat (default: the table's, 30 s); "
+                             "0 plays as a commit from before R35, which has none")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args(argv)
     if not 1 <= args.hands <= 1_000_000 or not 1 <= args.tables <= 1000:
@@ -118,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seats is 2 to 10")
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     with tempfile.TemporaryDirectory(prefix="poker-table-core-") as folder:
-        figures = asyncio.run(play(args.hands, args.tables, args.seats, Path(folder)))
+        figures = asyncio.run(play(args.hands, args.tables, args.seats, Path(folder),
+                                   args.time_bank_ms))
     print(f"table core: {figures['hands']} hands, {figures['decisions']} decisions at "
           f"{args.tables} tables of {args.seats}: {figures['cpu_ms_per_hand']:.3f} ms CPU "
           f"a hand, {figures['cpu_us_per_decision']:.1f} us a decision, "
