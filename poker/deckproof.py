@@ -23,6 +23,14 @@ True
 True
 >>> links = chain(bytes(32), 3); hashlib.sha256(links[2]).digest() == links[3]
 True
+>>> steps_to(links[2], links[3]), steps_to(links[1], links[3]), steps_to(links[3], links[3])
+(1, 2, None)
+
+A seed sent for a commitment that never dealt (the dealer restarted while it awaited
+the seeds, or the seed came after the seed time) was seen by the dealer before its next
+commitment: the player burns it and sends the link below. The dealer accepts one link
+skipped for each of the seat's commitments since its last published seed that never
+dealt it, SEED_SKIP links down at most.
 """
 
 from __future__ import annotations
@@ -35,6 +43,9 @@ SALT_BYTES = 16
 LEGACY_SALT_BYTES = 32
 #: A seed of R39: one link of a player's SHA-256 hash chain.
 SEED_BYTES = 32
+#: R39: how far below the last published link a seed may ever lie (1: the next link):
+#: each seed a player sent for a commitment that never dealt is burned, never sent again.
+SEED_SKIP = 16
 
 
 def position_hash(position: int, card: int, salt: bytes) -> bytes:
@@ -85,6 +96,17 @@ def permutation(seeds: Sequence[bytes]) -> list[int]:
 def dealt_order(committed: Sequence[int], p: Sequence[int]) -> tuple[int, ...]:
     """R39: the deck as dealt, position j holding committed card p(j)."""
     return tuple(committed[p[j]] for j in range(52))
+
+
+def steps_to(seed: bytes, last: bytes, most: int = SEED_SKIP) -> int | None:
+    """R39: how many SHA-256 steps lead from `seed` to `last`, the seat's last published
+    link (1: the next link of the chain), at most `most`; None when none does."""
+    value = seed
+    for step in range(1, most + 1):
+        value = hashlib.sha256(value).digest()
+        if value == last:
+            return step
+    return None
 
 
 def chain(secret: bytes, length: int) -> list[bytes]:

@@ -392,7 +392,8 @@ class DealerServiceServicer:
         the seed time runs out: the preimage of its last published chain value.
         The same seed again for the same hand is accepted (a retry). Seat token.
         INVALID_ARGUMENT: seed not 32 bytes, or SHA-256(seed) is not the seat's
-        last chain value (a wrong or skipped link: refused, the hand waits on);
+        last chain value nor one link below it for each burned seed the seat may
+        have (RevealSeedRequest.seed; a wrong link: refused, the hand waits on);
         FAILED_PRECONDITION: the hand is not awaiting seeds (not yet committed,
         already dealt, the seed time is over), the seat is not dealt in, the seat
         committed no chain before the hand's DeckCommitted, another seed was

@@ -24,6 +24,7 @@ from services.dealer.dealer import Dealer
 from services.dealer.engine import AUDITOR, SPECTATOR, DeckSet, HandStarted
 from services.dealer.errors import AlreadyExists, FailedPrecondition, InvalidArgument
 from services.dealer.store import Store
+from services.dealer.table.state import TableState
 from services.dealer.tables import Table
 from tests.dealer.helpers import stored_events
 from tests.dealer.test_fair_deck import _act, _assert_nothing_unopened, _stream, _truths
@@ -138,6 +139,11 @@ def test_R39_a_seed_that_does_not_come_in_time_counts_empty(tmp_path: Path) -> N
         assert table.chains[1][0] == chains[1][-1]  # seat 1's chain did not move
         with pytest.raises(FailedPrecondition, match="not awaiting seeds"):
             table.reveal_seed(1, seeding.hand_id, chains[1][-2])  # too late
+        # The dealer saw that late seed: seat 1 burns it, so its next seed may lie one
+        # link further down; the count is kept in the table's snapshot (a restart).
+        assert table.state.chain_gaps == {1: 1, 2: 1}
+        again = TableState.from_snapshot("t", table.config, None, table.state.snapshot())
+        assert again.chain_gaps == {1: 1, 2: 1}
         store.close()
 
     asyncio.run(run())
@@ -218,7 +224,12 @@ def test_R39_a_played_game_every_viewer_checks_every_hand(tmp_path: Path) -> Non
     store.close()
 
 
-def test_R39_a_dealer_restarted_while_awaiting_seeds_commits_afresh(tmp_path: Path) -> None:
+def test_R39_a_dealer_restarted_while_awaiting_seeds_commits_afresh_and_takes_the_link_below(
+        tmp_path: Path) -> None:
+    """The dealer saw seat 0's seed before it restarted: committing anew and taking that
+    seed again would let it choose its new deck knowing the seed. Seat 0 burns it and
+    reveals the link below (clients/seeds.py does so by itself); the dealer accepts one
+    link skipped for each commitment that never dealt the seat's seed, and no more."""
     async def first() -> tuple[dict[int, list[bytes]], str, bytes]:
         store, table = _table(tmp_path, seed_time_ms=60_000)
         chains = _chains(table)
@@ -242,11 +253,21 @@ def test_R39_a_dealer_restarted_while_awaiting_seeds_commits_afresh(tmp_path: Pa
         seeding = table._seeding
         assert seeding is not None and seeding.hand_id == "t-1"
         assert seeding.shuffled.commitment != old_commitment  # a fresh deck, committed anew
-        for seat in range(SEATS):  # the same links again: nothing was published
-            expected = seed if seat == 0 else chains[seat][-2]
-            assert _next_seed(table, chains[seat], seat) == expected
-            table.reveal_seed(seat, "t-1", expected)
+        assert table.chains[0][0] == chains[0][-1]  # nothing was published: the head
+        # Two commitments since the head, one never dealt: one link may be skipped, no more.
+        assert table.state.chain_gaps == {0: 2, 1: 2, 2: 2}
+        with pytest.raises(InvalidArgument, match="1 sent for a commitment that never dealt"):
+            table.reveal_seed(0, "t-1", chains[0][-4])
+        burned_below = chains[0][-3]  # seat 0 skips the seed the old dealer saw
+        assert hashlib.sha256(burned_below).digest() == seed
+        for seat in range(SEATS):
+            table.reveal_seed(seat, "t-1", burned_below if seat == 0 else chains[seat][-2])
         assert table.hand is not None and table.hand.hand_id == "t-1"
+        seeded = next(s.event for s in stored_events(table, 0, 1000)
+                      if isinstance(s.event, ev.DeckSeeded))
+        assert dict(seeded.seeds)[0] == burned_below
+        assert table.chains[0][0] == burned_below  # the next seed is the link below it
+        assert table.state.chain_gaps == {}  # every seed published: no skip allowed now
         committed = [s.event for s in stored_events(table, 0, 1000)
                      if isinstance(s.event, ev.DeckCommitted)]
         assert [c.commitment for c in committed] == [old_commitment,

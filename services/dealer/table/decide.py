@@ -10,7 +10,6 @@ happens (a retry, a clock of a decision already answered).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -427,8 +426,11 @@ def _commit_seeds(state: TableState, cmd: c.CommitSeeds, now: int) -> list[Any]:
 
 
 def _reveal_seed(state: TableState, cmd: c.RevealSeed, now: int) -> list[Any]:
-    """R39: SHA-256(seed) must be the seat's last chain value; the deal follows once every
-    chained seat's seed is in (before that, a SeedHeld the shell folds unlogged)."""
+    """R39: SHA-256(seed) must be the seat's last chain value, or lead to it in one step
+    more for each commitment since it that never dealt the seat's seed (`chain_gaps`:
+    the seat burned what it sent for those, since the dealer saw it before committing
+    again); the deal follows once every chained seat's seed is in (before that, a
+    SeedHeld the shell folds unlogged)."""
     seat, hand_id, seed = cmd.seat, cmd.hand_id, cmd.seed
     _check_open(state)
     _check_seeded_table(state)
@@ -453,10 +455,13 @@ def _reveal_seed(state: TableState, cmd: c.RevealSeed, now: int) -> list[Any]:
         if done == seed:
             return []  # a retry
         raise FailedPrecondition(f"seat {seat} revealed its seed for {hand_id} already")
-    if hashlib.sha256(seed).digest() != chain[0]:
+    most = min(max(state.chain_gaps.get(seat, 1), 1), deckproof.SEED_SKIP)
+    if deckproof.steps_to(seed, chain[0], most) is None:
+        skip = (f"; {most - 1} sent for a commitment that never dealt may be skipped"
+                if most > 1 else "")
         raise InvalidArgument(
             f"seed: SHA-256(seed) is not seat {seat}'s last chain value "
-            f"{chain[0].hex()[:16]}...: reveal the next preimage of the chain (R39)")
+            f"{chain[0].hex()[:16]}...: reveal the next preimage of the chain{skip} (R39)")
     seeds = {**seeding.seeds, seat: seed}
     chains = state.chains
     chained = [s for s in seeding.plan.seats if s in chains and chains[s][1] < seeding.committed_at]

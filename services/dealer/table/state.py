@@ -116,6 +116,11 @@ class TableState:
     deal_until: int | None = None  # T5, T7: no hand past this number (DealLimitSet)
     chip_keys: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     chains: dict[int, tuple[bytes, int]] = field(default_factory=dict)  # R39: (last, since)
+    # R39: per chained seat, the commitments it was dealt into since its last published
+    # seed, the one awaited included: how many links down its next seed may lie, since
+    # each commitment that never dealt its seed (a restart, a seed too late) may have
+    # burned one (clients/seeds.py).
+    chain_gaps: dict[int, int] = field(default_factory=dict)
     hand: Hand | None = None
     turn: ev.TurnStarted | None = None
     proof: ev.HandSalt = field(default_factory=ev.HandSalt)  # the running hand's salts (R3)
@@ -165,6 +170,7 @@ class TableState:
             "chip_keys": [[key, *done] for key, done in self.chip_keys.items()],
             "chains": [[seat, value.hex(), since] for seat, (value, since)
                        in sorted(self.chains.items())],  # R39
+            "chain_gaps": sorted(self.chain_gaps.items()),  # R39; older snapshots lack it
             **clocks.snapshot(self),  # R34, R35
         }
 
@@ -198,6 +204,7 @@ class TableState:
                        for key, seat, amount, stack in state["chip_keys"]},
             chains={int(seat): (bytes.fromhex(value), int(since))
                     for seat, value, since in state.get("chains", ())},
+            chain_gaps={int(seat): int(gaps) for seat, gaps in state.get("chain_gaps", ())},
         )
         clocks.restore(table, state)  # R34, R35
         return table
@@ -289,11 +296,13 @@ def _on_seated(state: TableState, e: ev.PlayerSeated, s: Stored) -> None:
 def _on_unseated(state: TableState, e: ev.PlayerUnseated, s: Stored) -> None:
     state.seats.pop(e.seat, None)
     state.chains.pop(e.seat, None)
+    state.chain_gaps.pop(e.seat, None)
     clocks.on_unseated(state, e.seat)
 
 
 def _on_seeds_committed(state: TableState, e: ev.SeedsCommitted, s: Stored) -> None:
     state.chains[e.seat] = (e.chain_head, s.sequence)
+    state.chain_gaps.pop(e.seat, None)
 
 
 def _on_deck_committed(state: TableState, e: ev.DeckCommitted, s: Stored) -> None:
@@ -303,6 +312,10 @@ def _on_deck_committed(state: TableState, e: ev.DeckCommitted, s: Stored) -> Non
         planned = seatplan.classic(e.seats, e.seats[0] if state.button is None
                                    else state.button)
     hand_id = f"{state.table_id}-{e.hand_number}"
+    gaps = state.chain_gaps
+    for seat in e.seats:
+        if seat in state.chains:
+            gaps[seat] = gaps.get(seat, 0) + 1
     state.seeding = Seeding(planned, hand_id, deck.ShuffledDeck(proof.deck, proof.salts),
                             s.sequence)
 
@@ -314,6 +327,7 @@ def _on_deck_seeded(state: TableState, e: ev.DeckSeeded, s: Stored) -> None:
     for seat, seed in e.seeds:
         if seed and seat in chains:
             chains[seat] = (seed, chains[seat][1])
+            state.chain_gaps.pop(seat, None)
 
 
 def _on_chips(state: TableState, e: ev.ChipsAdded, s: Stored) -> None:
