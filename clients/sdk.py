@@ -548,7 +548,9 @@ class TableClient:
 
     def send_seed(self) -> None:
         """R39: this seat's seed for the hand awaiting it (the session calls it on
-        DeckCommitted); nothing when there is no chain or the seed time is over."""
+        DeckCommitted); nothing when there is no chain or the seed time is over. A link
+        the dealer refuses (one of a version that takes no skipped link, after a burned
+        seed) leaves this hand's seed empty rather than stopping play."""
         chain, seat = self.seed_chain, self.seat
         due = chain.due(seat) if chain is not None and seat is not None else None
         if due is None:
@@ -556,8 +558,9 @@ class TableClient:
         try:
             self._do(c.reveal_seed(self.table_id, seat, *due))  # type: ignore[arg-type]
         except ServiceError as err:
-            if err.code != grpc.StatusCode.FAILED_PRECONDITION:  # too late: an empty seed
-                raise
+            if err.code not in (grpc.StatusCode.FAILED_PRECONDITION,  # too late
+                                grpc.StatusCode.INVALID_ARGUMENT):  # a skip refused
+                raise  # either of those: an empty seed this hand
 
     # -------------------------------------------------------------------- streams
 

@@ -393,7 +393,6 @@ def test_a_stopping_bot_sits_out_quietly_when_the_lobby_took_its_seat_first(
     in between, and the dealer then no longer knows its token. The stop's sit-out takes
     that as done (the seat is dealt no more either way); a caller's own `sit_out` still
     hears UNAUTHENTICATED. Before, that race failed a whole `play` (a CI run of 8286704)."""
-    from clients.accounts import LeaveStatus
     from clients.errors import Unauthenticated
 
     table = open_table(operator, 2)
@@ -440,6 +439,32 @@ def test_R30_a_busted_player_who_does_not_rebuy_is_taken_off_and_the_other_bot_s
     seats = operator.table(table.table_id).seats
     assert len(seats) == 1 and seats[0].player_id in {p.player_id for p in players}
     _conserved(operator, players, table.table_id)
+
+
+def test_R39_a_link_the_dealer_refuses_leaves_the_seed_empty_and_play_goes_on(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    """A dealer of the version before takes no skipped link: after a burned seed it
+    refuses the SDK's link with INVALID_ARGUMENT. send_seed takes that as an empty seed
+    for the hand (the dealer deals once the seed time is out) instead of raising out of
+    play(); a random 32 bytes stand in for that link here."""
+    from clients import calls
+    from clients.errors import InvalidArgument
+    from clients.events import DeckCommitted
+
+    table = open_table(operator, 2, player_seeded_decks=True, seed_time_ms=60_000)
+    [alone] = seated(suite, operator, table, 1, buy_in=1000)
+    first = alone.table
+    assert first is not None
+    first.commit_seeds()  # before a second player sits: the first deck is committed after
+    assert first.seed_chain is not None
+    seated(suite, operator, table, 1, buy_in=1000)
+    committed = next(e for e in first.events(after=0) if isinstance(e, DeckCommitted))
+    wrong = (committed.hand_id, os.urandom(32))
+    first.seed_chain.due = lambda seat: wrong  # type: ignore[method-assign]
+    with pytest.raises(InvalidArgument, match="not seat"):  # what the dealer says to it
+        first._do(calls.reveal_seed(table.table_id, first.seat or 0, *wrong))
+    first.send_seed()  # the same refusal: no error, the hand's seed stays empty
+    operator.close_table(table.table_id, void_hand_in_progress=True)
 
 
 def test_R39_sdk_players_seed_every_deck_by_themselves_and_every_check_passes(
