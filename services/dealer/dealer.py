@@ -22,6 +22,7 @@ import json
 import re
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -104,7 +105,13 @@ RULES = Rules(errors=(DealerError,), code_of=_refused,
 
 
 class Dealer:
-    """Every open table of this dealer process."""
+    """Every open table of this dealer process, and the closed ones used last."""
+
+    #: Closed tables kept folded in memory, the ones used last: a closed table never
+    #: changes, so an older one is dropped and folded again from the store on its next
+    #: use (`table`). Without a bound a dealer that runs for months would hold every
+    #: table it ever closed, and any caller naming closed tables would add to it.
+    closed_in_memory = 256
 
     def __init__(self, store: Store, auth: Authenticator, ranker: HandRanker | None = None,
                  on_crash: str = "resume", full_replay: bool = False) -> None:
@@ -114,6 +121,7 @@ class Dealer:
         self.on_crash = on_crash
         self.full_replay = full_replay
         self.tables: dict[str, Table] = {}
+        self._closed: OrderedDict[str, None] = OrderedDict()  # closed, in self.tables: LRU
         self._seat_hashes: dict[tuple[str, int], str] = {}
         #: Where a table this dealer does not hold is served (a shared PostgreSQL store:
         #: services.dealer.placement): its owner's address, "" for none yet, None: no table.
@@ -160,6 +168,7 @@ class Dealer:
         """The table is another dealer's now: it stops here (its streams end with
         TABLE_MOVED) and its seat tokens are forgotten. False if it was not here."""
         table = self.tables.pop(table_id, None)
+        self._closed.pop(table_id, None)
         if table is None:
             return False
         table.lose(address)
@@ -208,6 +217,8 @@ class Dealer:
         table = self.tables.get(table_id)
         if table is None:
             table = self._closed_table(table_id)
+        elif table_id in self._closed:
+            self._closed.move_to_end(table_id)
         if table is None and self.locate is not None:
             address = self.locate(table_id)
             if address is not None:
@@ -227,7 +238,23 @@ class Dealer:
         table = self._table(table_id, *load_setup(found[0]))  # its tokens: `restore`'s
         table.fold(*self._stored(table_id))  # only folded: nothing resumes or writes
         log.info("closed_table_loaded", table_id=table_id)
+        self._keep_closed(table_id)
         return table
+
+    def close_table(self, table_id: str, void_hand: bool) -> list[tuple[int, str, int]]:
+        """CloseTable: the stacks the table closes with (refused if it is closed)."""
+        table = self.table(table_id)
+        stacks = table.close(void_hand)
+        self._keep_closed(table_id)
+        return stacks
+
+    def _keep_closed(self, table_id: str) -> None:
+        """A closed table stays among the `closed_in_memory` used last; the oldest goes."""
+        self._closed[table_id] = None
+        self._closed.move_to_end(table_id)
+        while len(self._closed) > self.closed_in_memory:
+            oldest, _ = self._closed.popitem(last=False)
+            self.tables.pop(oldest, None)
 
     def _stored(self, table_id: str) -> tuple[list[Row], dict[str, Any] | None]:
         """A table's stored state to fold: the events after its latest snapshot and the

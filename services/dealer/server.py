@@ -142,7 +142,8 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
 
     @unary
     def CloseTable(self, request: pb.CloseTableRequest, context: Any) -> pb.CloseTableResponse:
-        stacks = self._service_table(request, context).close(request.void_hand_in_progress)
+        self.auth.require_service(_token(context))
+        stacks = self.dealer.close_table(request.table_id, request.void_hand_in_progress)
         return pb.CloseTableResponse(stacks=[
             pb.SeatStack(seat=seat, player_id=player, stack=stack) for seat, player, stack in stacks
         ])

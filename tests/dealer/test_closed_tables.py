@@ -1,0 +1,48 @@
+"""Closed tables in a dealer's memory are bounded: the `closed_in_memory` used last stay
+folded, an older one is dropped and folded again from the store when it is used. A
+closed table never changes, so what it answers is the same either way."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from poker.v1 import dealer_pb2 as pb
+from services.dealer import views
+from services.dealer.auth import Authenticator
+from services.dealer.dealer import Dealer
+from services.dealer.errors import FailedPrecondition
+from services.dealer.store import Store
+
+
+def test_a_dealer_keeps_only_the_closed_tables_used_last_and_folds_the_others_again(
+        tmp_path: Path) -> None:
+    async def run() -> None:
+        store = Store(tmp_path / "d.sqlite")
+        dealer = Dealer(store, Authenticator("svc", "aud"), None, "resume")
+        dealer.closed_in_memory = 2
+        config, options = views.config_from_proto(pb.TableConfig(seats=2))
+        closed, last = {}, {}
+        for t in range(4):
+            table_id = f"t{t}"
+            dealer.create_table(table_id, config, options)
+            dealer.seat_player(table_id, 0, f"p{t}", 500 + t, False)
+            closed[table_id] = dealer.close_table(table_id, void_hand=True)
+            last[table_id] = dealer.tables[table_id].last_sequence
+        dealer.create_table("open", config, options)
+        assert sorted(dealer.tables) == ["open", "t2", "t3"]  # t0 and t1 were dropped
+        again = dealer.table("t0")  # folded from the store, closed as it was
+        assert again.closed and again.last_sequence == last["t0"] and not again.seats
+        assert sorted(dealer.tables) == ["open", "t0", "t3"]  # t2 was used least lately
+        dealer.table("t3")  # used: the last to go now
+        dealer.table("t1")
+        assert sorted(dealer.tables) == ["open", "t1", "t3"]
+        with pytest.raises(FailedPrecondition, match="closed"):
+            dealer.close_table("t1", void_hand=True)
+        assert closed["t1"] == [(0, "p1", 501)]
+        dealer.shutdown()
+        store.close()
+
+    asyncio.run(run())
