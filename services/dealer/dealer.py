@@ -215,27 +215,26 @@ class Dealer:
         if not table_id:
             raise InvalidArgument("table_id: required")
         table = self.tables.get(table_id)
-        if table is None:
-            table = self._closed_table(table_id)
-        elif table_id in self._closed:
-            self._closed.move_to_end(table_id)
-        if table is None and self.locate is not None:
+        if table is not None:
+            if table_id in self._closed:
+                self._closed.move_to_end(table_id)
+            return table
+        # One store read for a table not in memory: an id the store lacks is no table of
+        # the room (a shared store holds every dealer's), so it is not looked for further.
+        found = self.store.setup(table_id)
+        if found is not None and found[1]:
+            return self._closed_table(table_id, found[0])
+        if found is not None and self.locate is not None:
             address = self.locate(table_id)
             if address is not None:
                 raise TableMoved(table_id, address)
-        if table is None:
-            raise TableNotFound(f"no table {quote(table_id)} at this dealer")
-        return table
+        raise TableNotFound(f"no table {quote(table_id)} at this dealer")
 
-    def _closed_table(self, table_id: str) -> Table | None:
+    def _closed_table(self, table_id: str, setup: str) -> Table:
         """A closed table of the store that is not in memory (this dealer restarted since
-        it closed, or another closed it), folded now for read-only use; None when the
-        store has no such closed table. A closed table never changes, so any dealer may
-        serve it, whoever owned it."""
-        found = self.store.setup(table_id)
-        if found is None or not found[1]:
-            return None
-        table = self._table(table_id, *load_setup(found[0]))  # its tokens: `restore`'s
+        it closed, or another closed it), folded now for read-only use. A closed table
+        never changes, so any dealer may serve it, whoever owned it."""
+        table = self._table(table_id, *load_setup(setup))  # its tokens: `restore`'s
         table.fold(*self._stored(table_id))  # only folded: nothing resumes or writes
         log.info("closed_table_loaded", table_id=table_id)
         self._keep_closed(table_id)

@@ -13,7 +13,7 @@ from poker.v1 import dealer_pb2 as pb
 from services.dealer import views
 from services.dealer.auth import Authenticator
 from services.dealer.dealer import Dealer
-from services.dealer.errors import FailedPrecondition
+from services.dealer.errors import FailedPrecondition, TableMoved, TableNotFound
 from services.dealer.store import Store
 
 
@@ -42,6 +42,36 @@ def test_a_dealer_keeps_only_the_closed_tables_used_last_and_folds_the_others_ag
         with pytest.raises(FailedPrecondition, match="closed"):
             dealer.close_table("t1", void_hand=True)
         assert closed["t1"] == [(0, "p1", 501)]
+        dealer.shutdown()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_an_id_the_store_lacks_is_not_found_after_one_read_and_no_owner_lookup(
+        tmp_path: Path) -> None:
+    """A shared store holds every table of the room: an id it lacks is no table anywhere,
+    so the owner is not looked up (on PostgreSQL that was a second round trip on the loop
+    for every made-up id). A table the store holds and this dealer does not is looked up."""
+    async def run() -> None:
+        store = Store(tmp_path / "d.sqlite")
+        dealer = Dealer(store, Authenticator("svc", "aud"), None, "resume")
+        looked_up: list[str] = []
+
+        def locate(table_id: str) -> str | None:
+            looked_up.append(table_id)
+            return "10.0.0.2:50052"
+
+        dealer.locate = locate
+        with pytest.raises(TableNotFound):
+            dealer.table("made-up")
+        assert looked_up == []
+        config, options = views.config_from_proto(pb.TableConfig(seats=2))
+        dealer.create_table("elsewhere", config, options)
+        dealer.tables.pop("elsewhere").shutdown()  # as if another dealer owned it
+        with pytest.raises(TableMoved) as moved:
+            dealer.table("elsewhere")
+        assert looked_up == ["elsewhere"] and "10.0.0.2:50052" in str(moved.value)
         dealer.shutdown()
         store.close()
 
