@@ -226,6 +226,10 @@ class PgStore:
         self._depth = 0
         self._ops: list[tuple[str | None, str, Any, bool]] = []
         self._journal_pending: dict[tuple[str, ...], Entry] = {}
+        # Tables created in the open transaction: owned (`epochs`) once it commits. Owned
+        # before, the lease keeper's round (a thread) could renew a lease row not yet
+        # committed, find none, and drop the new table as lost.
+        self._creating: list[str] = []
         self.commits = 0
         self._cursor: Any = None
         self.reader = PgReader(dsn)
@@ -323,11 +327,13 @@ class PgStore:
     def _discard(self) -> None:
         self._ops.clear()
         self._journal_pending.clear()
+        self._creating.clear()
 
     def _flush(self, raise_fenced: bool = True) -> None:
         """Sends the buffered transaction (`_send`); the tables the fence names lost are
         left out and the rest sent again, then reported (`on_lost`)."""
         ops, self._ops = self._ops, []
+        creating, self._creating = self._creating, []
         self._journal_pending.clear()
         if not ops:
             return
@@ -344,6 +350,8 @@ class PgStore:
                     raise
                 lost |= named  # the others' writes go again, without those
         self.commits += 1
+        for table_id in creating:
+            self.epochs[table_id] = 1  # its lease row is committed: the keeper renews it
         for table_id in lost:
             self.epochs.pop(table_id, None)
             log.warning("table_fenced", table_id=table_id,
@@ -387,8 +395,8 @@ class PgStore:
     # --------------------------------------------------------------------- tables
 
     def create_table(self, table_id: str, config: str, created_ms: int) -> None:
-        """The table and its lease, owned by this process at epoch 1."""
-        self.epochs[table_id] = 1
+        """The table and its lease, owned by this process at epoch 1 once committed."""
+        self._creating.append(table_id)
         self._op(None, "INSERT INTO tables (table_id, config, created_ms) VALUES (%s, %s, %s)",
                  (table_id, config, created_ms))
         self._op(None, "INSERT INTO leases (table_id, owner, epoch, expires_at) VALUES"
