@@ -97,8 +97,13 @@ class Placement:
         self.leases.stop(release=True)
 
     def locate(self, table_id: str) -> str | None:
-        """The address of the dealer that owns `table_id` (see lease.owner_address)."""
-        return owner_address(self.store._db, table_id)
+        """The address of the dealer that owns `table_id` (see lease.owner_address); ""
+        when it is this one: asked only for a table not in memory, so one it dropped as
+        lost while its lease is still its own. Its clients are told to ask again in a
+        moment (no live owner yet) rather than sent back here in a loop, until the lease
+        runs out and the table is adopted again from its log."""
+        address = owner_address(self.store._db, table_id)
+        return "" if address == self.leases.address else address
 
     def on_round(self, found: Round) -> None:
         """On the loop: a lease round's adoptions and losses."""

@@ -155,6 +155,33 @@ def test_a_new_table_is_owned_once_its_creation_commits_and_a_round_between_keep
         a.close()
 
 
+def test_a_table_this_dealer_leases_but_does_not_hold_is_no_redirect_to_itself(
+        dsn: str) -> None:
+    """Placement.locate is asked for tables not in memory: one this dealer still leases
+    (dropped as lost) answers "" (no live owner yet: ask again), not its own address,
+    which sent the table's clients back to it in a loop; another dealer's table answers
+    that dealer's address."""
+    from services.dealer.placement import Placement
+
+    a = PgStore(dsn, "a", lease_s=5)
+    a_keeper, b_keeper = _adopt(dsn, "a", lease_s=5), _adopt(dsn, "b", lease_s=5)
+    try:
+        _table(a, "mine")
+        a_keeper.round(list(a.epochs))
+        b_keeper.round([])
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("INSERT INTO tables (table_id, config, created_ms)"
+                         " VALUES ('theirs', '{}', 0)")
+            conn.execute("INSERT INTO leases (table_id, owner, epoch, expires_at)"
+                         " VALUES ('theirs', 'b', 1, now() + interval '5 seconds')")
+        placement = Placement(a, a_keeper)
+        assert placement.locate("mine") == ""
+        assert placement.locate("theirs") == "b:1"
+        assert placement.locate("nowhere") is None
+    finally:
+        a.close()
+
+
 def test_a_lease_is_adopted_once_by_one_of_two_dealers(dsn: str) -> None:
     a = PgStore(dsn, "a", lease_s=0.1)
     try:
