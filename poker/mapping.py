@@ -581,7 +581,7 @@ def _reader(fd: Any, hint: Any, dec: Callable[[Any], Any] | None
 def _timed_reader(twin: Any, read: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """An int field with a Duration / Timestamp twin: the twin's value when it is set."""
     has = operator.methodcaller("HasField", twin.typed.name)
-    get, value = operator.attrgetter(twin.typed.name), twin.read
+    get, value = operator.attrgetter(twin.typed.name), twin.reader()
     return lambda m, e: value(get(m)) if has(m) else read(m, e)
 
 

@@ -604,3 +604,24 @@ def test_the_timefields_doctests_pass() -> None:
 
     result = doctest.testmod(timefields)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_one_step_reader_of_a_millisecond_twin_reads_what_the_general_one_reads() -> None:
+    """timefields.Twin.reader: the decoders' fast path for plain-millisecond twins gives
+    `read`'s value for every sign and remainder of a Duration and for Timestamps."""
+    from google.protobuf import duration_pb2, timestamp_pb2
+
+    found = [twin for message in (pb.TurnStarted, pb.TimeBankUsed, pb.TableConfig)
+             for twin in timefields.twins(message.DESCRIPTOR).values()]
+    plain = [t for t in found if not t.floating and t.unit_ms == 1]
+    assert plain and any(t.timestamp for t in plain) and any(not t.timestamp for t in plain)
+    for twin in plain:
+        fast = twin.reader()
+        assert fast is not twin.read
+        for seconds, nanos in [(0, 0), (30, 0), (1, 999_999_999), (0, 1), (5, 500_000),
+                               (-1, -999_999), (-3, -1), (1_796_303_958, 122_000_000)]:
+            if twin.timestamp and nanos < 0:
+                continue  # a Timestamp's nanos are never negative
+            typed = (timestamp_pb2.Timestamp if twin.timestamp else duration_pb2.Duration)(
+                seconds=seconds, nanos=nanos)
+            assert fast(typed) == twin.read(typed), (twin.typed.full_name, seconds, nanos)
