@@ -56,7 +56,8 @@ from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-un
 from poker.errors import InvalidArgument
 from poker.varints import uvarint as _varint
 
-__all__ = ["DURATION", "NAMED", "TIMESTAMP", "Twin", "fill", "from_typed", "settle", "twins"]
+__all__ = ["DURATION", "NAMED", "TIMESTAMP", "Twin", "fill", "from_typed", "settle", "twins",
+           "typed_ms"]
 
 DURATION = "google.protobuf.Duration"
 TIMESTAMP = "google.protobuf.Timestamp"
@@ -84,6 +85,14 @@ _FLOATS = frozenset({_T.TYPE_DOUBLE, _T.TYPE_FLOAT})
 MAX_DURATION_S = 315_576_000_000
 MIN_TIMESTAMP_S, MAX_TIMESTAMP_S = -62_135_596_800, 253_402_300_799
 _NANOS_PER_MS = 1_000_000
+
+
+def typed_ms(typed: Any) -> int:
+    """A Duration's or Timestamp's whole milliseconds (toward zero, as ToMilliseconds)."""
+    nanos: int = typed.nanos
+    seconds: int = typed.seconds
+    return seconds * 1000 + (nanos // _NANOS_PER_MS if nanos >= 0
+                             else -(-nanos // _NANOS_PER_MS))
 
 
 @dataclass(frozen=True)
@@ -125,22 +134,12 @@ class Twin:
 
     def read(self, typed: Any) -> Any:
         """The integer field's value of a typed one (trusted data: no check)."""
-        nanos = typed.nanos
-        return self.value(typed.seconds * 1000 + (nanos // _NANOS_PER_MS if nanos >= 0
-                                                  else -(-nanos // _NANOS_PER_MS)))
+        return self.value(typed_ms(typed))
 
     def reader(self) -> Callable[[Any], Any]:
         """`read` for this twin, in one step where the integer is plain milliseconds (most
         twins): a decoder calls it for every event that carries the typed field."""
-        if self.floating or self.unit_ms != 1:
-            return self.read
-
-        def read_ms(typed: Any) -> int:
-            nanos: int = typed.nanos
-            seconds: int = typed.seconds
-            return seconds * 1000 + (nanos // _NANOS_PER_MS if nanos >= 0
-                                     else -(-nanos // _NANOS_PER_MS))
-        return read_ms
+        return self.read if self.floating or self.unit_ms != 1 else typed_ms
 
     def writer(self, keep_zero: bool) -> Callable[[Any], bytes]:
         """value (the integer field's) -> the typed field's bytes, tag included; a zero is

@@ -455,7 +455,7 @@ def _reveal_seed(state: TableState, cmd: c.RevealSeed, now: int) -> list[Any]:
         if done == seed:
             return []  # a retry
         raise FailedPrecondition(f"seat {seat} revealed its seed for {hand_id} already")
-    most = min(max(state.chain_gaps.get(seat, 1), 1), deckproof.SEED_SKIP)
+    most = min(state.chain_gaps.get(seat, 1), deckproof.SEED_SKIP)  # 1: none burned
     if deckproof.steps_to(seed, chain[0], most) is None:
         skip = (f"; {most - 1} sent for a commitment that never dealt may be skipped"
                 if most > 1 else "")
