@@ -378,6 +378,10 @@ async def run_layout(addresses: Sequence[str], dealer_pids: Sequence[int], style
         "errors": stats.errors,
         "dealer_cpu_pct": 100 * (dealers1 - dealers0) / elapsed,
         "bots_cpu_pct": 100 * (bots1 - bots0) / elapsed,
+        # the dealers' CPU per answered decision: the "dealer CPU per decision" of an A/B
+        # (bench/ab.py), each round's own, so its median is not a ratio of two medians
+        "dealer_cpu_us_per_action": 1e6 * (dealers1 - dealers0) / len(rtts) if rtts
+        else float("nan"),
     }
 
 
@@ -596,7 +600,8 @@ def main_with(args: argparse.Namespace) -> int:
                 print(f"{label:10} {figures['hands_per_s']:8.1f} hands/s  "
                       f"{figures['actions_per_s']:8.1f} actions/s  p50 {figures['p50_ms']:.2f} ms"
                       f"  p99 {figures['p99_ms']:.2f} ms  errors {figures['errors']}  "
-                      f"cpu: dealers {figures['dealer_cpu_pct']:.0f}% bots "
+                      f"cpu: dealers {figures['dealer_cpu_pct']:.0f}% "
+                      f"({figures['dealer_cpu_us_per_action']:.0f} us an action) bots "
                       f"{figures['bots_cpu_pct']:.0f}%  ({describe(dealers, procs)})", flush=True)
             # The median round by hands/s stands for the layout (its p50 and p99 with it):
             # the machine is shared, and one round can land on a busy or an idle moment.
