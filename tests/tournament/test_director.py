@@ -5,6 +5,7 @@ places (T8), breaking (T6), balancing (T5), the end (T9), and a move killed midw
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -563,3 +564,33 @@ def test_T1_a_scheduled_tournament_short_of_its_minimum_is_cancelled_and_refunde
     assert director.get("tn1").state == store.CANCELLED
     assert _balances(lobby, 3) == [1000] * 3 and lobby.audit().ok
     assert not hand_dealer.tables
+
+
+def test_an_idle_director_looks_seldom_and_a_new_tournament_wakes_it_at_once(
+        storage: Storage, hand_dealer: HandDealer) -> None:
+    """A room with no tournament runs no transaction every POLL_S (33 a second): its loop
+    waits `idle` between looks, and `create` wakes it; once a tournament is active it
+    ticks every `interval` again."""
+    lobby = Lobby(storage, hand_dealer, DEALERS)
+    director = Director(lobby.ctx, DEALERS, rng=random.Random(7))
+    ticks: list[bool] = []
+    tick = director.tick
+
+    def counted() -> bool:
+        busy = tick()
+        ticks.append(busy)
+        return busy
+
+    director.tick = counted  # type: ignore[method-assign]
+    director.start_loop(interval=0.01, idle=600.0)
+    try:
+        time.sleep(0.5)  # 50 looks at the busy pace
+        assert ticks == [False]
+        director.create("t", _structure(), "create-1", "tn1")
+        deadline = time.monotonic() + 10
+        while ticks.count(True) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert ticks[0] is False and ticks.count(True) >= 3  # woken, then the busy pace
+    finally:
+        director.stop()
+    assert director._thread is not None and not director._thread.is_alive()

@@ -86,6 +86,10 @@ STALL_S = 1.0
 #: How often the director looks at the tables still in a hand (one GetTable each): a
 #: hand of bots lasts a few hundred milliseconds.
 POLL_S = 0.03
+#: How often an idle director (no tournament registering, starting or running) looks
+#: again: a tournament created in this process wakes it at once (`create`), one another
+#: lobby process created within this (PostgreSQL), and that process directs it meanwhile.
+IDLE_POLL_S = 1.0
 #: How long a lobby process directs a tournament without renewing (another one takes
 #: over after it: a restarted lobby waits this long).
 LEASE_S = 3.0
@@ -120,6 +124,7 @@ class Director:
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         self._stop = threading.Event()
+        self._woken = threading.Event()  # stop() or a new tournament: the loop looks now
         self._thread: threading.Thread | None = None
         self._ticked: dict[str, float] = {}
         self._released: dict[str, float] = {}  # table -> when it was last released
@@ -204,6 +209,7 @@ class Director:
 
         self.ctx.tx(run)
         self.watchers.published(tid, t.seq)
+        self._woken.set()  # an idle loop directs it now, not after IDLE_POLL_S
         log.info("tournament_created", tournament_id=tid, name=name)
         return self.get(tid)
 
@@ -608,12 +614,20 @@ class Director:
             self.listener = PgListener(dsn, self.watchers)
             self.listener.start()
 
-    def start_loop(self, interval: float = POLL_S) -> None:
+    def start_loop(self, interval: float = POLL_S, idle: float = IDLE_POLL_S) -> None:
+        """Ticks every `interval` while a tournament is active, every `idle` when none is
+        (a cash-game room runs no SQL 33 times a second for nothing); `create` wakes it."""
         def loop() -> None:
-            while not self._stop.wait(interval):
+            wait = interval
+            while True:
+                self._woken.wait(wait)
+                self._woken.clear()
+                if self._stop.is_set():
+                    break
                 try:
-                    self.tick()
+                    wait = interval if self.tick() else idle
                 except Exception:  # a bug must not stop every tournament
+                    wait = interval
                     log.exception("tournament_tick_failed")
 
         self.listen()
@@ -622,14 +636,16 @@ class Director:
 
     def stop(self) -> None:
         self._stop.set()
+        self._woken.set()
         if self.listener is not None:
             self.listener.stop()
         if self._thread is not None:
             self._thread.join(timeout=10)
 
-    def tick(self) -> None:
-        """One pass over every tournament not over."""
-        for tid in self.ctx.tx(store.active_ids):
+    def tick(self) -> bool:
+        """One pass over every tournament not over; whether there was any."""
+        active = self.ctx.tx(store.active_ids)
+        for tid in active:
             if not self._leased(tid):
                 continue  # another lobby process directs it
             with self._lock(tid):
@@ -643,6 +659,7 @@ class Director:
                     if now - self._ticked.get(tid, 0.0) > 5.0:
                         self._ticked[tid] = now
                         log.info("tournament_waiting", tournament_id=tid, reason=str(err))
+        return bool(active)
 
     def _current(self, tid: str) -> Tournament:
         """The tournament as this director last saved it, unless the row changed since (a
