@@ -4,6 +4,7 @@ places (T8), breaking (T6), balancing (T5), the end (T9), and a move killed midw
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -566,31 +567,82 @@ def test_T1_a_scheduled_tournament_short_of_its_minimum_is_cancelled_and_refunde
     assert not hand_dealer.tables
 
 
-def test_an_idle_director_looks_seldom_and_a_new_tournament_wakes_it_at_once(
-        storage: Storage, hand_dealer: HandDealer) -> None:
-    """A room with no tournament runs no transaction every POLL_S (33 a second): its loop
-    waits `idle` between looks, and `create` wakes it; once a tournament is active it
-    ticks every `interval` again."""
-    lobby = Lobby(storage, hand_dealer, DEALERS)
-    director = Director(lobby.ctx, DEALERS, rng=random.Random(7))
-    ticks: list[bool] = []
+def _counting(director: Director) -> list[float]:
+    """Each tick's answer (seconds until the next pass is due), as the loop sees it."""
+    dues: list[float] = []
     tick = director.tick
 
-    def counted() -> bool:
-        busy = tick()
-        ticks.append(busy)
-        return busy
+    def counted() -> float:
+        due = tick()
+        dues.append(due)
+        return due
 
     director.tick = counted  # type: ignore[method-assign]
+    return dues
+
+
+def _until(done: Callable[[], bool], seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_an_idle_director_looks_seldom_and_a_new_tournament_wakes_it_at_once(
+        storage: Storage, hand_dealer: HandDealer) -> None:
+    """A room with no tournament under way runs no transaction every POLL_S (33 a
+    second): with none, or a sit-and-go only registering, its loop waits `idle` between
+    looks; `create` and each entry wake it, and the entry that fills the sit-and-go
+    starts it at once, after which it ticks every `interval`."""
+    lobby = Lobby(storage, hand_dealer, DEALERS)
+    for i in range(6):
+        lobby.create_player(f"p{i}", f"P{i}")
+        lobby.deposit(f"p{i}", 1000, f"dep-{i}")
+    director = Director(lobby.ctx, DEALERS, rng=random.Random(7))
+    dues = _counting(director)
     director.start_loop(interval=0.01, idle=600.0)
     try:
         time.sleep(0.5)  # 50 looks at the busy pace
-        assert ticks == [False]
+        assert dues == [math.inf]
         director.create("t", _structure(), "create-1", "tn1")
-        deadline = time.monotonic() + 10
-        while ticks.count(True) < 3 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert ticks[0] is False and ticks.count(True) >= 3  # woken, then the busy pace
+        # Each change wakes it (wake-ups close together make one look), once more on
+        # PostgreSQL when its notification is heard (as another lobby's change does).
+        wakes = 2 if getattr(storage, "dsn", None) else 1
+        _until(lambda: len(dues) >= 2)
+        time.sleep(0.3)
+        assert 2 <= len(dues) <= 1 + wakes and set(dues) == {math.inf}  # nothing to hurry
+        _register(director, range(5))
+        time.sleep(0.3)
+        assert len(dues) <= 1 + 6 * wakes and set(dues) == {math.inf}  # not 80 looks
+        assert director.get("tn1").state == store.REGISTERING
+        _register(director, range(5, 6))  # full: the wake-up starts it
+        _until(lambda: dues.count(0.0) >= 3)
+        assert dues.count(0.0) >= 3  # then the busy pace
+        assert director.get("tn1").state == store.RUNNING
     finally:
         director.stop()
     assert director._thread is not None and not director._thread.is_alive()
+
+
+def test_a_director_waits_for_a_scheduled_start_not_at_the_busy_pace(
+        storage: Storage, hand_dealer: HandDealer) -> None:
+    """A scheduled tournament registering is looked at when its start is due (at most
+    `idle` apart), not 33 times a second until then; at that time it starts."""
+    lobby = Lobby(storage, hand_dealer, DEALERS)
+    for i in range(3):
+        lobby.create_player(f"p{i}", f"P{i}")
+        lobby.deposit(f"p{i}", 1000, f"dep-{i}")
+    director = Director(lobby.ctx, DEALERS, rng=random.Random(7))
+    start = int(time.time() * 1000) + 1500
+    director.create("t", _structure(start_unix_ms=start, min_players=2, max_players=0),
+                    "create-1", "tn1")
+    _register(director, range(3))
+    dues = _counting(director)
+    director.start_loop(interval=0.01, idle=600.0)
+    try:
+        _until(lambda: director.get("tn1").state != store.REGISTERING)
+        assert director.get("tn1").state == store.RUNNING
+        assert time.time() * 1000 >= start
+        waiting = [d for d in dues if d > 0]
+        assert 1 <= len(waiting) <= 3 and 0.5 < waiting[0] <= 1.5, dues  # not 150 looks
+    finally:
+        director.stop()

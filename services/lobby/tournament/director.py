@@ -25,6 +25,7 @@ table's SeatPlayer is sent with the move's request_id, so a repeat seats once.
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 import secrets
 import threading
@@ -86,9 +87,12 @@ STALL_S = 1.0
 #: How often the director looks at the tables still in a hand (one GetTable each): a
 #: hand of bots lasts a few hundred milliseconds.
 POLL_S = 0.03
-#: How often an idle director (no tournament registering, starting or running) looks
-#: again: a tournament created in this process wakes it at once (`create`), one another
-#: lobby process created within this (PostgreSQL), and that process directs it meanwhile.
+#: How often a director with nothing to hurry for looks again: no tournament starting or
+#: running, only ones registering (a scheduled start comes sooner if it is due sooner).
+#: What changes that wakes it at once: a tournament created, or an entry paid (a
+#: sit-and-go may be full), in this process or, on PostgreSQL, in another (its
+#: notification); without the notification (the database's LISTEN down) another
+#: process's change is seen within this.
 IDLE_POLL_S = 1.0
 #: How long a lobby process directs a tournament without renewing (another one takes
 #: over after it: a restarted lobby waits this long).
@@ -110,6 +114,17 @@ def _all_held(views: Mapping[str, Any], held: Mapping[str, Any]) -> bool:
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def _due_in(t: Tournament) -> float:
+    """Seconds until a tournament needs the director again: 0 while it starts or runs; a
+    scheduled one registering at its start time; math.inf otherwise (a sit-and-go
+    registering starts when an entry fills it, and the entry wakes the director)."""
+    if t.state in (STARTING, RUNNING):
+        return 0.0
+    if t.state == REGISTERING and not t.structure.sit_and_go:
+        return max(0.0, (t.structure.start_unix_ms - _now_ms()) / 1000)
+    return math.inf
 
 
 class Director:
@@ -356,6 +371,7 @@ class Director:
                 return sequence
 
             self.watchers.published(tournament_id, self.ctx.tx(run))
+        self._woken.set()  # a sit-and-go may be full: an idle loop looks now
         return self.get(tournament_id)
 
     def _late_open(self, t: Tournament) -> bool:
@@ -611,12 +627,14 @@ class Director:
         """PostgreSQL: hears of the events other lobby processes append (watch.py)."""
         dsn = getattr(self.ctx.storage, "dsn", None)
         if not self._sole and dsn and self.listener is None:
-            self.listener = PgListener(dsn, self.watchers)
+            self.listener = PgListener(dsn, self.watchers, heard=self._woken.set)
             self.listener.start()
 
     def start_loop(self, interval: float = POLL_S, idle: float = IDLE_POLL_S) -> None:
-        """Ticks every `interval` while a tournament is active, every `idle` when none is
-        (a cash-game room runs no SQL 33 times a second for nothing); `create` wakes it."""
+        """Ticks every `interval` while a tournament is starting or running, else when the
+        next one registering is due to start, at most `idle` apart (a room with no
+        tournament under way runs no SQL 33 times a second for nothing); a new tournament
+        or entry wakes it (IDLE_POLL_S)."""
         def loop() -> None:
             wait = interval
             while True:
@@ -625,7 +643,7 @@ class Director:
                 if self._stop.is_set():
                     break
                 try:
-                    wait = interval if self.tick() else idle
+                    wait = max(interval, min(self.tick(), idle))
                 except Exception:  # a bug must not stop every tournament
                     wait = interval
                     log.exception("tournament_tick_failed")
@@ -642,16 +660,22 @@ class Director:
         if self._thread is not None:
             self._thread.join(timeout=10)
 
-    def tick(self) -> bool:
-        """One pass over every tournament not over; whether there was any."""
-        active = self.ctx.tx(store.active_ids)
-        for tid in active:
+    def tick(self) -> float:
+        """One pass over every tournament not over; in how many seconds the next pass is
+        due: 0 while one this process directs is starting or running (or could not be
+        driven: it is tried again at once), else when the first one registering is due
+        to start (math.inf when none is: a new entry or tournament wakes the loop)."""
+        due = math.inf
+        for tid in self.ctx.tx(store.active_ids):
             if not self._leased(tid):
                 continue  # another lobby process directs it
             with self._lock(tid):
                 try:
-                    self._drive(self._current(tid))
+                    t = self._current(tid)
+                    self._drive(t)
+                    due = min(due, _due_in(t))
                 except BaseException as err:
+                    due = 0.0
                     self._docs.pop(tid, None)  # changed in memory, maybe not saved: read again
                     if not isinstance(err, DealerUnreachable | DealerRefused):
                         raise
@@ -659,7 +683,7 @@ class Director:
                     if now - self._ticked.get(tid, 0.0) > 5.0:
                         self._ticked[tid] = now
                         log.info("tournament_waiting", tournament_id=tid, reason=str(err))
-        return bool(active)
+        return due
 
     def _current(self, tid: str) -> Tournament:
         """The tournament as this director last saved it, unless the row changed since (a

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from poker.errors import ResourceExhausted
@@ -178,11 +179,12 @@ class Watcher:
 
 class PgListener:
     """LISTENs to `CHANNEL` on a connection of its own (a thread) and publishes every
-    notification to `watchers`; while it is not listening, `watchers.shared` is set (the
-    streams read now and then instead)."""
+    notification to `watchers`, then calls `heard` (the director's wake-up); while it is
+    not listening, `watchers.shared` is set (the streams read now and then instead)."""
 
-    def __init__(self, dsn: str, watchers: Watchers) -> None:
-        self.dsn, self.watchers = dsn, watchers
+    def __init__(self, dsn: str, watchers: Watchers,
+                 heard: Callable[[], None] = lambda: None) -> None:
+        self.dsn, self.watchers, self.heard = dsn, watchers, heard
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.listening = threading.Event()
@@ -211,6 +213,7 @@ class PgListener:
                     for note in conn.notifies(timeout=1.0):
                         tournament_id, _, sequence = note.payload.rpartition(" ")
                         self.watchers.published(tournament_id, int(sequence))
+                        self.heard()
             except Exception:  # noqa: BLE001 - the database away: read now and then, retry
                 self.watchers.shared = True
                 self.listening.clear()
