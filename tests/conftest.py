@@ -38,6 +38,17 @@ def log_tails(folders: list[Path], lines: int = LOG_TAIL_LINES) -> list[tuple[st
     return sections
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The modules holding a long test (marked `slow`) run first, each whole and in its
+    place among them: pytest-xdist then hands the long tests out while every worker is
+    still busy, instead of one worker playing a minute-long test at the end while the
+    other waits. A module stays together, so its module fixtures are set up once. The
+    order is the same in every worker (xdist checks that)."""
+    slow = {item.nodeid.split("::", 1)[0] for item in items
+            if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in slow)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
                               ) -> Generator[None, Any, Any]:

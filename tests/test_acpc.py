@@ -124,6 +124,7 @@ def _gateway(suite: LocalSuite, table_id: str, hands: int) -> tuple[subprocess.P
     return proc, port, "".join(lines)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize(("structure", "players", "hands", "blinds"), [
     (Structure.NO_LIMIT, 2, 300, (50, 100)),

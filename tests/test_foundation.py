@@ -95,6 +95,7 @@ def test_ruff_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_mypy_strict_is_clean() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "poker", "services", "clients"],

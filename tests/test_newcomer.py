@@ -9,6 +9,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from poker.cli import build_parser
 from poker.procs import start_service
 
@@ -189,6 +191,7 @@ _HAND_LINE = re.compile(r"^ \S+ (posts|calls?|raises?|bets?|checks?|folds?)\b|^ 
 _POT_LINE = re.compile(r" (wins?|split) (the|side pot|the first|the second)")
 
 
+@pytest.mark.slow
 def test_poker_play_tells_each_hand_whole_from_its_header_to_its_result() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "poker.cli", "play", "--bots", "2", "--hands", "3",

@@ -182,6 +182,7 @@ def _assert_nothing_unopened(where: str, message: Message, truth: _Truth, who: A
                 assert salt not in value, f"{where}: {who} got a hidden salt inside a field"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(900)  # 1,000 hands in process: about 35 s quiet, past 90 s loaded
 def test_R3_no_viewer_gets_a_card_or_salt_not_opened_to_it_over_a_thousand_hands(
         tmp_path: Path) -> None:

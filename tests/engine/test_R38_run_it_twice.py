@@ -36,6 +36,7 @@ def _mixed(seat: int) -> int:
     return 1 if seat == 3 else 2  # seat 3 (p4) never agrees
 
 
+@pytest.mark.slow
 def test_R38_engine_and_pokerkit_agree_when_everyone_runs_it_twice() -> None:
     stats: Counter[str] = Counter()
     twice = 0

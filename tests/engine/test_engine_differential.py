@@ -32,6 +32,8 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
+import pytest
+
 from services.dealer.engine import (
     Action,
     ActionKind,
@@ -257,6 +259,7 @@ def same_stacks(seed: int, spec: Spec, mine: Hand, theirs: PokerKitHand,
         stats["stacks equal after PokerKit's pot merging (R22/R24)"] += 1
 
 
+@pytest.mark.slow
 def test_engine_and_pokerkit_agree_on_bounds_and_stacks() -> None:
     stats: Counter[str] = Counter()
     for seed in range(SEED, SEED + HANDS):
@@ -266,6 +269,7 @@ def test_engine_and_pokerkit_agree_on_bounds_and_stacks() -> None:
     assert stats["decisions compared"] > 5 * HANDS, stats
 
 
+@pytest.mark.slow
 def test_R16_engine_and_pokerkit_agree_on_pot_limit_bounds_and_stacks() -> None:
     # R16 in pot limit: a raise reaches at most the current bet, plus the pot, plus
     # every bet in front, plus the call first; the policy raises to that often.

@@ -80,6 +80,7 @@ def test_what_phh_cannot_express_is_refused_and_R10_late_posts_are_written() -> 
         to_phh(start([1000, 1000]))
 
 
+@pytest.mark.slow
 def test_random_hands_pokerkit_agrees_with_replay_from_our_phh() -> None:
     stats: Counter[str] = Counter()
     checked = 0

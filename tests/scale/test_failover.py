@@ -117,6 +117,7 @@ def deck_proofs(bots: Bots) -> int:
     return verified
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(180)
 def test_kill_9_a_dealer_mid_hand_its_tables_deal_again_on_the_other(
         dsn: str, tmp_path: Path) -> None:
@@ -184,6 +185,7 @@ def test_kill_9_a_dealer_mid_hand_its_tables_deal_again_on_the_other(
                 proc.popen.kill()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(150)
 def test_fencing_a_paused_dealer_writes_nothing_after_losing_its_tables(
         dsn: str, tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ def _follow(address: str, cursors: dict[str, int] | None = None) -> tuple[TableF
     return follower, got
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(90)
 def test_follow_tables_notes_what_happens_and_nothing_while_idle(tmp_path: Path) -> None:
     dealer = start_dealer(tmp_path / "d.sqlite")

@@ -128,6 +128,7 @@ def test_the_scripted_player_answers_every_kind_of_decision_within_a_cycle(
         assert len(typed) >= 3 * len(SCRIPT_CYCLE) - start - len(SCRIPT_CYCLE)  # <= 3 read
 
 
+@pytest.mark.slow
 def test_poker_play_with_a_scripted_player() -> None:
     script = "hello\nr 1\n" + "\n".join(SCRIPT_CYCLE * 60) + "\n"
     done = _poker("play", "--bots", "2", "--hands", "2", "--bot-delay", "0", stdin=script)

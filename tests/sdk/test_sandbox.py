@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import grpc
+import pytest
 
 from clients import LobbyClient, TableClient
 from clients.accounts import TransferKind
@@ -73,6 +74,7 @@ def _seat_of(lobby: LobbyClient, table_id: str) -> int | None:
     return next((s.seat for s in lobby.table(table_id).seats if s.player_id == "you"), None)
 
 
+@pytest.mark.slow
 def test_the_readme_bot_twice_against_poker_sandbox_resumes_and_leaves_with_its_stack(
         tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
