@@ -45,7 +45,7 @@ from clients.events import Event
 from clients.fairdeck import FairDeckChecker, Policy
 from clients.models import Action, Level, TableConfig, TableView
 from clients.moves import MAX_MOVES, MOVE_PAUSE_S, DealerRoute
-from clients.seeds import SeedChain
+from clients.seeds import SeedChain, seed_refused
 from clients.session import Bot, BotSession, Follower, PlayResult, Stop
 from clients.streaming import EOF, TICK, AsyncBotAdapter, AsyncPlayStream, as_rpc_error
 from clients.tracker import TableTracker
@@ -551,9 +551,10 @@ class AsyncTableClient:
 
     async def send_seed(self) -> None:
         """R39: this seat's seed for the hand awaiting it (the session calls it on
-        DeckCommitted); nothing when there is no chain or the seed time is over. A link
-        the dealer refuses (one of a version that takes no skipped link, after a burned
-        seed) leaves this hand's seed empty rather than stopping play."""
+        DeckCommitted); nothing when there is no chain or the seed time is over. A
+        refusal that only costs this hand's seed (`clients.seeds.seed_refused`: too late,
+        or a link the dealer does not take, as one that takes no skip after a burned
+        seed) leaves it empty rather than stopping play; any other is raised."""
         chain, seat = self.seed_chain, self.seat
         due = chain.due(seat) if chain is not None and seat is not None else None
         if due is None:
@@ -561,9 +562,8 @@ class AsyncTableClient:
         try:
             await self._do(c.reveal_seed(self.table_id, seat, *due))  # type: ignore[arg-type]
         except ServiceError as err:
-            if err.code not in (grpc.StatusCode.FAILED_PRECONDITION,  # too late
-                                grpc.StatusCode.INVALID_ARGUMENT):  # a skip refused
-                raise  # either of those: an empty seed this hand
+            if not seed_refused(err):
+                raise
 
     # -------------------------------------------------------------------- streams
 

@@ -34,10 +34,30 @@ from __future__ import annotations
 
 import secrets
 
+import grpc
+
+from clients.errors import ServiceError
 from clients.events import DeckCommitted, DeckSeeded, Event, PlayerUnseated, SeedsCommitted
 from poker.deckproof import SEED_BYTES, SEED_SKIP, chain
 
-__all__ = ["SeedChain"]
+__all__ = ["SeedChain", "seed_refused"]
+
+#: How a dealer from before SEED_NOT_ON_CHAIN words that refusal (its reason then the
+#: category's, INVALID_ARGUMENT): a link it does not take, as one that takes no skip.
+_OLD_NOT_ON_CHAIN = "seed: SHA-256(seed) is not seat "
+
+
+def seed_refused(err: ServiceError) -> bool:
+    """Whether a refused RevealSeed leaves this hand's seed empty and play going on: too
+    late or not awaited (FAILED_PRECONDITION), or a link the dealer does not take
+    (SEED_NOT_ON_CHAIN; the same refusal from an older dealer, known by its words). Any
+    other refusal (a malformed request: a bug) is raised to the caller."""
+    if err.code == grpc.StatusCode.FAILED_PRECONDITION:
+        return True
+    if err.code != grpc.StatusCode.INVALID_ARGUMENT:
+        return False
+    return err.reason == "SEED_NOT_ON_CHAIN" or (
+        err.reason == "INVALID_ARGUMENT" and err.message.startswith(_OLD_NOT_ON_CHAIN))
 
 #: Hands one chain seeds (about 0.7 MB kept per seat); once spent, the seat's seeds
 #: are empty (the dealer counts an empty seed) until it sits down again with a new one.

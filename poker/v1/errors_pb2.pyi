@@ -70,6 +70,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TIME_FIELDS_DISAGREE: _ClassVar[ErrorReason]
     INVALID_TIME: _ClassVar[ErrorReason]
     TOO_MANY_WATCHERS: _ClassVar[ErrorReason]
+    SEED_NOT_ON_CHAIN: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 CANCELLED: ErrorReason
 UNKNOWN: ErrorReason
@@ -134,3 +135,4 @@ STALE_TOURNAMENT: ErrorReason
 TIME_FIELDS_DISAGREE: ErrorReason
 INVALID_TIME: ErrorReason
 TOO_MANY_WATCHERS: ErrorReason
+SEED_NOT_ON_CHAIN: ErrorReason

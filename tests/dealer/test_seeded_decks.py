@@ -81,10 +81,12 @@ def test_R39_the_commitment_comes_first_and_the_seeds_place_the_cards(tmp_path: 
             seeds[seat] = _next_seed(table, chains[seat], seat)
             # The chain head itself, a random value, or the link after the next: refused.
             for wrong in (chains[seat][-1], os.urandom(32), chains[seat][-3]):
-                with pytest.raises(InvalidArgument, match="not seat .* last chain value"):
+                with pytest.raises(InvalidArgument, match="not seat .* last chain value") as off:
                     table.reveal_seed(seat, seeding.hand_id, wrong)
-            with pytest.raises(InvalidArgument, match="32-byte"):
+                assert off.value.reason == "SEED_NOT_ON_CHAIN"  # the SDK plays on after it
+            with pytest.raises(InvalidArgument, match="32-byte") as short:
                 table.reveal_seed(seat, seeding.hand_id, seeds[seat][:31])
+            assert short.value.reason == "INVALID_ARGUMENT"  # a malformed request: a bug
             with pytest.raises(FailedPrecondition, match="not awaiting seeds"):
                 table.reveal_seed(seat, "t-9", seeds[seat])
             assert table.hand is None

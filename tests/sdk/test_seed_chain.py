@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import hashlib
 
+import grpc
+
+from clients.errors import ServiceError
 from clients.events import DeckCommitted, DeckSeeded, PlayerUnseated, SeatSeed, SeedsCommitted
 from clients.models import SeatStack
-from clients.seeds import SeedChain
+from clients.seeds import SeedChain, seed_refused
 from poker import deckproof
 
 _sequence = iter(range(1, 10_000))
@@ -91,3 +94,20 @@ def test_R39_a_seat_given_up_sends_no_seed() -> None:
     chain.feed(PlayerUnseated(sequence=next(_sequence), stack=SeatStack(seat=0, stack=0)))
     _committed(chain, 1, "c1")
     assert chain.due(0) is None
+
+
+def test_R39_only_a_refusal_that_costs_the_seed_lets_play_go_on() -> None:
+    """send_seed leaves the hand's seed empty for a seed sent too late and for a link the
+    dealer does not take (SEED_NOT_ON_CHAIN, or an older dealer's same refusal, without
+    the reason); a malformed request or any other refusal is raised, not swallowed."""
+    bad = grpc.StatusCode.INVALID_ARGUMENT
+    old_words = ("seed: SHA-256(seed) is not seat 0's last chain value 00aa...: reveal the "
+                 "next preimage of the chain (R39)")
+    assert seed_refused(ServiceError("too late", grpc.StatusCode.FAILED_PRECONDITION))
+    assert seed_refused(ServiceError("off the chain", bad, reason="SEED_NOT_ON_CHAIN"))
+    assert seed_refused(ServiceError(old_words, bad))  # reason: the category's
+    assert not seed_refused(ServiceError("seed: 31 bytes; a seed is the 32-byte ...", bad))
+    assert not seed_refused(ServiceError("hand_id: too long", bad))
+    assert not seed_refused(ServiceError(old_words, bad, reason="MALFORMED_REQUEST"))
+    assert not seed_refused(ServiceError("no such table", grpc.StatusCode.NOT_FOUND))
+    assert not seed_refused(ServiceError("later", grpc.StatusCode.UNAVAILABLE))

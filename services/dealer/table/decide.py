@@ -461,7 +461,8 @@ def _reveal_seed(state: TableState, cmd: c.RevealSeed, now: int) -> list[Any]:
                 if most > 1 else "")
         raise InvalidArgument(
             f"seed: SHA-256(seed) is not seat {seat}'s last chain value "
-            f"{chain[0].hex()[:16]}...: reveal the next preimage of the chain{skip} (R39)")
+            f"{chain[0].hex()[:16]}...: reveal the next preimage of the chain{skip} (R39)",
+            reason="SEED_NOT_ON_CHAIN")
     seeds = {**seeding.seeds, seat: seed}
     chains = state.chains
     chained = [s for s in seeding.plan.seats if s in chains and chains[s][1] < seeding.committed_at]
