@@ -10,8 +10,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from poker.limits import MAX_TOKEN_CHARS, quote
@@ -72,14 +74,35 @@ def bearer(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
     return None
 
 
+#: What every seat token this dealer ever gave looks like (`new_token`, `derived_token`:
+#: 32 bytes, URL-safe base64 without padding). Another string is no seat token, and is
+#: refused without asking the store for a closed table's seat.
+SEAT_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
+
+#: The closed tables' seats kept in memory, used last first; the others are asked of the
+#: store when their token comes (`Authenticator.closed_seat`).
+CLOSED_SEATS_IN_MEMORY = 4096
+
+
 class Authenticator:
-    """Resolves tokens to callers. Seat tokens are registered by their hash."""
+    """Resolves tokens to callers. Seat tokens are registered by their hash.
+
+    The seats of open tables are all in memory. A closed table's are not: CloseTable
+    moves them to a bounded cache (CLOSED_SEATS_IN_MEMORY, used last kept), and a token
+    found in neither is looked up in the store (`closed_seat`, set by the dealer: one
+    indexed read, as for an unknown table id), so a room's history of closed tables costs
+    no memory and no time at start."""
 
     def __init__(self, service_token: str | None, auditor_token: str | None) -> None:
         self._service = service_token or None
         self._auditor = auditor_token or None
         self._seats: dict[str, tuple[str, int]] = {}
-        self._read_only: set[str] = set()  # seat tokens of closed tables
+        self._closed: OrderedDict[str, tuple[str, int]] = OrderedDict()  # read only: LRU
+        #: (table_id, seat) of a closed table's seat by its token's hash, or None: the
+        #: store's (Dealer sets it); None here: closed tables' tokens are known only
+        #: while in the cache.
+        self.closed_seat: Callable[[str], tuple[str, int] | None] | None = None
+        self.closed_in_memory = CLOSED_SEATS_IN_MEMORY
 
     def seat_token_for(self, nonce: str) -> str:
         """The seat token derived from a nonce with the service token (see `derived_token`)."""
@@ -92,13 +115,35 @@ class Authenticator:
 
     def forget_seat(self, hashed: str) -> None:
         self._seats.pop(hashed, None)
-        self._read_only.discard(hashed)
+        self._closed.pop(hashed, None)
 
     def close_seat(self, hashed: str) -> None:
         """The seat's table closed: its token still reads (GetTable, GetHandHistory of its
-        own hands, WatchTable) but acts no more (require_seat: FAILED_PRECONDITION)."""
-        if hashed in self._seats:
-            self._read_only.add(hashed)
+        own hands, WatchTable) but acts no more (require_seat: FAILED_PRECONDITION). It
+        leaves the open seats for the closed ones' cache."""
+        found = self._seats.pop(hashed, None)
+        if found is not None:
+            self._remember_closed(hashed, found)
+
+    def _remember_closed(self, hashed: str, found: tuple[str, int]) -> None:
+        closed = self._closed
+        closed[hashed] = found
+        closed.move_to_end(hashed)
+        while len(closed) > self.closed_in_memory:
+            closed.popitem(last=False)
+
+    def _closed_seat(self, token: str, hashed: str) -> tuple[str, int] | None:
+        """A closed table's seat of the token: from the cache, else from the store."""
+        found = self._closed.get(hashed)
+        if found is not None:
+            self._closed.move_to_end(hashed)
+            return found
+        if self.closed_seat is None or not SEAT_TOKEN.fullmatch(token):
+            return None
+        found = self.closed_seat(hashed)
+        if found is not None:
+            self._remember_closed(hashed, found)
+        return found
 
     def caller(self, token: str | None) -> Caller:
         """The caller a token stands for; no token is a spectator."""
@@ -113,9 +158,12 @@ class Authenticator:
             return AUDITOR
         hashed = token_hash(token)
         found = self._seats.get(hashed)
+        if found is not None:
+            return Caller("seat", found[0], found[1])
+        found = self._closed_seat(token, hashed)
         if found is None:
             raise Unauthenticated("unknown token: use the seat token SeatPlayer returned")
-        return Caller("seat", found[0], found[1], hashed in self._read_only)
+        return Caller("seat", found[0], found[1], read_only=True)
 
     def require_service(self, token: str | None) -> None:
         """For the lobby's calls: the service token and nothing else."""

@@ -117,6 +117,7 @@ class Dealer:
                  on_crash: str = "resume", full_replay: bool = False) -> None:
         self.store = store
         self.auth = auth
+        auth.closed_seat = store.closed_seat  # a closed table's tokens: asked of the store
         self.ranker = ranker
         self.on_crash = on_crash
         self.full_replay = full_replay
@@ -134,18 +135,16 @@ class Dealer:
 
         A table starts from its latest snapshot and folds the events after it; one with
         none (a store written before snapshots, or `full_replay`) folds its whole log and,
-        between hands, is snapshotted then. A closed table is not folded now: its seat
-        tokens read on (GetTable, GetHandHistory, WatchTable), and it is folded on its
-        first use (`table`)."""
+        between hands, is snapshotted then. A closed table is not folded now, and its
+        seats are not loaded: its seat tokens read on (GetTable, GetHandHistory,
+        WatchTable), each found in the store when it comes (auth.Authenticator), and the
+        table is folded on its first use (`table`)."""
         started = time.perf_counter()
         folded = from_snapshots = 0
         for table_id, setup, _closed in self.store.tables():
             rows, snapshotted = self.restore_table(table_id, setup)
             folded += rows
             from_snapshots += snapshotted
-        for table_id, seat, hashed in self.store.closed_seats():
-            self._tokens(table_id, seat, hashed)
-            self.auth.close_seat(hashed)
         self._journal_chip_keys()
         log.info("tables_restored", tables=len(self.tables), from_snapshots=from_snapshots,
                  events_folded=folded, seconds=round(time.perf_counter() - started, 3))
@@ -234,7 +233,7 @@ class Dealer:
         """A closed table of the store that is not in memory (this dealer restarted since
         it closed, or another closed it), folded now for read-only use. A closed table
         never changes, so any dealer may serve it, whoever owned it."""
-        table = self._table(table_id, *load_setup(setup))  # its tokens: `restore`'s
+        table = self._table(table_id, *load_setup(setup))  # its tokens: auth asks the store
         table.fold(*self._stored(table_id))  # only folded: nothing resumes or writes
         log.info("closed_table_loaded", table_id=table_id)
         self._keep_closed(table_id)

@@ -89,6 +89,9 @@ CREATE TABLE IF NOT EXISTS seats (
     token_hash TEXT NOT NULL,
     PRIMARY KEY (table_id, seat)
 ) WITHOUT ROWID;
+-- A closed table's seat tokens read on (auth.Authenticator.closed_seat): found by hash.
+-- Made on the first start of the version that asks by hash (an index: no format change).
+CREATE INDEX IF NOT EXISTS seats_token ON seats (token_hash);
 CREATE TABLE IF NOT EXISTS snapshots (
     table_id TEXT PRIMARY KEY,
     sequence INTEGER NOT NULL,
@@ -486,9 +489,10 @@ class Store:
         ).fetchall()
         return [(int(s), p, h) for s, p, h in rows]
 
-    def closed_seats(self) -> list[tuple[str, int, str]]:
-        """The seats of every closed table (`closed_seats`)."""
-        return closed_seats(self._db)
+    def closed_seat(self, token_hash: str) -> tuple[str, int] | None:
+        """(table_id, seat) of the closed table's seat whose token hashes to `token_hash`
+        (`closed_seat`)."""
+        return closed_seat(self._db, "?", token_hash)
 
     def put_act(self, table_id: str, hand_id: str, action_number: int, act: ActRecord) -> None:
         """Journals an answered decision (compared field by field: no fingerprint)."""
@@ -589,14 +593,20 @@ def act_answer(act: ActRecord) -> str:
 _json_string = json.encoder.encode_basestring_ascii
 
 
-def closed_seats(db: Any) -> list[tuple[str, int, str]]:
-    """(table_id, seat, token_hash) of the seats of every closed table in a store's
-    database (CloseTable keeps the rows: their tokens read on), SQLite's or PostgreSQL's:
-    `closed` is an integer in one, a boolean in the other, and both read it as a truth."""
-    rows = db.execute("SELECT s.table_id, s.seat, s.token_hash FROM seats s"
-                      " JOIN tables t ON t.table_id = s.table_id WHERE t.closed"
-                      " ORDER BY s.table_id, s.seat").fetchall()
-    return [(t, int(s), h) for t, s, h in rows]
+#: `closed_seat`'s query, a placeholder to fill ("?" for SQLite, "%s" for PostgreSQL):
+#: by the `seats_token` index, one row or none.
+CLOSED_SEAT = ("SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.table_id = s.table_id"
+               " WHERE s.token_hash = {} AND t.closed LIMIT 1")
+
+
+def closed_seat(db: Any, placeholder: str, token_hash: str) -> tuple[str, int] | None:
+    """(table_id, seat) of the seat of a closed table whose token hashes to `token_hash`,
+    in a store's database, SQLite's or PostgreSQL's; None when no closed table has it.
+    CloseTable keeps a table's seat rows, so its players' tokens read on (GetTable,
+    WatchTable, their own hands' history); `closed` is an integer in one store, a
+    boolean in the other, and both read it as a truth."""
+    row = db.execute(CLOSED_SEAT.format(placeholder), (token_hash,)).fetchone()
+    return None if row is None else (str(row[0]), int(row[1]))
 
 #: The calls the journal answers: each is pruned on its own (others, marks, never).
 CALLS = ("seat_player", "add_chips", "set_level", HAND_ACTS, ACT)

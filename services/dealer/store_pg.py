@@ -52,7 +52,7 @@ from services.dealer.store import (
     Row,
     Snapshot,
     StoreFormatError,
-    closed_seats,
+    closed_seat,
     find_act,
     put_act,
 )
@@ -92,6 +92,8 @@ CREATE TABLE IF NOT EXISTS seats (
     token_hash TEXT NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
+-- A closed table's seat tokens, found by hash (store.closed_seat); an index, no new version.
+CREATE INDEX IF NOT EXISTS seats_token ON seats (token_hash);
 CREATE TABLE IF NOT EXISTS snapshots (
     table_id TEXT PRIMARY KEY,
     sequence BIGINT NOT NULL,
@@ -469,10 +471,10 @@ class PgStore:
                                 " WHERE table_id = %s ORDER BY seat", (table_id,)).fetchall()
         return [(int(s), p, h) for s, p, h in rows]
 
-    def closed_seats(self) -> list[tuple[str, int, str]]:
+    def closed_seat(self, token_hash: str) -> tuple[str, int] | None:
         """Of the whole room: a closed table never changes, so any dealer serves it
         read-only, whoever closed it."""
-        return closed_seats(self._db)
+        return closed_seat(self._db, "%s", token_hash)
 
     def put_act(self, table_id: str, hand_id: str, action_number: int, act: ActRecord) -> None:
         put_act(self.journal, table_id, hand_id, action_number, act)

@@ -1,6 +1,7 @@
 """Closed tables in a dealer's memory are bounded: the `closed_in_memory` used last stay
 folded, an older one is dropped and folded again from the store when it is used. A
-closed table never changes, so what it answers is the same either way."""
+closed table never changes, so what it answers is the same either way. Their seat
+tokens likewise: a bounded cache, the store asked for the others."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from poker.v1 import dealer_pb2 as pb
 from services.dealer import views
 from services.dealer.auth import Authenticator
 from services.dealer.dealer import Dealer
-from services.dealer.errors import FailedPrecondition, TableMoved, TableNotFound
+from services.dealer.errors import FailedPrecondition, TableMoved, TableNotFound, Unauthenticated
 from services.dealer.store import Store
 
 
@@ -76,3 +77,71 @@ def test_an_id_the_store_lacks_is_not_found_after_one_read_and_no_owner_lookup(
         store.close()
 
     asyncio.run(run())
+
+
+def test_a_closed_tables_seat_tokens_cost_no_memory_at_start_and_are_found_by_hash(
+        tmp_path: Path) -> None:
+    """A restarted dealer loads no closed table's seats: each token is found in the
+    store when it comes (one indexed read), then kept among the closed seats used last
+    (a bounded cache). It reads only (FAILED_PRECONDITION to act); a string that is no
+    seat token costs no read; an open table's token is not read-only."""
+    async def first() -> dict[str, tuple[str, int]]:
+        store = Store(tmp_path / "d.sqlite")
+        dealer = Dealer(store, Authenticator("svc", "aud"), None, "resume")
+        config, options = views.config_from_proto(pb.TableConfig(seats=2))
+        tokens = {}
+        for t in range(3):
+            dealer.create_table(f"t{t}", config, options)
+            for seat in range(2):
+                given, token = dealer.seat_player(f"t{t}", seat, f"p{t}{seat}", 500, False)
+                tokens[token] = (f"t{t}", given)
+            if t < 2:
+                dealer.close_table(f"t{t}", void_hand=True)
+        assert dealer.auth.caller(next(iter(tokens))).read_only  # in memory while up
+        dealer.shutdown()
+        store.close()
+        return tokens
+
+    tokens = asyncio.run(first())
+
+    async def again() -> None:
+        store = Store(tmp_path / "d.sqlite")
+        auth = Authenticator("svc", "aud")
+        dealer = Dealer(store, auth, None, "resume")
+        dealer.restore()
+        reads: list[str] = []
+        lookup = auth.closed_seat
+        assert lookup is not None
+
+        def counted(hashed: str) -> tuple[str, int] | None:
+            reads.append(hashed)
+            return lookup(hashed)
+
+        auth.closed_seat = counted
+        auth.closed_in_memory = 2
+        assert len(auth._seats) == 2 and not auth._closed  # the open table's two seats only
+        closed = [(token, where) for token, where in tokens.items() if where[0] != "t2"]
+        for token, (table_id, seat) in closed:
+            caller = auth.caller(token)
+            assert (caller.role, caller.table_id, caller.seat, caller.read_only) == (
+                "seat", table_id, seat, True)
+            with pytest.raises(FailedPrecondition, match="closed"):
+                auth.require_seat(token, table_id, seat)
+            assert auth.require_seat(token, table_id, seat, reading=True) == caller
+        assert len(reads) == 4 and len(auth._closed) == 2  # bounded: the last two kept
+        auth.caller(closed[-1][0])
+        assert len(reads) == 4  # the one used last: from memory
+        auth.caller(closed[0][0])
+        assert len(reads) == 5  # dropped from memory, asked of the store again
+        for bogus in ("x" * 43, "not a seat token", closed[0][0] + "="):
+            with pytest.raises(Unauthenticated):
+                auth.caller(bogus)
+        assert len(reads) == 6  # only the well-formed one was looked up
+        for token, (table_id, seat) in tokens.items():
+            if table_id == "t2":
+                assert not auth.caller(token).read_only
+                assert auth.require_seat(token, table_id, seat).seat == seat
+        dealer.shutdown()
+        store.close()
+
+    asyncio.run(again())

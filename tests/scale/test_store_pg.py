@@ -276,8 +276,9 @@ def _fail(first: Callable[[], None]) -> None:
 
 
 def test_pg_store_names_the_seats_of_closed_tables_to_every_dealer(dsn: str) -> None:
-    """A closed table's seat tokens read on after a restart (services.dealer.dealer
-    restore): every dealer of the room learns them, whoever closed the table."""
+    """A closed table's seat tokens read on after a restart, found by their hash
+    (services.dealer.auth): every dealer of the room finds them, whoever closed the
+    table."""
     a, b = PgStore(dsn, "a", Retention()), PgStore(dsn, "b", Retention())
     try:
         for table_id in ("open", "shut"):
@@ -287,7 +288,10 @@ def test_pg_store_names_the_seats_of_closed_tables_to_every_dealer(dsn: str) -> 
                 a.put_seat(table_id, 3, "p3", f"{table_id}-hash3")
         with a.batch():
             a.close_table("shut")
-        assert b.closed_seats() == [("shut", 0, "shut-hash0"), ("shut", 3, "shut-hash3")]
+        assert [b.closed_seat(f"shut-hash{seat}") for seat in (0, 3)] == [("shut", 0),
+                                                                          ("shut", 3)]
+        assert b.closed_seat("open-hash0") is None  # an open table's: its dealer knows it
+        assert b.closed_seat("shut-hash1") is None
         assert b.setup("shut") == ('{"c": 1}', True) and b.setup("open") == ('{"c": 1}', False)
     finally:
         a.close()
