@@ -494,10 +494,8 @@ def _compile_decoder(cls: Any, descriptor: Any, profile: str) -> Callable[..., A
         body = ["value = new(cls)",
                 *(f"{bind(getattr(cls, f.name).__set__)}(value, {values[f.name]})"
                   for f in fields), "return value"]
-    elif any(f.kw_only for f in fields):
+    else:  # its own __init__ (a TableConfig checks itself), called by keyword
         body = [f"return cls({', '.join(f'{f.name}={values[f.name]}' for f in fields)})"]
-    else:
-        body = [f"return cls({', '.join(values[f.name] for f in fields)})"]
     source = "def decode(message, envelope=None):\n" + "".join(
         f"    {line}\n" for line in (*prelude, *body))
     exec(compile(source, f"<decoder of {cls.__qualname__} from {descriptor.full_name}>",

@@ -15,6 +15,7 @@ from google.protobuf.descriptor import FieldDescriptor as FD
 
 from poker import mapping, timefields
 from poker.v1 import table_events_pb2 as tpb
+from poker.v1 import table_view_pb2 as vpb
 from poker.vocab.config import Level, TableConfig
 from poker.vocab.events import HandStarted, PlayerIn
 from poker.vocab.table_events import ChipsAdded, LevelSet, PlayerUnseated, TurnStarted
@@ -280,3 +281,21 @@ def test_a_registered_scalar_in_an_integer_field_is_converted_once(
         assert write(_DealLimit("t1", _HandNumber(until))) == opb.SetDealLimitRequest(
             table_id="t1", until_hand=until).SerializeToString()
     assert write(_DealLimit("t1")) == opb.SetDealLimitRequest(table_id="t1").SerializeToString()
+
+
+def test_a_decoder_reads_a_flattened_field_from_the_event_first_and_each_field_once() -> None:
+    """TurnStarted's seat and decision are both the event's own and its legal actions':
+    the event's own win (a message whose two differ, which no dealer writes, decodes to
+    the top-level ones), the rest come from the legal actions; the decoder is one
+    function named after its class and message."""
+    message = tpb.TableEvent(sequence=9, hand_id="t-1", turn_started=tpb.TurnStarted(
+        seat=3, decision=vpb.DECISION_BET, action_number=4,
+        legal_actions=vpb.LegalActions(seat=5, decision=vpb.DECISION_SHOW_OR_MUCK,
+                                       can_fold=True, call_amount=40, max_to=900)))
+    event = mapping.from_event(message)
+    assert isinstance(event, TurnStarted)
+    assert (event.seat, event.decision, event.can_fold, event.call_amount, event.max_to) == (
+        3, "bet", True, 40, 900)
+    decode = mapping.decoder(TurnStarted, tpb.TurnStarted.DESCRIPTOR)
+    assert decode.__code__.co_filename == (
+        "<decoder of TurnStarted from poker.v1.TurnStarted>")
