@@ -174,6 +174,12 @@ class PostgresStorage:
         with self._connection():
             pass  # fail at start, not at the first request, when the DSN is wrong
 
+    def backend_pids(self) -> frozenset[int]:
+        """The server process ids of this pool's open connections: a notification sent
+        by one of them (`Notify.pid`) is this process's own."""
+        with self._lock:
+            return frozenset(c.info.backend_pid for c in self._all if not c.closed)
+
     def _connect(self) -> Any:
         from psycopg.rows import dict_row
 

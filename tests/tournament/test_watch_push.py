@@ -243,3 +243,36 @@ def test_watch_tournament_hears_another_lobby_process_on_postgresql(storage: Any
         watcher.leave()
     finally:
         reader.stop()
+
+
+@pytest.mark.parametrize("storage", ["postgresql"], indirect=True)
+def test_a_lobby_process_is_woken_by_another_process_s_notification_not_by_its_own(
+        storage: Any) -> None:
+    """Every notification is published to the watchers; only one another process sent
+    wakes the director (`heard`): this process's own changes woke it where they were
+    made, and its own ticks are the loop, so hearing them again was one extra pass a
+    change. A notification's sender is its server process id (`Notify.pid`)."""
+    import psycopg
+
+    from services.lobby.tournament.watch import PgListener
+
+    watchers, heard = Watchers(), []
+    listener = PgListener(storage.dsn, watchers, heard=lambda: heard.append(1),
+                          own=lambda pid: pid in storage.backend_pids())
+    listener.start()
+    try:
+        assert listener.listening.wait(10)
+        mine, theirs = watchers.join("mine"), watchers.join("theirs")
+        storage.transact(lambda tx: tx.execute("SELECT pg_notify(?, ?)",
+                                               ("tournament_events", "mine 1")))
+        assert mine.wait(0, timeout=5.0)  # published all the same
+        with psycopg.connect(storage.dsn, autocommit=True) as other:  # another process's
+            other.execute("SELECT pg_notify('tournament_events', 'theirs 1')")
+        assert theirs.wait(0, timeout=5.0)
+        time.sleep(0.2)
+        assert heard == [1]  # the other process's only
+        assert storage.backend_pids()  # the pool's connections, by server process id
+        mine.leave()
+        theirs.leave()
+    finally:
+        listener.stop()

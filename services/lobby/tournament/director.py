@@ -250,6 +250,7 @@ class Director:
                                          f"at least {t.structure.min_players}")
             self._begin(t, also=lambda tx: entry.record({"tournament_id": tournament_id}, tx))
             self._open(t)
+        self._woken.set()  # started: an idle loop drives it now, not after IDLE_POLL_S
         return self.get(tournament_id)
 
     @journaled("CancelTournament", RULES,
@@ -627,7 +628,12 @@ class Director:
         """PostgreSQL: hears of the events other lobby processes append (watch.py)."""
         dsn = getattr(self.ctx.storage, "dsn", None)
         if not self._sole and dsn and self.listener is None:
-            self.listener = PgListener(dsn, self.watchers, heard=self._woken.set)
+            pids = getattr(self.ctx.storage, "backend_pids", None)
+            # This process's own changes wake the loop where they are made (create, each
+            # entry, start), and its ticks are the loop: only another process's wake it.
+            self.listener = PgListener(dsn, self.watchers, heard=self._woken.set,
+                                       own=(lambda pid: pid in pids()) if pids else
+                                       (lambda pid: False))
             self.listener.start()
 
     def start_loop(self, interval: float = POLL_S, idle: float = IDLE_POLL_S) -> None:

@@ -179,12 +179,15 @@ class Watcher:
 
 class PgListener:
     """LISTENs to `CHANNEL` on a connection of its own (a thread) and publishes every
-    notification to `watchers`, then calls `heard` (the director's wake-up); while it is
-    not listening, `watchers.shared` is set (the streams read now and then instead)."""
+    notification to `watchers`, then calls `heard` (the director's wake-up) for one that
+    another process sent: `own(pid)` tells this process's connections (their server
+    process id, `Notify.pid`), whose changes woke the director already. While it is not
+    listening, `watchers.shared` is set (the streams read now and then instead)."""
 
     def __init__(self, dsn: str, watchers: Watchers,
-                 heard: Callable[[], None] = lambda: None) -> None:
-        self.dsn, self.watchers, self.heard = dsn, watchers, heard
+                 heard: Callable[[], None] = lambda: None,
+                 own: Callable[[int], bool] = lambda pid: False) -> None:
+        self.dsn, self.watchers, self.heard, self.own = dsn, watchers, heard, own
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.listening = threading.Event()
@@ -213,7 +216,8 @@ class PgListener:
                     for note in conn.notifies(timeout=1.0):
                         tournament_id, _, sequence = note.payload.rpartition(" ")
                         self.watchers.published(tournament_id, int(sequence))
-                        self.heard()
+                        if not self.own(note.pid):
+                            self.heard()
             except Exception:  # noqa: BLE001 - the database away: read now and then, retry
                 self.watchers.shared = True
                 self.listening.clear()
