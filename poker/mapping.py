@@ -31,12 +31,14 @@ message, one `apply`: nothing here changes.
 Two profiles: STORE is the dealer's store (every domain field, losslessly: fields
 numbered for the store alone included), WIRE what streams carry (store-only fields
 left out, derived fields computed from a context, e.g. the table). Each (class,
-message, profile) compiles once, from the descriptor and the type hints alone: a
-writer, a plan of closures that puts the value's bytes together field by field (tags
-from the descriptor; the bytes are the message's serialization, tests/test_mapping.py),
-and a decoder that reads a parsed message into the dataclass, made one function the way
-dataclasses makes an `__init__` (one expression a field, nothing written by hand: the
-SDK decodes every event of its streams, and that is about twice as fast as closures).
+message, profile) compiles once, from the descriptor and the type hints alone, into a
+writer that puts the value's bytes together field by field (tags from the descriptor;
+the bytes are the message's serialization, tests/test_mapping.py) and a decoder that
+reads a parsed message into the dataclass. Each is made one function the way
+dataclasses makes an `__init__`: one expression a field, the field codecs it calls
+bound by name, nothing written by hand. The dealer writes every event it stores and
+the SDK decodes every event of its streams: one function is 1.4 to 1.6 times as fast
+as a plan of closures called field by field.
 
 >>> from poker.vocab.table_events import PlayerSatOut
 >>> message = to_event(PlayerSatOut(seat=2, reason="timed_out"))
@@ -806,9 +808,9 @@ def _row_writer(row: Any, fd: Any, names: tuple[str, ...] | None, where: str
 
 
 def _compile_writer(cls: Any, descriptor: Any, profile: str) -> Callable[..., bytes]:
-    """The fields in number order: runs of attribute fields (read with one attrgetter,
-    a falsy one skipped without a call) and whole-value steps (flattened sub-messages,
-    derived fields)."""
+    """The fields in number order: attribute fields (a falsy one skipped without a
+    call) and whole-value steps (flattened sub-messages, derived fields), made one
+    function (`_generated_writer`)."""
     override = OVERRIDES.get(cls, _NONE)
     pairing = _pair(cls, descriptor, profile)
     hints = typing.get_type_hints(cls)
@@ -831,29 +833,37 @@ def _compile_writer(cls: Any, descriptor: Any, profile: str) -> Callable[..., by
     for fd, make in pairing.derived:
         steps.append((fd.number, ("whole", _derived_writer(fd, make, profile))))
     steps.sort(key=operator.itemgetter(0))
-    segments: list[Callable[[Any, Any, list[bytes]], None]] = []
-    run: list[tuple[str, Callable[[Any], bytes], bool]] = []
-    for _, step in steps:
-        if step[0] == "attr":
-            run.append(step[1:])
-            continue
-        if run:
-            segments.append(_attr_run(run))
-            run = []
-        segments.append(_whole(step[1]))
-    if run:
-        segments.append(_attr_run(run))
-    if len(segments) == 1 and steps and steps[0][1][0] == "attr" and all(
-            s[1][0] == "attr" for s in steps):
-        only = _attr_run_bytes([s[1][1:] for s in steps])
-        return lambda value, context=None: only(value)
+    return _generated_writer(cls, descriptor, [step for _, step in steps])
 
-    def write(value: Any, context: Any = None) -> bytes:
-        out: list[bytes] = []
-        for segment in segments:
-            segment(value, context, out)
-        return b"".join(out)
-    return write
+
+def _generated_writer(cls: Any, descriptor: Any, steps: list[Any]) -> Callable[..., bytes]:
+    """The steps, in field-number order, as one function that joins their bytes (as the
+    decoders are made: one expression a field, the writers bound by name). A falsy value
+    is skipped without a call unless its field writes one (`always`: True for presence,
+    None for a writer that takes any value)."""
+    env: dict[str, Any] = {}
+
+    def bind(value: Any) -> str:
+        name = f"w{len(env)}"
+        env[name] = value
+        return name
+
+    parts = []
+    for step in steps:
+        if step[0] == "whole":
+            parts.append(f"{bind(step[1])}(value, context)")
+            continue
+        _, name, write, always = step
+        w, get = bind(write), _attr("value", name)
+        parts.append(f"{w}({get})" if always is None else
+                     f"(b'' if (v := {get}) is None else {w}(v))" if always else
+                     f"({w}(v) if (v := {get}) else b'')")
+    body = (f"b''.join(({', '.join(parts)},))" if len(parts) > 1 else
+            parts[0] if parts else "b''")
+    source = f"def write(value, context=None):\n    return {body}\n"
+    exec(compile(source, f"<writer of {cls.__qualname__} to {descriptor.full_name}>", "exec"),
+         env)
+    return env["write"]  # type: ignore[no-any-return]
 
 
 def _attr_run_bytes(run: list[Any]) -> Callable[[Any], bytes]:
@@ -875,15 +885,6 @@ def _total(write: Callable[[Any], bytes], always: bool | None) -> Callable[[Any]
     if always:
         return lambda v: b"" if v is None else write(v)
     return lambda v: write(v) if v else b""
-
-
-def _attr_run(run: list[Any]) -> Callable[[Any, Any, list[bytes]], None]:
-    write = _attr_run_bytes(run)
-    return lambda value, context, out: out.append(write(value))
-
-
-def _whole(step: Callable[[Any, Any], bytes]) -> Callable[[Any, Any, list[bytes]], None]:
-    return lambda value, context, out: out.append(step(value, context))
 
 
 def _flat_writer(tag: bytes, inner: list[Any]) -> Callable[[Any, Any], bytes]:

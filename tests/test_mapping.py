@@ -240,7 +240,8 @@ def test_a_field_written_by_value_gives_the_message_s_bytes_and_its_memory_is_bo
 
 
 def _writers_of(cls: type) -> list[Any]:
-    """The field writers a class's compiled plan closes over (found through its closures)."""
+    """The field writers a class's compiled plan uses: found through its closures, and
+    through the names a generated writer (`<writer of ...>`) binds."""
     found, seen, todo = [], set(), [mapping.writer(cls, mapping._CASES[cls].message_type)]
     while todo:
         f = todo.pop()
@@ -248,6 +249,10 @@ def _writers_of(cls: type) -> list[Any]:
             continue
         seen.add(id(f))
         found.append(f)
+        code = getattr(f, "__code__", None)
+        if code is not None and code.co_filename.startswith("<writer of"):
+            todo.extend(v for k, v in f.__globals__.items() if k != "__builtins__"
+                        and callable(v))
         for cell in getattr(f, "__closure__", None) or ():
             value = cell.cell_contents
             items = value if isinstance(value, list | tuple) else [value]
