@@ -555,12 +555,14 @@ _DECISIONS_BY_KIND = {kind: DECISIONS.labels(kind.name.lower()) for kind in Acti
 
 
 def table_committed(table_id: str, events: Sequence[Any], time_ms: int,
-                    seconds: float) -> None:
+                    seconds: float, kinds: set[type] | None = None) -> None:
     """One write of a table's events, stamped `time_ms` (the write's time, every event's),
     that took `seconds` in the store: hands dealt, decisions and their time to act. The
-    kinds are looked at once a write (a set made in C), not event by event."""
+    kinds (`kinds`, the events' classes, when the caller has them) are looked at once a
+    write (a set made in C), not event by event."""
     STORE_COMMIT.observe(seconds)
-    kinds = set(map(type, events))
+    if kinds is None:
+        kinds = set(map(type, events))
     if ev.ActionTaken in kinds:
         for e in events:
             if type(e) is ev.ActionTaken:

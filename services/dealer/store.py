@@ -556,8 +556,7 @@ def put_act(journal: Any, table_id: str, hand_id: str, action_number: int,
             act: ActRecord) -> None:
     """Appends a decision's line to its hand's journal entry, in the open write (every
     store's journal adapter has `append`)."""
-    journal.append(Key(HAND_ACTS, table_id, hand_id),
-                   Entry("", "", act_line(action_number, act), journal.retention.now_ms()))
+    journal.append(HAND_ACTS, table_id, hand_id, act_line(action_number, act))
 
 
 def find_act(journal: Any, table_id: str, hand_id: str, action_number: int
@@ -630,11 +629,12 @@ class JournalTable:
                                                entry.fingerprint, entry.what, entry.answer,
                                                entry.at_ms))
 
-    def append(self, key: Key, entry: Entry) -> None:
-        """Writes an entry, or appends its answer to the key's entry (APPENDING)."""
-        self.store._db.execute(_APPEND_ENTRY, (key.call, key.scope, key.request_id,
-                                              entry.fingerprint, entry.what, entry.answer,
-                                              entry.at_ms))
+    def append(self, call: str, scope: str, request_id: str, answer: str) -> None:
+        """Writes an entry of `answer` (no fingerprint: the caller compares the fields
+        itself) stamped now, or appends `answer` to the key's entry (APPENDING). Plain
+        values, no Key or Entry: this runs for every decision (put_act)."""
+        self.store._db.execute(_APPEND_ENTRY, (call, scope, request_id, "", "", answer,
+                                              self.retention.now_ms()))
 
     def put_alone(self, key: Key, entry: Entry) -> None:
         with self.store.batch():

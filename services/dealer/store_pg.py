@@ -522,18 +522,17 @@ class PgJournalTable:
                                               entry.fingerprint, entry.what, entry.answer,
                                               entry.at_ms))
 
-    def append(self, key: Key, entry: Entry) -> None:
+    def append(self, call: str, scope: str, request_id: str, answer: str) -> None:
         """store.JournalTable.append: what is appended in the open transaction is kept
         apart (under the key and "+") until it commits, and `find` adds it."""
-        table = key.scope if key.scope in self.store.epochs else None
+        table = scope if scope in self.store.epochs else None
         pending = self.store._journal_pending
-        more = (key.call, key.scope, key.request_id, "+")
+        more = (call, scope, request_id, "+")
         before = pending.get(more)
-        pending[more] = entry if before is None else Entry(
-            before.fingerprint, before.what, before.answer + entry.answer, before.at_ms)
-        self.store._op(table, _APPEND_ENTRY,
-                       (key.call, key.scope, key.request_id, entry.fingerprint, entry.what,
-                        entry.answer, entry.at_ms))
+        at_ms = self.retention.now_ms() if before is None else before.at_ms
+        pending[more] = Entry("", "", answer if before is None else before.answer + answer,
+                              at_ms)
+        self.store._op(table, _APPEND_ENTRY, (call, scope, request_id, "", "", answer, at_ms))
 
     def put_alone(self, key: Key, entry: Entry) -> None:
         with self.store.batch():

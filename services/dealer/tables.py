@@ -213,17 +213,19 @@ class Table:
             payload = dumps(event)  # streams reuse it (views._wire_bytes)
             stored.append(Stored(sequence, filed, stamp, event, {"payload": payload}))
             rows.append((sequence, filed, stamp, payload))
-        if not _HAND_ENDS.isdisjoint(map(type, events)):
+        found = set(map(type, events))  # the write's kinds, looked at once (in C)
+        if not _HAND_ENDS.isdisjoint(found):
             also = self._with_snapshot(stored, also)
         began = time.perf_counter()
         self.store.write(self.table_id, rows, also)
-        metrics.table_committed(self.table_id, events, stamp, time.perf_counter() - began)
+        metrics.table_committed(self.table_id, events, stamp, time.perf_counter() - began,
+                                found)
         state, recent = self.state, self._recent
         made_by = getattr(events, "hand", None)  # decide's hand holds its events (Decided)
         for s in stored:
             apply(state, s, made_by)
         recent.extend(stored)
-        self._wake(stored)
+        self._wake(stored, found)
         return state.last_sequence
 
     def _with_snapshot(self, stored: Sequence[Stored],
@@ -285,8 +287,10 @@ class Table:
         if on_commit in self._listeners:
             self._listeners.remove(on_commit)
 
-    def _wake(self, new: Sequence[Stored] = ()) -> None:
-        found = kinds(new)
+    def _wake(self, new: Sequence[Stored] = (), found: set[type] | None = None) -> None:
+        """Tells the listeners of `new` (its kinds: `found`, when the caller has them)."""
+        if found is None:
+            found = kinds(new)
         called: frozenset[int] | None = _NOBODY if found.isdisjoint(_CALLING) else frozenset(
             s.event.seat for s in new if type(s.event) in _CALLING)
         if not new or ev.TableClosed in found:
