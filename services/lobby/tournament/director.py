@@ -628,12 +628,11 @@ class Director:
         """PostgreSQL: hears of the events other lobby processes append (watch.py)."""
         dsn = getattr(self.ctx.storage, "dsn", None)
         if not self._sole and dsn and self.listener is None:
-            pids = getattr(self.ctx.storage, "backend_pids", None)
+            pids = self.ctx.storage.backend_pids  # type: ignore[attr-defined]  # (has dsn)
             # This process's own changes wake the loop where they are made (create, each
             # entry, start), and its ticks are the loop: only another process's wake it.
             self.listener = PgListener(dsn, self.watchers, heard=self._woken.set,
-                                       own=(lambda pid: pid in pids()) if pids else
-                                       (lambda pid: False))
+                                       own=lambda pid: pid in pids())
             self.listener.start()
 
     def start_loop(self, interval: float = POLL_S, idle: float = IDLE_POLL_S) -> None:
