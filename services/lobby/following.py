@@ -21,6 +21,7 @@ is read again at the next pass; its log holds the event.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Protocol
 
 from services.lobby import leaving, tables
@@ -58,12 +59,13 @@ class PolledEvents:
 
 
 def follow(ctx: Ctx, source: TableEvents, only: set[str] | None = None,
-           unread: set[str] | None = None) -> list[Operation]:
+           unread: set[str] | None = None, skip: Collection[str] = ()) -> list[Operation]:
     """One pass over the open tables with seated players (`only` these, when given: the
-    tables where FollowTables said a seat was freed): every seat the dealer took off for
-    its sit-out limit since the last pass leaves, its stack credited. Returns the
-    departures it drove (done, or pending until the dealer answers); the tables whose
-    dealer did not answer go into `unread`, to be read again."""
+    tables where FollowTables said a seat was freed; never those in `skip`, whose notes
+    all came since they opened): every seat the dealer took off for its sit-out limit
+    since the last pass leaves, its stack credited. Returns the departures it drove
+    (done, or pending until the dealer answers); the tables whose dealer did not answer
+    go into `unread`, to be read again."""
     done: list[Operation] = []
     if only is None:
         listed = ctx.tx(tables.listing)
@@ -75,7 +77,7 @@ def follow(ctx: Ctx, source: TableEvents, only: set[str] | None = None,
             except LobbyError:  # not the lobby's table (another lobby's, or gone)
                 continue
     for table in listed:
-        if table.status is not TableStatus.OPEN or not table.seats:
+        if table.status is not TableStatus.OPEN or not table.seats or table.table_id in skip:
             continue
         since = ctx.tx(lambda tx, t=table.table_id: followed(tx, t))  # type: ignore[misc]
         try:

@@ -47,6 +47,9 @@ from services.lobby.tables import Table, TableStatus
 #: How often the recovery loop looks for busted players who must leave (R30): one
 #: GetTable per open table with players each time.
 BUSTED_PASS_S = 2.0
+#: The tables opened while followed that R34's full passes skip, at most (beyond, the
+#: oldest are read again, as any table: a bound on this process's memory).
+MAX_OPENED_FOLLOWED = 100_000
 #: ListTables answers at most this many tables (ListTablesRequest.page_size).
 MAX_TABLES_PAGE = MAX_REPEATED
 #: ListTransfers's page when the request says no size.
@@ -80,6 +83,11 @@ class Lobby:
         #: table (None: none yet): passes limited to noted tables need it current.
         self._full_follow_mark: int | None = None
         self._full_pass_mark: int | None = None
+        #: R34: the tables this process opened while their dealer's FollowTables stream
+        #: was up, each with its dealer and the follower's `connections` then. Every note
+        #: of theirs has reached this process since, so a pass over every table need not
+        #: read their events while no stream has (re)connected (`_noted_throughout`).
+        self._opened_followed: dict[str, tuple[str, int]] = {}
 
     # Players and money -----------------------------------------------------------------
 
@@ -189,6 +197,7 @@ class Lobby:
         table = self.ctx.table(op.table_id)
         game = {**table.game, "seats": table.rules.seats}
         self.ctx.tx(lambda tx: ops.update(tx, op.id, attempts=op.attempts + 1))
+        followed = self._stream_mark(table.dealer)
         try:
             self.ctx.dealer.create_table(table.dealer, table.table_id, game)
         except DealerRefused as err:
@@ -197,6 +206,11 @@ class Lobby:
         except DealerUnreachable:
             raise unreachable(table, "the table is booked and opens as soon as it answers") \
                 from None
+        else:  # created now (not by an earlier attempt): followed from its first event?
+            if followed is not None and self._stream_mark(table.dealer) == followed:
+                self._opened_followed[table.table_id] = (table.dealer, followed)
+                while len(self._opened_followed) > MAX_OPENED_FOLLOWED:  # oldest: read
+                    del self._opened_followed[next(iter(self._opened_followed))]
 
         def run(tx: Tx) -> Operation:
             tables.set_status(tx, table.table_id, TableStatus.OPEN)
@@ -356,18 +370,40 @@ class Lobby:
         """R34: credits the stacks of players the dealers took off for sitting out past
         their tables' limits (`following.follow`); `recover()` does it every BUSTED_PASS_S
         seconds. With FollowTables (`follow`), a pass reads only the tables where a seat
-        was freed since the last one (every table at the first pass and while a dealer's
-        stream is down), so an idle room costs it nothing."""
+        was freed since the last one (every table at the first pass, once after a stream
+        reconnects and while one is down), so an idle room costs it nothing. A pass over
+        every table skips those this process opened while their stream was up and that
+        stream has stayed up: all their notes came (before, a lobby whose stream answered
+        just after its first pass read every such table's whole log once)."""
         limited, mark = self._limited(self._full_follow_mark)
         only = self.freed_watch.take() if limited else None
         if limited and not only:
             return []
         unread: set[str] = set()
-        found = following.follow(self.ctx, self.events, only, unread)
+        skip = set() if limited else self._noted_throughout()
+        found = following.follow(self.ctx, self.events, only, unread, skip)
         self.freed_watch.again(unread)
         if not limited:
             self._full_follow_mark = mark
         return found
+
+    def _stream_mark(self, address: str) -> int | None:
+        """The follower's `connections` while `address`'s FollowTables stream is up, else
+        None (no follower, or that stream is down)."""
+        follower = self.follower
+        if follower is None or address not in follower.connected:
+            return None
+        return follower.connections
+
+    def _noted_throughout(self) -> set[str]:
+        """The tables opened while their dealer's stream was up, which has stayed up
+        since (no stream reconnected): their notes all came, so R34's pass over every
+        table skips them. The others are forgotten: a reconnection may have lost notes."""
+        live = {table_id: (address, mark)
+                for table_id, (address, mark) in self._opened_followed.items()
+                if self._stream_mark(address) == mark}
+        self._opened_followed = live
+        return set(live)
 
     def _drive(self, op: Operation) -> Operation:
         steps: dict[OpKind, Callable[[Operation], Operation]] = {
