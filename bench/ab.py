@@ -102,14 +102,31 @@ def main(argv: list[str] | None = None) -> int:
     also = f" (head also {' '.join(head_args)})" if head_args else ""
     print(f"\nbench/{ns.script} {' '.join(ns.args)}{also}: base {base_rev}, head {head_rev}, "
           f"{ns.rounds} rounds each, alternated; medians (ranges)")
-    print(f"{'figure':44} {'base':>24} {'head':>24} {'head/base':>9}")
+    print("paired: the median of each round's own head/base (its two runs are next to each "
+          "other in time, so a drift of the machine's speed falls on both), with the range")
+    print(f"{'figure':44} {'base':>24} {'head':>24} {'head/base':>9} {'paired':>21}")
     for key in keys:
         a = [r[key] for r in runs["base"]]
         b = [r[key] for r in runs["head"]]
         ma, mb = statistics.median(a), statistics.median(b)
         ratio = f"{mb / ma:9.3f}" if ma else f"{'-':>9}"
-        print(f"{key:44} {_cell(ma, a):>24} {_cell(mb, b):>24} {ratio}")
+        print(f"{key:44} {_cell(ma, a):>24} {_cell(mb, b):>24} {ratio} {paired(a, b):>21}")
     return 0
+
+
+def paired(base: list[float], head: list[float]) -> str:
+    """The median of the rounds' own ratios head/base and their range ("-" when a base
+    figure is 0).
+
+    >>> paired([100.0, 80.0, 120.0], [90.0, 84.0, 108.0])
+    '0.900 (0.900-1.050)'
+    >>> paired([0.0], [1.0])
+    '-'
+    """
+    if not all(base):
+        return "-"
+    ratios = [h / b for b, h in zip(base, head, strict=True)]
+    return f"{statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f})"
 
 
 def _cell(median: float, values: list[float]) -> str:
