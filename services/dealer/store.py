@@ -297,6 +297,9 @@ class Store:
             os.close(self._lock_fd)
             raise
         self._depth = 0
+        #: In a group: the connection's total_changes at its BEGIN while nothing has been
+        #: written in it (`write` takes no savepoint then); None otherwise.
+        self._untouched: int | None = None
         self._commits = 0
         self._checkpoint_every = checkpoint_every
         self._checkpointer = Checkpointer(self.path, synchronous, restart_mb * 1024 * 1024)
@@ -347,10 +350,12 @@ class Store:
             return
         self._db.execute("BEGIN")
         self._depth = 1
+        self._untouched = self._db.total_changes
         try:
             yield
         finally:
             self._depth = 0
+            self._untouched = None
             try:
                 self._commit()
             except BaseException as err:  # noqa: BLE001 - see the docstring
@@ -366,6 +371,22 @@ class Store:
         if self._depth:
             # Inside a batch a failed write undoes itself only (its table applies nothing
             # of it), and the batch's other writes stand.
+            if db.total_changes == self._untouched:
+                # A group's first write (most groups hold one: a Play decision, a PlayMany
+                # request of one): nothing to keep but itself, so no savepoint (two
+                # statements fewer a decision); failed, the transaction is rolled back
+                # whole and the group goes on in a fresh one.
+                try:
+                    db.executemany(_INSERT_EVENT, [(table_id, *row) for row in rows])
+                    if also is not None:
+                        also()
+                except BaseException:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    db.execute("BEGIN")
+                    self._untouched = db.total_changes
+                    raise
+                return
             db.execute("SAVEPOINT write")
             try:
                 db.executemany(_INSERT_EVENT, [(table_id, *row) for row in rows])
@@ -596,6 +617,8 @@ _json_string = json.encoder.encode_basestring_ascii
 #: by the `seats_token` index, one row or none.
 CLOSED_SEAT = ("SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.table_id = s.table_id"
                " WHERE s.token_hash = {} AND t.closed LIMIT 1")
+#: CLOSED_SEAT for each store's placeholder, filled once.
+_CLOSED_SEAT_FOR = {placeholder: CLOSED_SEAT.format(placeholder) for placeholder in ("?", "%s")}
 
 
 def closed_seat(db: Any, placeholder: str, token_hash: str) -> tuple[str, int] | None:
@@ -604,7 +627,7 @@ def closed_seat(db: Any, placeholder: str, token_hash: str) -> tuple[str, int] |
     CloseTable keeps a table's seat rows, so its players' tokens read on (GetTable,
     WatchTable, their own hands' history); `closed` is an integer in one store, a
     boolean in the other, and both read it as a truth."""
-    row = db.execute(CLOSED_SEAT.format(placeholder), (token_hash,)).fetchone()
+    row = db.execute(_CLOSED_SEAT_FOR[placeholder], (token_hash,)).fetchone()
     return None if row is None else (str(row[0]), int(row[1]))
 
 #: The calls the journal answers: each is pruned on its own (others, marks, never).
