@@ -10,6 +10,8 @@ ratio (head / base) are printed, with each side's range.
     .venv/bin/python bench/ab.py --base 93dc1d7 dealer.py --seconds 10 --runs farm,play
     .venv/bin/python bench/ab.py --base 93dc1d7 --same-script table_core.py
     .venv/bin/python bench/ab.py --base 93dc1d7 --head-args="--time-bank-ms 0" table.py
+    .venv/bin/python bench/ab.py --base 93dc1d7 --quotient \
+        farm.dealer_us_per_action=farm.dealer_cpu_pct/farm.actions_per_s*1e4 dealer.py
 
 The benchmark's own options follow its file name (a script under `bench/`); `--json`
 is added by this script. `--head-args` adds options to this checkout's side only: to
@@ -27,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +46,7 @@ def run_side(checkout: Path, script: str, args: list[str], out: Path,
     return dict(_numbers(json.loads(out.read_text())))
 
 
-def _numbers(value: object, prefix: str = ""):
+def _numbers(value: object, prefix: str = "") -> Iterator[tuple[str, float]]:
     """(dotted key, number) for every number in a JSON value, lists and objects walked."""
     if isinstance(value, bool):
         return
@@ -67,6 +70,12 @@ def main(argv: list[str] | None = None) -> int:
                              "what the base has too")
     parser.add_argument("--head-args", default="",
                         help="options for this checkout's side only, one string (shlex)")
+    parser.add_argument("--quotient", action="append", default=[], metavar="NAME=A/B",
+                        help="a figure of each run worked out from two it wrote, A divided "
+                             "by B, scaled by a power of ten when NAME says so (e.g. "
+                             "'farm.dealer_us_per_action=farm.dealer_cpu_pct/"
+                             "farm.actions_per_s*1e4': CPU an action when the base writes no "
+                             "such figure); repeatable")
     parser.add_argument("script", help="a benchmark under bench/, e.g. engine.py")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own options")
     ns = parser.parse_args(argv)
@@ -75,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     if not (ROOT / "bench" / ns.script).is_file():
         parser.error(f"no benchmark bench/{ns.script}")
     head_args = shlex.split(ns.head_args)
+    try:
+        quotients = [quotient(text) for text in ns.quotient]
+    except ValueError as err:
+        parser.error(str(err))
     base_rev = subprocess.run(["git", "rev-parse", "--short", ns.base], cwd=ROOT, check=True,
                               capture_output=True, text=True).stdout.strip()
     head_rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
@@ -92,9 +105,13 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"round {i + 1}/{ns.rounds}: {side} "
                           f"({base_rev if side == 'base' else head_rev}) ...", flush=True)
                     args = ns.args + (head_args if side == "head" else [])
-                    runs[side].append(run_side(checkout, ns.script, args,
-                                               Path(tmp) / f"{side}{i}.json",
-                                               ROOT if ns.same_script else None))
+                    figures = run_side(checkout, ns.script, args, Path(tmp) / f"{side}{i}.json",
+                                       ROOT if ns.same_script else None)
+                    for name, worked_out in quotients:
+                        value = worked_out(figures)
+                        if value is not None:
+                            figures[name] = value
+                    runs[side].append(figures)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT,
                            check=False)
@@ -112,6 +129,35 @@ def main(argv: list[str] | None = None) -> int:
         ratio = f"{mb / ma:9.3f}" if ma else f"{'-':>9}"
         print(f"{key:44} {_cell(ma, a):>24} {_cell(mb, b):>24} {ratio} {paired(a, b):>21}")
     return 0
+
+
+def quotient(text: str) -> tuple[str, Callable[[dict[str, float]], float | None]]:
+    """`NAME=A/B` or `NAME=A/B*SCALE`: the name and a function of a run's figures giving
+    A / B (times SCALE), or None when the run lacks one of them or B is 0.
+
+    >>> name, worked_out = quotient("us=cpu_pct/actions*1e4")
+    >>> name, worked_out({"cpu_pct": 85.5, "actions": 2898.0}), worked_out({"cpu_pct": 1.0})
+    ('us', 295.03105590062114, None)
+    >>> quotient("us=cpu_pct")
+    Traceback (most recent call last):
+    ...
+    ValueError: --quotient 'us=cpu_pct': say NAME=A/B or NAME=A/B*SCALE
+    """
+    name, _, formula = text.partition("=")
+    numerator, _, rest = formula.partition("/")
+    denominator, _, scale_text = rest.partition("*")
+    try:
+        scale = float(scale_text) if scale_text else 1.0
+    except ValueError:
+        scale = float("nan")
+    if not (name and numerator and denominator) or scale != scale:
+        raise ValueError(f"--quotient {text!r}: say NAME=A/B or NAME=A/B*SCALE")
+
+    def worked_out(figures: dict[str, float]) -> float | None:
+        a, b = figures.get(numerator), figures.get(denominator)
+        return None if a is None or not b else a / b * scale
+
+    return name, worked_out
 
 
 def paired(base: list[float], head: list[float]) -> str:

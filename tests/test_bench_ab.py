@@ -27,3 +27,21 @@ def test_paired_is_the_median_of_each_rounds_own_ratio() -> None:
     assert ab.paired(base, head) == "0.900 (0.900-1.100)"
     assert ab.paired([0.0, 1.0], [1.0, 1.0]) == "-"
     assert doctest.testmod(ab).failed == 0
+
+
+def test_a_quotient_is_worked_out_for_each_run_or_refused_when_malformed() -> None:
+    """`--quotient` gives a per-round figure the base does not write (the dealer's CPU an
+    action from its CPU % and actions a second), so it gets a paired ratio too."""
+    ab = _ab()
+    name, worked_out = ab.quotient("farm.us=farm.cpu_pct/farm.actions*1e4")
+    assert name == "farm.us"
+    assert round(worked_out({"farm.cpu_pct": 110.0, "farm.actions": 1000.0}), 6) == 1100.0
+    assert worked_out({"farm.cpu_pct": 110.0, "farm.actions": 0.0}) is None
+    assert worked_out({"farm.actions": 1000.0}) is None
+    for bad in ("us", "us=a", "=a/b", "us=a/b*fast"):
+        try:
+            ab.quotient(bad)
+        except ValueError as err:
+            assert "NAME=A/B" in str(err)
+        else:
+            raise AssertionError(f"{bad!r} was taken")
