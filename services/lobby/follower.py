@@ -18,7 +18,7 @@ thread and must be quick: it records what the lobby's loops then act on.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -172,24 +172,28 @@ class BustWatch:
 
 class FreedWatch:
     """R34's follower: the tables where a seat was freed since the last R34 pass (the
-    dealer may have taken a seat sat out past the limit off), which that pass reads."""
+    dealer may have taken a seat sat out past the limit off), each with the sequence of
+    its earliest such note: that pass reads the table from there, not from its mark."""
 
     def __init__(self) -> None:
-        self._tables: set[str] = set()
+        self._tables: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def __call__(self, note: DealerNote) -> None:
         if note.kind == "SEAT_FREED":
-            with self._lock:
-                self._tables.add(note.table_id)
+            self.again({note.table_id: note.sequence})
 
-    def take(self) -> set[str]:
-        """The tables noted since the last call (and forgets them)."""
+    def take(self) -> dict[str, int]:
+        """The tables noted since the last call, with their earliest note (and forgets them)."""
         with self._lock:
-            taken, self._tables = self._tables, set()
+            taken, self._tables = self._tables, {}
             return taken
 
-    def again(self, tables: set[str]) -> None:
-        """Tables a pass could not read: the next pass reads them."""
+    def again(self, tables: Mapping[str, int]) -> None:
+        """Tables a pass must read (again), each from the event at the sequence given or
+        earlier (0: from the table's mark)."""
         with self._lock:
-            self._tables |= tables
+            for table_id, sequence in tables.items():
+                known = self._tables.get(table_id)
+                if known is None or sequence < known:
+                    self._tables[table_id] = sequence

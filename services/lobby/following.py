@@ -21,7 +21,7 @@ is read again at the next pass; its log holds the event.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Protocol
 
 from services.lobby import leaving, tables
@@ -58,14 +58,19 @@ class PolledEvents:
         return self.dealer.events(table.dealer, table.table_id, sequence, last), last
 
 
-def follow(ctx: Ctx, source: TableEvents, only: set[str] | None = None,
-           unread: set[str] | None = None, skip: Collection[str] = ()) -> list[Operation]:
-    """One pass over the open tables with seated players (`only` these, when given: the
-    tables where FollowTables said a seat was freed; never those in `skip`, whose notes
-    all came since they opened): every seat the dealer took off for its sit-out limit
-    since the last pass leaves, its stack credited. Returns the departures it drove
-    (done, or pending until the dealer answers); the tables whose dealer did not answer
-    go into `unread`, to be read again."""
+def follow(ctx: Ctx, source: TableEvents, only: Mapping[str, int] | None = None,
+           unread: dict[str, int] | None = None, skip: Collection[str] = ()) -> list[Operation]:
+    """One pass over the open tables with seated players: every seat the dealer took off
+    for its sit-out limit since the last pass leaves, its stack credited. Returns the
+    departures it drove (done, or pending until the dealer answers).
+
+    `only`: the tables where FollowTables said a seat was freed, each with its earliest
+    such note's sequence (a pass limited to them, while the streams have been up since
+    the last pass over every table: every seat freed since then was noted, so a table is
+    read from that note, not from its mark); `skip`: tables left out, whose notes all
+    came since they opened. The tables to read again (their dealer did not answer, or a
+    seat taken off was still joining) go into `unread`, each from the sequence given
+    (0: from its mark), for FreedWatch.again."""
     done: list[Operation] = []
     if only is None:
         listed = ctx.tx(tables.listing)
@@ -80,12 +85,13 @@ def follow(ctx: Ctx, source: TableEvents, only: set[str] | None = None,
         if table.status is not TableStatus.OPEN or not table.seats or table.table_id in skip:
             continue
         since = ctx.tx(lambda tx, t=table.table_id: followed(tx, t))  # type: ignore[misc]
+        noted = only.get(table.table_id, 0) if only is not None else 0
         try:
-            events, upto = source.after(table, since)
+            events, upto = source.after(table, max(since, noted - 1))
         except (DealerUnreachable, DealerRefused) as err:
             log.info("follow_pending", table_id=table.table_id, reason=str(err))
             if unread is not None:
-                unread.add(table.table_id)
+                unread[table.table_id] = noted
             continue
         for event in events:
             if event.kind != "unseated" or event.reason != SIT_OUT_LIMIT:
@@ -93,6 +99,8 @@ def follow(ctx: Ctx, source: TableEvents, only: set[str] | None = None,
             op = _taken_off(ctx, table.table_id, event)
             if op is None:  # a buy-in still on its way: read it again next time
                 upto = event.sequence - 1
+                if unread is not None:
+                    unread[table.table_id] = event.sequence
                 break
             if not op.final:
                 op = _drive(ctx, op)

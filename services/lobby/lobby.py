@@ -379,7 +379,7 @@ class Lobby:
         only = self.freed_watch.take() if limited else None
         if limited and not only:
             return []
-        unread: set[str] = set()
+        unread: dict[str, int] = {}
         skip = set() if limited else self._noted_throughout()
         found = following.follow(self.ctx, self.events, only, unread, skip)
         self.freed_watch.again(unread)

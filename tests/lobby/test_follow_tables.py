@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from lobby_fakes import FakeDealer
 
+from services.lobby.dealers import DealerEvent
 from services.lobby.follower import DealerNote, TableFollower
 from services.lobby.lobby import BUSTED_PASS_S, Lobby
 from services.lobby.rules import TableRules
@@ -167,4 +168,44 @@ def test_R34_a_pass_over_every_table_skips_those_opened_while_their_stream_was_u
     streams.connections = 2  # a reconnection may have lost notes of any table
     assert tables_read_by_a_full_pass() == 3
     assert tables_read_by_a_full_pass() == 3  # late is not skipped again
+    lobby.stop()
+
+
+def test_R34_a_limited_pass_reads_a_noted_table_from_its_note_not_from_its_mark(
+        storage: Storage, dealer: FakeDealer) -> None:
+    """While the streams have been up since the last pass over every table, every seat
+    freed since was noted: the pass limited to the noted tables reads each from its
+    earliest note, so a player leaving a long-lived table costs the events since then,
+    not the table's whole log since its mark (0 for a table no pass has read)."""
+    lobby = Lobby(storage, dealer, [D1])
+    rules = TableRules(seats=2, min_buy_in=100, max_buy_in=500, max_rebuys=-1)
+    for p in ("ann", "bob"):
+        lobby.create_player(p, p)
+        lobby.deposit(p, 1_000, f"fund-{p}")
+    streams = StreamsUp()
+    lobby.follow(streams)  # type: ignore[arg-type]
+    lobby.open_table("T", rules, {}, "o-t", table_id="t")
+    lobby.join("ann", "t", 0, 100, False, "ja")
+    lobby.join("bob", "t", 1, 100, False, "jb")
+    table = dealer.tables[(D1, "t")]
+    for _ in range(500):  # a long history: the play of many hands
+        table.events.append(DealerEvent(len(table.events) + 1, "hand_ended"))
+    assert lobby.follow_tables() == []  # the pass over every table skips t (opened followed)
+    taken = dealer.take_off(D1, "t", 1)
+    sequence = len(table.events)
+    streams.send(DealerNote("t", sequence, "SEAT_FREED", 1, "bob", taken.stack, 500))
+    asked: list[int] = []
+    read = dealer.events
+
+    def events(address: str, table_id: str, after: int, until: int) -> list[DealerEvent]:
+        asked.append(after)
+        return read(address, table_id, after, until)
+
+    dealer.events = events  # type: ignore[method-assign]
+    [op] = lobby.follow_tables()
+    # From the note, not from 0 (the departure it records reads from there too).
+    assert asked and all(after == sequence - 1 for after in asked)
+    assert op.player_id == "bob" and op.result == taken.stack
+    assert lobby.player("bob").balance == 1_000
+    assert lobby.follow_tables() == []
     lobby.stop()
