@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from lobby_fakes import FakeDealer
 
 from services.lobby.dealers import DealerEvent
@@ -208,4 +209,38 @@ def test_R34_a_limited_pass_reads_a_noted_table_from_its_note_not_from_its_mark(
     assert op.player_id == "bob" and op.result == taken.stack
     assert lobby.player("bob").balance == 1_000
     assert lobby.follow_tables() == []
+    lobby.stop()
+
+
+def test_R34_a_seat_taken_off_while_still_joining_is_read_again_at_the_next_pass(
+        storage: Storage, dealer: FakeDealer) -> None:
+    """The pass stops at a seat the dealer took off while the lobby still has it joining
+    (a join that died after the dealer seated it); the table goes back to the watch with
+    that event's sequence, so the next limited pass reads it again (the note was spent
+    before, and only another note or a pass over every table came back to it)."""
+    dying = {"join": False}
+
+    def fault(step: str) -> None:
+        if dying["join"] and step == "after_seat":
+            raise RuntimeError("the lobby dies after the dealer seated the player")
+
+    lobby = Lobby(storage, dealer, [D1], fault=fault)
+    rules = TableRules(seats=2, min_buy_in=100, max_buy_in=500, max_rebuys=-1)
+    for p in ("ann", "bob"):
+        lobby.create_player(p, p)
+        lobby.deposit(p, 1_000, f"fund-{p}")
+    streams = StreamsUp()
+    lobby.follow(streams)  # type: ignore[arg-type]
+    lobby.open_table("T", rules, {}, "o-t", table_id="t")
+    lobby.join("ann", "t", 0, 100, False, "ja")
+    dying["join"] = True
+    with pytest.raises(RuntimeError):
+        lobby.join("bob", "t", 1, 100, False, "jb")
+    dying["join"] = False
+    assert lobby.follow_tables() == []  # the first pass (every table): t skipped
+    taken = dealer.take_off(D1, "t", 1)
+    sequence = len(dealer.tables[(D1, "t")].events)
+    streams.send(DealerNote("t", sequence, "SEAT_FREED", 1, "bob", taken.stack, 0))
+    assert lobby.follow_tables() == []  # bob's seat is still joining in the lobby
+    assert lobby.freed_watch.take() == {"t": sequence}  # read again from that event
     lobby.stop()
