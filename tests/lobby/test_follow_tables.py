@@ -172,21 +172,27 @@ def test_R34_a_pass_over_every_table_skips_those_opened_while_their_stream_was_u
     lobby.stop()
 
 
+def _followed_from_the_start(lobby: Lobby) -> tuple[Lobby, StreamsUp]:
+    """`lobby` following its streams, then table t opened (so followed throughout), ann
+    seated at seat 0, bob funded to join seat 1."""
+    for p in ("ann", "bob"):
+        lobby.create_player(p, p)
+        lobby.deposit(p, 1_000, f"fund-{p}")
+    streams = StreamsUp()
+    lobby.follow(streams)  # type: ignore[arg-type]
+    lobby.open_table("T", TableRules(seats=2, min_buy_in=100, max_buy_in=500, max_rebuys=-1),
+                     {}, "o-t", table_id="t")
+    lobby.join("ann", "t", 0, 100, False, "ja")
+    return lobby, streams
+
+
 def test_R34_a_limited_pass_reads_a_noted_table_from_its_note_not_from_its_mark(
         storage: Storage, dealer: FakeDealer) -> None:
     """While the streams have been up since the last pass over every table, every seat
     freed since was noted: the pass limited to the noted tables reads each from its
     earliest note, so a player leaving a long-lived table costs the events since then,
     not the table's whole log since its mark (0 for a table no pass has read)."""
-    lobby = Lobby(storage, dealer, [D1])
-    rules = TableRules(seats=2, min_buy_in=100, max_buy_in=500, max_rebuys=-1)
-    for p in ("ann", "bob"):
-        lobby.create_player(p, p)
-        lobby.deposit(p, 1_000, f"fund-{p}")
-    streams = StreamsUp()
-    lobby.follow(streams)  # type: ignore[arg-type]
-    lobby.open_table("T", rules, {}, "o-t", table_id="t")
-    lobby.join("ann", "t", 0, 100, False, "ja")
+    lobby, streams = _followed_from_the_start(Lobby(storage, dealer, [D1]))
     lobby.join("bob", "t", 1, 100, False, "jb")
     table = dealer.tables[(D1, "t")]
     for _ in range(500):  # a long history: the play of many hands
@@ -224,15 +230,7 @@ def test_R34_a_seat_taken_off_while_still_joining_is_read_again_at_the_next_pass
         if dying["join"] and step == "after_seat":
             raise RuntimeError("the lobby dies after the dealer seated the player")
 
-    lobby = Lobby(storage, dealer, [D1], fault=fault)
-    rules = TableRules(seats=2, min_buy_in=100, max_buy_in=500, max_rebuys=-1)
-    for p in ("ann", "bob"):
-        lobby.create_player(p, p)
-        lobby.deposit(p, 1_000, f"fund-{p}")
-    streams = StreamsUp()
-    lobby.follow(streams)  # type: ignore[arg-type]
-    lobby.open_table("T", rules, {}, "o-t", table_id="t")
-    lobby.join("ann", "t", 0, 100, False, "ja")
+    lobby, streams = _followed_from_the_start(Lobby(storage, dealer, [D1], fault=fault))
     dying["join"] = True
     with pytest.raises(RuntimeError):
         lobby.join("bob", "t", 1, 100, False, "jb")
