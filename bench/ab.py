@@ -147,15 +147,16 @@ def quotient(text: str) -> tuple[str, Callable[[dict[str, float]], float | None]
     numerator, _, rest = formula.partition("/")
     denominator, _, scale_text = rest.partition("*")
     try:
-        scale = float(scale_text) if scale_text else 1.0
+        scale: float | None = float(scale_text) if scale_text else 1.0
     except ValueError:
-        scale = float("nan")
-    if not (name and numerator and denominator) or scale != scale:
+        scale = None
+    if not (name and numerator and denominator) or scale is None:
         raise ValueError(f"--quotient {text!r}: say NAME=A/B or NAME=A/B*SCALE")
+    factor = scale
 
     def worked_out(figures: dict[str, float]) -> float | None:
         a, b = figures.get(numerator), figures.get(denominator)
-        return None if a is None or not b else a / b * scale
+        return None if a is None or not b else a / b * factor
 
     return name, worked_out
 

@@ -377,9 +377,7 @@ class Store:
                 # statements fewer a decision); failed, the transaction is rolled back
                 # whole and the group goes on in a fresh one.
                 try:
-                    db.executemany(_INSERT_EVENT, [(table_id, *row) for row in rows])
-                    if also is not None:
-                        also()
+                    self._put(table_id, rows, also)
                 except BaseException:
                     if db.in_transaction:
                         db.execute("ROLLBACK")
@@ -389,9 +387,7 @@ class Store:
                 return
             db.execute("SAVEPOINT write")
             try:
-                db.executemany(_INSERT_EVENT, [(table_id, *row) for row in rows])
-                if also is not None:
-                    also()
+                self._put(table_id, rows, also)
             except BaseException:
                 db.execute("ROLLBACK TO write")
                 db.execute("RELEASE write")
@@ -401,15 +397,20 @@ class Store:
         db.execute("BEGIN")
         self._depth = 1
         try:
-            db.executemany(_INSERT_EVENT, [(table_id, *row) for row in rows])
-            if also is not None:
-                also()
+            self._put(table_id, rows, also)
         except BaseException:
             self._depth = 0
             db.execute("ROLLBACK")
             raise
         self._depth = 0
         self._commit()
+
+    def _put(self, table_id: str, rows: Iterable[tuple[int, str, int, bytes]],
+             also: Callable[[], None] | None) -> None:
+        """A write's statements, in whatever transaction or savepoint `write` opened."""
+        self._db.executemany(_INSERT_EVENT, [(table_id, *row) for row in rows])
+        if also is not None:
+            also()
 
     def _commit(self) -> None:
         try:

@@ -373,8 +373,7 @@ class Lobby:
         was freed since the last one (every table at the first pass, once after a stream
         reconnects and while one is down), so an idle room costs it nothing. A pass over
         every table skips those this process opened while their stream was up and that
-        stream has stayed up: all their notes came (before, a lobby whose stream answered
-        just after its first pass read every such table's whole log once)."""
+        stream has stayed up: all their notes came."""
         limited, mark = self._limited(self._full_follow_mark)
         only = self.freed_watch.take() if limited else None
         if limited and not only:
