@@ -9,10 +9,11 @@ listeners, and the idempotency journal's calls (the `acts` table, the AddChips k
 A `Table` lives on the dealer's asyncio event loop and is only touched from it, so
 each command runs to the end without a lock. A restarted dealer folds the stored
 log with the same `apply` (`Table.restore`). Snapshots bound that replay: the write
-that ends a hand also stores the table's state after it (`TableState.snapshot`,
-format `SNAPSHOT_VERSION`), so a restart loads the latest snapshot and folds only
-the events after it (a hand in progress is folded from its start, since a snapshot
-is only ever taken between hands).
+that ends a hand, once SNAPSHOT_EVERY_EVENTS events or more were written since the last
+snapshot, also stores the table's state after it (`TableState.snapshot`, format
+`SNAPSHOT_VERSION`), so a restart loads the latest snapshot and folds only the events
+after it: fewer than SNAPSHOT_EVERY_EVENTS and one hand's (a hand in progress is
+folded from its start, since a snapshot is only ever taken between hands).
 
 Clocks (R27, R32) are `loop.call_later` handles: one for the awaited decision (which
 also rings every second of its time bank, to write what it spent: R35, kept across a
@@ -53,12 +54,17 @@ from services.dealer.table.state import (
 )
 from services.evaluator.ranker import DEFAULT_RANKER
 
-__all__ = ["RECENT_EVENTS", "SNAPSHOT_VERSION", "Listener", "SeatState", "Seeding", "Stored",
-           "Table", "TableOptions", "now_ms"]
+__all__ = ["RECENT_EVENTS", "SNAPSHOT_EVERY_EVENTS", "SNAPSHOT_VERSION", "Listener",
+           "SeatState", "Seeding", "Stored", "Table", "TableOptions", "now_ms"]
 
 #: Events kept in memory per table for watchers; older ones are read from the store
 #: (off the event loop, services.dealer.streams.History).
 RECENT_EVENTS = 1024
+#: A hand's end stores a snapshot once this many events were written since the last one:
+#: a restart folds fewer than this and one hand's events, and the table pays for a
+#: snapshot (a scratch fold, its JSON and its row: about 5 % of a heads-up hand's cost
+#: in the table core) every ten heads-up hands or so instead of every hand.
+SNAPSHOT_EVERY_EVENTS = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +111,7 @@ class Table:
         self._seed_timer: asyncio.TimerHandle | None = None
         self._away_timer: asyncio.TimerHandle | None = None  # R34
         self._starting_next = False  # a hand starting from the end of the one before
+        self._snapshot_at = 0  # the sequence of the latest snapshot stored (0: none)
 
     # ------------------------------------------------ the state, as read by the dealer
 
@@ -214,10 +221,13 @@ class Table:
             stored.append(Stored(sequence, filed, stamp, event, {"payload": payload}))
             rows.append((sequence, filed, stamp, payload))
         found = set(map(type, events))  # the write's kinds, looked at once (in C)
+        snapshot_at = 0
         if not _HAND_ENDS.isdisjoint(found):
-            also = self._with_snapshot(stored, also)
+            also, snapshot_at = self._at_hand_end(stored, also)
         began = time.perf_counter()
         self.store.write(self.table_id, rows, also)
+        if snapshot_at:
+            self._snapshot_at = snapshot_at
         metrics.table_committed(self.table_id, events, stamp, time.perf_counter() - began,
                                 found)
         state, recent = self.state, self._recent
@@ -228,17 +238,22 @@ class Table:
         self._wake(stored, found)
         return state.last_sequence
 
-    def _with_snapshot(self, stored: Sequence[Stored],
-                       also: Callable[[], None] | None) -> Callable[[], None]:
-        """`also`, the snapshot of the table once `stored` (which ends a hand) is folded,
-        and where the hand's events lie in the log (Store.put_hand): the state comes from
-        a scratch fold, since this table folds only once the write succeeds."""
-        scratch = TableState.from_snapshot(self.table_id, self.config, self.ranker,
-                                           self.state.snapshot())
-        for s in stored:
-            apply(scratch, s)
-        snapshot = Snapshot(stored[-1].sequence, SNAPSHOT_VERSION,
-                            json.dumps(scratch.snapshot(), separators=(",", ":")))
+    def _at_hand_end(self, stored: Sequence[Stored], also: Callable[[], None] | None
+                     ) -> tuple[Callable[[], None], int]:
+        """`also`, where the hand's events lie in the log (Store.put_hand) and, once
+        SNAPSHOT_EVERY_EVENTS were written since the last snapshot, the snapshot of the
+        table once `stored` (which ends a hand) is folded, with its sequence (0: none).
+        The state comes from a scratch fold, since this table folds only once the write
+        succeeds."""
+        last = stored[-1].sequence
+        snapshot = None
+        if last - self._snapshot_at >= SNAPSHOT_EVERY_EVENTS:
+            scratch = TableState.from_snapshot(self.table_id, self.config, self.ranker,
+                                               self.state.snapshot())
+            for s in stored:
+                apply(scratch, s)
+            snapshot = Snapshot(last, SNAPSHOT_VERSION,
+                                json.dumps(scratch.snapshot(), separators=(",", ":")))
         ended = [s for s in stored if s.hand_id and type(s.event) in _HAND_ENDS]
         span = None
         if ended:
@@ -251,11 +266,12 @@ class Table:
         def write() -> None:
             if also is not None:
                 also()
-            self.store.put_snapshot(self.table_id, snapshot)
+            if snapshot is not None:
+                self.store.put_snapshot(self.table_id, snapshot)
             if span is not None:
                 self.store.put_hand(self.table_id, *span)
 
-        return write
+        return write, (last if snapshot is not None else 0)
 
     def save_snapshot(self) -> None:
         """Stores the table's state now (between hands): a store written before snapshots
@@ -265,6 +281,7 @@ class Table:
                             json.dumps(self.state.snapshot(), separators=(",", ":")))
         with self.store.batch():
             self.store.put_snapshot(self.table_id, snapshot)
+        self._snapshot_at = snapshot.sequence
 
     def snapshot_state(self) -> dict[str, Any]:
         """The state between hands as JSON-ready values (TableState.snapshot)."""
@@ -274,6 +291,7 @@ class Table:
         """The table as `snapshot_state` left it, before folding the events after it."""
         self.state = TableState.from_snapshot(self.table_id, self.config, self.ranker, state)
         self._recent = deque(maxlen=RECENT_EVENTS)
+        self._snapshot_at = self.state.last_sequence
 
     def subscribe(self, on_commit: Listener) -> None:
         """Calls `on_commit(new events, seats called on)` after every write.
@@ -724,5 +742,6 @@ class Table:
         self._recent.clear()
 
 
-#: The events that end a hand: the write holding one also holds the table's snapshot.
+#: The events that end a hand: the write holding one also holds where the hand lies in
+#: the log and, now and then, the table's snapshot (SNAPSHOT_EVERY_EVENTS).
 _HAND_ENDS: frozenset[type] = frozenset({ev.DeckRevealed, ev.HandVoided})

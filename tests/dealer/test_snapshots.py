@@ -15,7 +15,7 @@ from services.dealer import codec, views
 from services.dealer.auth import Authenticator
 from services.dealer.dealer import Dealer
 from services.dealer.store import Store
-from services.dealer.tables import _HAND_ENDS, SNAPSHOT_VERSION, Table
+from services.dealer.tables import _HAND_ENDS, SNAPSHOT_EVERY_EVENTS, SNAPSHOT_VERSION, Table
 
 #: The schema of a store written before snapshots (the dealer as it was, verbatim).
 OLD_SCHEMA = """
@@ -83,11 +83,11 @@ def state(table: Table) -> dict[str, Any]:
 
 
 def folded(table: Table, from_snapshot: bool) -> dict[str, Any]:
-    """The table folded again from the store: its whole log, or its snapshot and the tail."""
+    """The table folded again from the store: its whole log, or its latest snapshot (if
+    it has one yet) and the tail."""
     store = table.store
     fresh = Table(table.table_id, table.config, table.options, store)
     snapshot = store.snapshot(table.table_id) if from_snapshot else None
-    assert not from_snapshot or snapshot is not None
     after = snapshot.sequence if snapshot else 0
     fresh.fold(store.events(table.table_id, after=after),
                json.loads(snapshot.state) if snapshot else None)
@@ -157,6 +157,7 @@ def test_snapshot_and_tail_fold_to_the_whole_logs_state_hand_after_hand(tmp_path
     of the whole log, and to the live table's."""
     checked: list[int] = []
     whole: list[Table] = []  # the whole log's fold, kept up by folding each new event
+    snapshots: set[int] = set()  # the sequences of the snapshots stored
 
     def check(table: Table) -> None:
         live = state(table)
@@ -167,13 +168,23 @@ def test_snapshot_and_tail_fold_to_the_whole_logs_state_hand_after_hand(tmp_path
         if table.hands_played > 1 or (table.hands_played and table.hand is None):
             assert folded(table, from_snapshot=True) == live
             checked.append(table.last_sequence)
+        snapshot = table.store.snapshot("t")
+        after = snapshot.sequence if snapshot else 0
+        snapshots.add(after)
+        if table.hand is None:  # the tail a restart folds: under the interval and a hand
+            assert table.last_sequence - after < SNAPSHOT_EVERY_EVENTS + 200
 
     async def run() -> dict[str, Any]:
         dealer = _dealer(tmp_path / "d.sqlite")
         table = await _play(dealer, 120, seed=3, check=check)
         snapshot = table.store.snapshot("t")
         assert snapshot is not None and snapshot.version == SNAPSHOT_VERSION
-        assert snapshot.sequence > table.last_sequence - 200  # the latest hand's, not the first
+        assert snapshot.sequence > table.last_sequence - SNAPSHOT_EVERY_EVENTS - 200
+        # now and then, not at every hand's end (each costs a scratch fold and its JSON):
+        # a snapshot once the interval's events were written since the one before
+        taken = sorted(snapshots)
+        assert len(taken) > 5
+        assert min(b - a for a, b in zip(taken, taken[1:], strict=False)) >= SNAPSHOT_EVERY_EVENTS
         kinds = {type(codec.loads(r.payload)).__name__ for r in table.store.events("t")}
         assert {"ChipsAdded", "PlayerSatOut", "PlayerSatIn", "LevelSet",
                 "PlayerUnseated", "PlayerSeated"} <= kinds
@@ -270,7 +281,7 @@ def test_restore_reads_only_the_tail_and_closed_tables_stay_closed(tmp_path: Pat
 
     tables, tail = asyncio.run(restore(full=False))
     assert tables == ["t"]
-    assert tail < 100 < last
+    assert tail < SNAPSHOT_EVERY_EVENTS + 100 < last  # under the interval and a hand
     tables, whole = asyncio.run(restore(full=True))
     assert tables == ["t"] and whole >= last  # and the turn restore wrote for the hand resumed
 
