@@ -462,7 +462,7 @@ class BotFarm:
             try:
                 for answer in answers:  # raises ActionRefused for a live refusal
                     session.on_result(answer.action_number, answer.code, answer.message,
-                                      tracker, answer.reason, dict(answer.metadata))
+                                      tracker, answer.reason, answer.metadata)
             except ServiceError as err:
                 if not self._in_field:
                     raise

@@ -165,7 +165,7 @@ class BotSession:
         (its view or its tracker), and its PlayActionResult (None when it has none)."""
         if result is not None:
             self.on_result(result.action_number, result.code, result.message, table,
-                           getattr(result, "reason", ""), dict(getattr(result, "metadata", {})))
+                           getattr(result, "reason", ""), getattr(result, "metadata", None))
         calls: list[str] = []
         for command, why in self.on_events(events, table):
             if command == "stop":
@@ -316,7 +316,8 @@ class BotSession:
     def on_result(self, action_number: int, code: int, message: str, table: Table,
                   reason: str = "", metadata: Mapping[str, str] | None = None) -> None:
         """A PlayActionResult: records latency; raises ActionRefused for a live refusal
-        (a stale one, overtaken by a time-out, is only recorded)."""
+        (a stale one, overtaken by a time-out, is only recorded). `metadata` may be the
+        message's own map: it is copied only for a refusal (not on every decision)."""
         sent = self.sent_at.pop(action_number, None)
         if sent is not None:
             self.result.latencies.append(time.monotonic() - sent)
