@@ -1,0 +1,229 @@
+"""The dealer's instructions a hand, counted by callgrind: an A/B that a noisy machine
+does not move.
+
+On a shared machine the timed benchmarks (bench/dealer.py, bench/table.py) move by
+10 % and more between runs of the same commit. This one counts what the dealer
+executes instead: it starts an evaluator, then a dealer under `valgrind
+--tool=callgrind`, and drives one heads-up table through PlayMany one decision at a
+time (a fixed policy: check, call, a minimum raise every seventh decision, a fold
+every eleventh call, muck) for `--hands` hands; then again for three times as many.
+The difference of the two counts over the difference of hands (and of decisions) is
+the dealer's instructions a hand (a decision), start-up and shut-down cancelled out.
+The deck is made deterministic for the run only: the dealer's process gets a
+`sitecustomize` (written to a temporary folder, first on its PYTHONPATH) that seeds
+`os.urandom`, so both runs, and both sides of an A/B, deal the same cards and play
+the same decisions. With `--base REV` the same is done for REV's code (a git
+worktree) at the same time, beside this checkout's, and the ratio is printed: both
+sides then share the machine alike, which matters because a dealer's timers cost
+instructions by the wall-clock second, and valgrind stretches seconds.
+
+What it counts: user-space instructions of the dealer process (its threads
+included), not the kernel's time, nor cache misses: a proxy for CPU, exact to about
+2 % between runs, which the timed benchmarks are not. It needs valgrind (Debian's
+package `valgrind`); it takes 3-5 minutes.
+
+Run: .venv/bin/python bench/dealer_instructions.py [--hands 20] [--base 93dc1d7] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from poker.grpc_engine import POLLING_ENGINE, prefer_polling_engine  # noqa: E402, I001
+
+prefer_polling_engine()  # before grpc loads: the I/O engine the services run on
+
+import grpc  # noqa: E402
+
+from poker.procs import start_service  # noqa: E402
+from poker.v1 import dealer_pb2 as pb  # noqa: E402
+from poker.v1 import dealer_pb2_grpc as pb_grpc  # noqa: E402
+
+SERVICE = [("authorization", "Bearer bench-service")]
+#: Seeds os.urandom in the dealer's process (and only there): the bench's own deck.
+DETERMINISTIC = '''import os, random
+_rng = random.Random(int(os.environ["POKER_BENCH_URANDOM_SEED"]))
+def _urandom(n):
+    return _rng.randbytes(n)
+os.urandom = random._urandom = _urandom
+'''
+
+
+def drive(address: str, hands: int) -> int:
+    """Plays `hands` heads-up hands on a new table of the dealer at `address`, one
+    decision at a time; the decisions sent."""
+    channel = grpc.insecure_channel(address)
+    grpc.channel_ready_future(channel).result(timeout=600)
+    stub = pb_grpc.DealerServiceStub(channel)  # type: ignore[no-untyped-call]
+    config = pb.TableConfig(seats=2, pause_between_hands_ms=0, action_time_ms=3_600_000,
+                            preset=pb.PRESET_STANDARD)
+    if "time_bank_ms" in pb.TableConfig.DESCRIPTOR.fields_by_name:
+        config.time_bank_ms = 0  # R35 off: an older dealer has no bank
+    table_id = stub.CreateTable(pb.CreateTableRequest(table_id="bench", config=config),
+                                metadata=SERVICE, timeout=600).table_id
+    tokens = [stub.SeatPlayer(pb.SeatPlayerRequest(
+        table_id=table_id, seat=seat, player_id=f"p{seat}", stack=10**9),
+        metadata=SERVICE, timeout=600).seat_token for seat in range(2)]
+    outbox: queue.Queue[pb.PlayManyRequest | None] = queue.Queue()
+    outbox.put(pb.PlayManyRequest(open=[pb.PlaySeat(table_id=table_id, seat_token=t)
+                                        for t in tokens]))
+    call = stub.PlayMany(iter(outbox.get, None))
+    ended = decisions = 0
+    try:
+        for response in call:
+            for part in response.events:
+                for event in part.events:
+                    kind = event.WhichOneof("event")
+                    if kind == "hand_ended" and part.seat == 0:
+                        ended += 1
+                    if kind == "turn_started" and event.turn_started.seat == part.seat:
+                        decisions += 1
+                        action = _answer(event.turn_started, decisions)
+                        action.hand_id = event.hand_id
+                        outbox.put(pb.PlayManyRequest(actions=[pb.PlaySeatAction(
+                            table_id=table_id, seat=part.seat, action=action)]))
+            for result in response.results:
+                if result.result.code:
+                    raise RuntimeError(f"decision refused: {result.result.message}")
+            if ended >= hands:
+                break
+    finally:
+        outbox.put(None)
+        call.cancel()
+        channel.close()
+    return decisions
+
+
+def _answer(turn: pb.TurnStarted, n: int) -> pb.PlayAction:
+    legal = turn.legal_actions
+    action = pb.PlayAction(action_number=turn.action_number)
+    if turn.decision == pb.DECISION_SHOW_OR_MUCK:
+        action.kind = pb.ACTION_KIND_MUCK if legal.can_muck else pb.ACTION_KIND_SHOW
+    elif legal.HasField("bet_kind") and n % 7 == 0:
+        action.kind, action.amount = legal.bet_kind, legal.min_to
+    elif legal.can_check:
+        action.kind = pb.ACTION_KIND_CHECK
+    else:
+        action.kind = pb.ACTION_KIND_FOLD if n % 11 == 0 else pb.ACTION_KIND_CALL
+    return action
+
+
+def counted(checkout: Path, evaluator: str, hands: int, folder: Path, name: str
+            ) -> tuple[int, int]:
+    """(instructions, decisions) of a dealer of `checkout` that played `hands` hands."""
+    out = folder / f"{name}.callgrind"
+    env = {**os.environ, "PYTHONPATH": f"{folder / 'site'}{os.pathsep}{checkout}",
+           "POKER_BENCH_URANDOM_SEED": "7", "GRPC_EXPERIMENTS": POLLING_ENGINE,
+           "POKER_LOG_FORMAT": "json"}
+    dealer = subprocess.Popen(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+         "-m", "poker.cli", "serve", "dealer", "--host", "127.0.0.1", "--port", "0",
+         "--db", str(folder / f"{name}.sqlite"), "--service-token", "bench-service",
+         "--auditor-token", "bench-auditor", "--stream-linger-ms", "0",
+         "--evaluator", evaluator],
+        cwd=checkout, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert dealer.stdout is not None
+        lines = iter(dealer.stdout.readline, "")
+        line = next((x for x in lines if x.startswith("listening on ")), "")
+        if not line:
+            raise RuntimeError("the dealer under valgrind did not start")
+        threading.Thread(target=lambda: [None for _ in lines], daemon=True).start()
+        decisions = drive(line.split()[-1], hands)
+    finally:
+        dealer.terminate()
+        dealer.wait(timeout=600)
+    summary = [x for x in out.read_text().splitlines() if x.startswith("summary:")]
+    return int(summary[0].split()[1]), decisions
+
+
+def measure(checkout: Path, evaluator: str, hands: int, folder: Path, label: str
+            ) -> dict[str, float]:
+    """Instructions a hand and a decision: the runs of `hands` and 3 x `hands` hands."""
+    (folder / "site").mkdir(exist_ok=True)
+    (folder / "site" / "sitecustomize.py").write_text(DETERMINISTIC)
+    few, few_decisions = counted(checkout, evaluator, hands, folder, f"{label}-few")
+    print(f"  {label}: {hands} hands counted", flush=True)
+    many, many_decisions = counted(checkout, evaluator, 3 * hands, folder, f"{label}-many")
+    print(f"  {label}: {3 * hands} hands counted", flush=True)
+    return {"instructions_per_hand": (many - few) / (2 * hands),
+            "instructions_per_decision": (many - few) / (many_decisions - few_decisions),
+            "decisions_per_hand": (many_decisions - few_decisions) / (2 * hands)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20,
+                        help="hands of the shorter run (the longer plays three times as many)")
+    parser.add_argument("--base", help="also count this revision's dealer, at the same time")
+    parser.add_argument("--json", metavar="PATH")
+    args = parser.parse_args(argv)
+    if not 5 <= args.hands <= 500:
+        parser.error("--hands is 5 to 500")
+    if shutil.which("valgrind") is None:
+        parser.error("valgrind is not installed (Debian: apt-get install valgrind)")
+    figures: dict[str, Any] = {"hands": args.hands}
+    with tempfile.TemporaryDirectory(prefix="poker-instructions-") as tmp:
+        evaluator = start_service("evaluator", [], log_path=Path(tmp) / "evaluator.log")
+        sides = {"head": ROOT}
+        if args.base:
+            sides["base"] = Path(tmp) / "checkout-base"
+            subprocess.run(["git", "worktree", "add", "--detach", "--quiet",
+                            str(sides["base"]), args.base], cwd=ROOT, check=True)
+        try:
+            results: dict[str, dict[str, float]] = {}
+            errors: list[BaseException] = []
+
+            def run(label: str, checkout: Path) -> None:
+                folder = Path(tmp) / label
+                folder.mkdir()
+                try:
+                    results[label] = measure(checkout, evaluator.address, args.hands,
+                                             folder, label)
+                except BaseException as err:  # noqa: BLE001 - reported after the join
+                    errors.append(err)
+
+            print(f"counting the dealer's instructions ({', '.join(sides)}; a few minutes)",
+                  flush=True)
+            threads = [threading.Thread(target=run, args=item) for item in sides.items()]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            if errors:
+                raise errors[0]
+        finally:
+            evaluator.stop()
+            if args.base:
+                subprocess.run(["git", "worktree", "remove", "--force", str(sides["base"])],
+                               cwd=ROOT, check=False)
+    for label, result in results.items():
+        figures[label] = result
+        print(f"{label}: {result['instructions_per_hand'] / 1e6:.3f} M instructions a hand, "
+              f"{result['instructions_per_decision'] / 1e6:.3f} M a decision "
+              f"({result['decisions_per_hand']:.2f} decisions a hand)")
+    if "base" in results:
+        for key in ("instructions_per_hand", "instructions_per_decision"):
+            figures[f"{key}_head_over_base"] = (results["head"][key] / results["base"][key])
+        print(f"head/base: {figures['instructions_per_hand_head_over_base']:.3f} a hand, "
+              f"{figures['instructions_per_decision_head_over_base']:.3f} a decision")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
