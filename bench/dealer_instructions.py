@@ -4,9 +4,10 @@ does not move.
 On a shared machine the timed benchmarks (bench/dealer.py, bench/table.py) move by
 10 % and more between runs of the same commit. This one counts what the dealer
 executes instead: it starts an evaluator, then a dealer under `valgrind
---tool=callgrind`, and drives one heads-up table through PlayMany one decision at a
-time (a fixed policy: check, call, a minimum raise every seventh decision, a fold
-every eleventh call, muck) for `--hands` hands; then again for three times as many.
+--tool=callgrind`, and drives one table (heads-up; `--seats` for more) through
+PlayMany one decision at a time (a fixed policy: check, call, a minimum raise every
+seventh decision, a fold every eleventh call, muck) for `--hands` hands; then again
+for three times as many.
 The difference of the two counts over the difference of hands (and of decisions) is
 the dealer's instructions a hand (a decision), start-up and shut-down cancelled out.
 The deck is made deterministic for the run only: the dealer's process gets a
@@ -62,13 +63,13 @@ os.urandom = random._urandom = _urandom
 '''
 
 
-def drive(address: str, hands: int) -> int:
-    """Plays `hands` heads-up hands on a new table of the dealer at `address`, one
+def drive(address: str, hands: int, seats: int = 2) -> int:
+    """Plays `hands` hands on a new table of `seats` of the dealer at `address`, one
     decision at a time; the decisions sent."""
     channel = grpc.insecure_channel(address)
     grpc.channel_ready_future(channel).result(timeout=600)
     stub = pb_grpc.DealerServiceStub(channel)  # type: ignore[no-untyped-call]
-    config = pb.TableConfig(seats=2, pause_between_hands_ms=0, action_time_ms=3_600_000,
+    config = pb.TableConfig(seats=seats, pause_between_hands_ms=0, action_time_ms=3_600_000,
                             preset=pb.PRESET_STANDARD)
     if "time_bank_ms" in pb.TableConfig.DESCRIPTOR.fields_by_name:
         config.time_bank_ms = 0  # R35 off: an older dealer has no bank
@@ -76,7 +77,7 @@ def drive(address: str, hands: int) -> int:
                                 metadata=SERVICE, timeout=600).table_id
     tokens = [stub.SeatPlayer(pb.SeatPlayerRequest(
         table_id=table_id, seat=seat, player_id=f"p{seat}", stack=10**9),
-        metadata=SERVICE, timeout=600).seat_token for seat in range(2)]
+        metadata=SERVICE, timeout=600).seat_token for seat in range(seats)]
     outbox: queue.Queue[pb.PlayManyRequest | None] = queue.Queue()
     outbox.put(pb.PlayManyRequest(open=[pb.PlaySeat(table_id=table_id, seat_token=t)
                                         for t in tokens]))
@@ -121,7 +122,7 @@ def _answer(turn: pb.TurnStarted, n: int) -> pb.PlayAction:
     return action
 
 
-def counted(checkout: Path, evaluator: str, hands: int, folder: Path, name: str
+def counted(checkout: Path, evaluator: str, hands: int, seats: int, folder: Path, name: str
             ) -> tuple[int, int]:
     """(instructions, decisions) of a dealer of `checkout` that played `hands` hands."""
     out = folder / f"{name}.callgrind"
@@ -142,7 +143,7 @@ def counted(checkout: Path, evaluator: str, hands: int, folder: Path, name: str
         if not line:
             raise RuntimeError("the dealer under valgrind did not start")
         threading.Thread(target=lambda: [None for _ in lines], daemon=True).start()
-        decisions = drive(line.split()[-1], hands)
+        decisions = drive(line.split()[-1], hands, seats)
     finally:
         dealer.terminate()
         dealer.wait(timeout=600)
@@ -150,14 +151,15 @@ def counted(checkout: Path, evaluator: str, hands: int, folder: Path, name: str
     return int(summary[0].split()[1]), decisions
 
 
-def measure(checkout: Path, evaluator: str, hands: int, folder: Path, label: str
+def measure(checkout: Path, evaluator: str, hands: int, seats: int, folder: Path, label: str
             ) -> dict[str, float]:
     """Instructions a hand and a decision: the runs of `hands` and 3 x `hands` hands."""
     (folder / "site").mkdir(exist_ok=True)
     (folder / "site" / "sitecustomize.py").write_text(DETERMINISTIC)
-    few, few_decisions = counted(checkout, evaluator, hands, folder, f"{label}-few")
+    few, few_decisions = counted(checkout, evaluator, hands, seats, folder, f"{label}-few")
     print(f"  {label}: {hands} hands counted", flush=True)
-    many, many_decisions = counted(checkout, evaluator, 3 * hands, folder, f"{label}-many")
+    many, many_decisions = counted(checkout, evaluator, 3 * hands, seats, folder,
+                                   f"{label}-many")
     print(f"  {label}: {3 * hands} hands counted", flush=True)
     return {"instructions_per_hand": (many - few) / (2 * hands),
             "instructions_per_decision": (many - few) / (many_decisions - few_decisions),
@@ -168,14 +170,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20,
                         help="hands of the shorter run (the longer plays three times as many)")
+    parser.add_argument("--seats", type=int, default=2, help="players at the table (2..10)")
     parser.add_argument("--base", help="also count this revision's dealer, at the same time")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args(argv)
-    if not 5 <= args.hands <= 500:
-        parser.error("--hands is 5 to 500")
+    if not 5 <= args.hands <= 500 or not 2 <= args.seats <= 10:
+        parser.error("--hands is 5 to 500, --seats 2 to 10")
     if shutil.which("valgrind") is None:
         parser.error("valgrind is not installed (Debian: apt-get install valgrind)")
-    figures: dict[str, Any] = {"hands": args.hands}
+    figures: dict[str, Any] = {"hands": args.hands, "seats": args.seats}
     with tempfile.TemporaryDirectory(prefix="poker-instructions-") as tmp:
         evaluator = start_service("evaluator", [], log_path=Path(tmp) / "evaluator.log")
         sides = {"head": ROOT}
@@ -192,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
                 folder.mkdir()
                 try:
                     results[label] = measure(checkout, evaluator.address, args.hands,
-                                             folder, label)
+                                             args.seats, folder, label)
                 except BaseException as err:  # noqa: BLE001 - reported after the join
                     errors.append(err)
 
