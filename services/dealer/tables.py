@@ -61,10 +61,11 @@ __all__ = ["RECENT_EVENTS", "SNAPSHOT_EVERY_EVENTS", "SNAPSHOT_VERSION", "Listen
 #: (off the event loop, services.dealer.streams.History).
 RECENT_EVENTS = 1024
 #: A hand's end stores a snapshot once this many events were written since the last one:
-#: a restart folds fewer than this and one hand's events, and the table pays for a
-#: snapshot (a scratch fold, its JSON and its row: about 5 % of a heads-up hand's cost
-#: in the table core) every ten heads-up hands or so instead of every hand.
-SNAPSHOT_EVERY_EVENTS = 256
+#: a restart (or an adopter) folds fewer than this and one hand's events, about 15 us an
+#: event (2-3 ms a table at worst), and the table pays for a snapshot (a scratch fold,
+#: its JSON and its row: about 4.5 % of a heads-up hand's cost in the table core) every
+#: five heads-up hands or so instead of every hand.
+SNAPSHOT_EVERY_EVENTS = 128
 
 
 @dataclass(frozen=True, slots=True)
