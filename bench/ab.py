@@ -22,6 +22,7 @@ sides do the same work and the figure is the cost of the code, not of the featur
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
@@ -44,6 +45,19 @@ def run_side(checkout: Path, script: str, args: list[str], out: Path,
     subprocess.run([sys.executable, str(source), *args, "--json", str(out)],
                    cwd=checkout, env=env, check=True, stdout=subprocess.DEVNULL)
     return dict(_numbers(json.loads(out.read_text())))
+
+
+@contextlib.contextmanager
+def worktree(rev: str, path: Path) -> Iterator[Path]:
+    """`rev` checked out at `path` (a detached git worktree of this checkout), removed
+    afterwards (bench/dealer_instructions.py's --base too)."""
+    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(path), rev],
+                   cwd=ROOT, check=True)
+    try:
+        yield path
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT,
+                       check=False)
 
 
 def _numbers(value: object, prefix: str = "") -> Iterator[tuple[str, float]]:
@@ -92,29 +106,23 @@ def main(argv: list[str] | None = None) -> int:
                               capture_output=True, text=True).stdout.strip()
     head_rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
                               capture_output=True, text=True).stdout.strip()
-    with tempfile.TemporaryDirectory(prefix="poker-ab-") as tmp:
-        base = Path(tmp) / "base"
-        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(base), base_rev],
-                       cwd=ROOT, check=True)
-        try:
-            runs: dict[str, list[dict[str, float]]] = {"base": [], "head": []}
-            order = [("base", "head"), ("head", "base")]
-            for i in range(ns.rounds):
-                for side in order[i % 2]:
-                    checkout = base if side == "base" else ROOT
-                    print(f"round {i + 1}/{ns.rounds}: {side} "
-                          f"({base_rev if side == 'base' else head_rev}) ...", flush=True)
-                    args = ns.args + (head_args if side == "head" else [])
-                    figures = run_side(checkout, ns.script, args, Path(tmp) / f"{side}{i}.json",
-                                       ROOT if ns.same_script else None)
-                    for name, worked_out in quotients:
-                        value = worked_out(figures)
-                        if value is not None:
-                            figures[name] = value
-                    runs[side].append(figures)
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT,
-                           check=False)
+    with tempfile.TemporaryDirectory(prefix="poker-ab-") as tmp, \
+            worktree(base_rev, Path(tmp) / "base") as base:
+        runs: dict[str, list[dict[str, float]]] = {"base": [], "head": []}
+        order = [("base", "head"), ("head", "base")]
+        for i in range(ns.rounds):
+            for side in order[i % 2]:
+                checkout = base if side == "base" else ROOT
+                print(f"round {i + 1}/{ns.rounds}: {side} "
+                      f"({base_rev if side == 'base' else head_rev}) ...", flush=True)
+                args = ns.args + (head_args if side == "head" else [])
+                figures = run_side(checkout, ns.script, args, Path(tmp) / f"{side}{i}.json",
+                                   ROOT if ns.same_script else None)
+                for name, worked_out in quotients:
+                    value = worked_out(figures)
+                    if value is not None:
+                        figures[name] = value
+                runs[side].append(figures)
     keys = [k for k in runs["head"][0] if all(k in r for r in runs["base"] + runs["head"])]
     also = f" (head also {' '.join(head_args)})" if head_args else ""
     print(f"\nbench/{ns.script} {' '.join(ns.args)}{also}: base {base_rev}, head {head_rev}, "

@@ -29,6 +29,7 @@ Run: .venv/bin/python bench/dealer_instructions.py [--hands 20] [--base 93dc1d7]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import queue
@@ -49,6 +50,7 @@ prefer_polling_engine()  # before grpc loads: the I/O engine the services run on
 
 import grpc  # noqa: E402
 
+from bench.ab import worktree  # noqa: E402
 from poker.procs import start_service  # noqa: E402
 from poker.v1 import dealer_pb2 as pb  # noqa: E402
 from poker.v1 import dealer_pb2_grpc as pb_grpc  # noqa: E402
@@ -179,40 +181,34 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         parser.error("valgrind is not installed (Debian: apt-get install valgrind)")
     figures: dict[str, Any] = {"hands": args.hands, "seats": args.seats}
-    with tempfile.TemporaryDirectory(prefix="poker-instructions-") as tmp:
-        evaluator = start_service("evaluator", [], log_path=Path(tmp) / "evaluator.log")
+    results: dict[str, dict[str, float]] = {}
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="poker-instructions-"))
         sides = {"head": ROOT}
         if args.base:
-            sides["base"] = Path(tmp) / "checkout-base"
-            subprocess.run(["git", "worktree", "add", "--detach", "--quiet",
-                            str(sides["base"]), args.base], cwd=ROOT, check=True)
-        try:
-            results: dict[str, dict[str, float]] = {}
-            errors: list[BaseException] = []
+            sides["base"] = stack.enter_context(worktree(args.base, Path(tmp) / "checkout"))
+        evaluator = start_service("evaluator", [], log_path=Path(tmp) / "evaluator.log")
+        stack.callback(evaluator.stop)
+        errors: list[BaseException] = []
 
-            def run(label: str, checkout: Path) -> None:
-                folder = Path(tmp) / label
-                folder.mkdir()
-                try:
-                    results[label] = measure(checkout, evaluator.address, args.hands,
-                                             args.seats, folder, label)
-                except BaseException as err:  # noqa: BLE001 - reported after the join
-                    errors.append(err)
+        def run(label: str, checkout: Path) -> None:
+            folder = Path(tmp) / label
+            folder.mkdir()
+            try:
+                results[label] = measure(checkout, evaluator.address, args.hands,
+                                         args.seats, folder, label)
+            except BaseException as err:  # noqa: BLE001 - reported after the join
+                errors.append(err)
 
-            print(f"counting the dealer's instructions ({', '.join(sides)}; a few minutes)",
-                  flush=True)
-            threads = [threading.Thread(target=run, args=item) for item in sides.items()]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            if errors:
-                raise errors[0]
-        finally:
-            evaluator.stop()
-            if args.base:
-                subprocess.run(["git", "worktree", "remove", "--force", str(sides["base"])],
-                               cwd=ROOT, check=False)
+        print(f"counting the dealer's instructions ({', '.join(sides)}; a few minutes)",
+              flush=True)
+        threads = [threading.Thread(target=run, args=item) for item in sides.items()]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if errors:
+            raise errors[0]
     for label, result in results.items():
         figures[label] = result
         print(f"{label}: {result['instructions_per_hand'] / 1e6:.3f} M instructions a hand, "
