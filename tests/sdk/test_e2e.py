@@ -85,7 +85,12 @@ def _folding_every_event_gives_the_dealers_view(address: str, table_id: str) -> 
             break
     spectator.close()
     assert tracker.view().seats == view.seats
-    assert tracker.view().button == view.button and tracker.view().hands_played == 60
+    # Each bot asks to sit out when hand 60 starts; on a loaded machine a hand that ends
+    # (everyone folding to the big blind) before two of those requests land lets the
+    # table deal hand 61, which the bots in it then play out.
+    folded = tracker.view()
+    assert (folded.button, folded.hands_played) == (view.button, view.hands_played)
+    assert folded.hands_played in (60, 61)
 
 
 def test_refused_actions_raise_with_the_dealers_reason_and_code(
