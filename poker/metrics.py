@@ -1,21 +1,19 @@
-"""Prometheus metrics of every service: their definitions, the RPC interceptor, the endpoint.
+"""Prometheus metrics of every service: their definitions, the RPCs' counting, the endpoint.
 
 Every metric of the suite is defined here, once, in prometheus-client's default
 registry, and documented in README "Metrics". A service serves them over HTTP on
 `--metrics-port` (0, the default: not served) at `--metrics-host`
 (`serve_from_args`); the counters count whether or not anyone scrapes them.
 
-- RPCs: `ServerInterceptor` / `AsyncServerInterceptor` (poker.serving puts one on every
-  server, sync and asyncio) count every call by service, method and status code, time
-  the unary ones, and gauge the streams open.
+- RPCs: `instrumented` (poker.wire.register applies it to every service of every server,
+  sync and asyncio) counts every call by service, method and status code, times the
+  unary ones, and gauges the streams open.
 - The dealer: `table_committed` (one call per write of a table: hands dealt, decisions,
   time to act, store commit latency), `gauge_tables` (open tables), and for the
   table leases `set_lease_state` / `set_tables_owned` / `table_adopted` / `table_lost`.
 - The evaluator: `evaluated` (batch sizes, evaluations by kind).
 - The lobby: `money_moved`, `gauge_buy_ins_pending`, `audited` / `gauge_audit`.
 
->>> _names("/poker.v1.DealerService/Act")
-('poker.v1.DealerService', 'Act')
 >>> "poker_dealer_lease_state" in metric_names() and "embedded" in LEASE_STATES
 True
 """
@@ -31,7 +29,7 @@ import time
 from bisect import bisect_left
 from collections import Counter as _tally
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -343,13 +341,7 @@ def serve_from_args(args: argparse.Namespace) -> int:
     return port
 
 
-# --------------------------------------------------------- the RPC interceptor
-
-
-def _names(method: str) -> tuple[str, str]:
-    """'/poker.v1.DealerService/Act' -> ('poker.v1.DealerService', 'Act')."""
-    service, _, name = method.lstrip("/").rpartition("/")
-    return service or "unknown", name or method
+# ------------------------------------------------------------ the RPCs' counting
 
 
 #: What a call that set no status ended with: an exception, or the caller going away
@@ -490,29 +482,17 @@ def _async_wrap(behavior: Callable[..., Any], labels: tuple[str, str],
     return coroutine
 
 
-def _instrumented(handler: grpc.RpcMethodHandler | None, method: str,
-                  on_loop: bool) -> grpc.RpcMethodHandler | None:
-    """`handler` with its behavior counted and timed; built once per method and handler
-    (a server looks up the same handler object for every call of a method)."""
-    if handler is None:
-        return None
-    key = (method, on_loop)
-    cached = _WRAPPED.get(key)
-    if cached is not None and cached[0] is handler:
-        return cached[1]
-    wrapped = _instrument(handler, method, on_loop)
-    if len(_WRAPPED) < _MAX_WRAPPED:
-        _WRAPPED[key] = (handler, wrapped)
-    return wrapped
+def instrumented(service: str, handlers: Mapping[str, grpc.RpcMethodHandler],
+                 on_loop: bool) -> dict[str, grpc.RpcMethodHandler]:
+    """The method handlers of `service` with every call counted and timed (`poker_rpc_*`),
+    for a grpc.aio server (`on_loop`) or a thread-pool one. poker.wire.register applies it
+    to every service it adds, once: a call then pays for its own counting and nothing
+    else (an interceptor costs every call a lookup, and on grpc.aio two coroutines)."""
+    return {name: _instrument(handler, (service, name), on_loop)
+            for name, handler in handlers.items()}
 
 
-#: (method, on the loop) -> (the handler looked up, its instrumented copy). Bounded: the
-#: methods are the services' own, but a caller may name any.
-_WRAPPED: dict[tuple[str, bool], tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
-_MAX_WRAPPED = 1024
-
-
-def _instrument(handler: grpc.RpcMethodHandler, method: str,
+def _instrument(handler: grpc.RpcMethodHandler, labels: tuple[str, str],
                 on_loop: bool) -> grpc.RpcMethodHandler:
     kind = _kind(handler)
     behavior = getattr(handler, kind)
@@ -521,27 +501,8 @@ def _instrument(handler: grpc.RpcMethodHandler, method: str,
     asynchronous = inspect.isasyncgenfunction(behavior) or inspect.iscoroutinefunction(behavior)
     wrap = _async_wrap if on_loop and asynchronous else _sync_wrap
     responses = bool(handler.response_streaming)
-    wrapped = wrap(behavior, _names(method), responses or bool(handler.request_streaming),
-                   responses)
+    wrapped = wrap(behavior, labels, responses or bool(handler.request_streaming), responses)
     return handler._replace(**{kind: wrapped})
-
-
-class ServerInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
-    """Counts and times every RPC of a thread-pool server (`poker_rpc_*`)."""
-
-    def intercept_service(self, continuation: Callable[[Any], Any],
-                          handler_call_details: grpc.HandlerCallDetails) -> Any:
-        return _instrumented(continuation(handler_call_details),
-                             handler_call_details.method, on_loop=False)
-
-
-class AsyncServerInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """Counts and times every RPC of a grpc.aio server (`poker_rpc_*`)."""
-
-    async def intercept_service(self, continuation: Callable[[Any], Any],
-                                handler_call_details: grpc.HandlerCallDetails) -> Any:
-        return _instrumented(await continuation(handler_call_details),
-                             handler_call_details.method, on_loop=True)
 
 
 # ---------------------------------------------------------------- the dealer

@@ -10,7 +10,8 @@ first) and within a deadline (`arm_stop_deadline`); the bound port is logged and
 printed as `listening on HOST:PORT` once the signal handlers are in place, so a test
 that asked for port 0 can read the port it got from the first line of stdout.
 Given a `poker.tls.ServerTLS`, the port speaks TLS only. Every server counts and
-times its RPCs through one interceptor (poker.metrics).
+times its RPCs: `poker.wire` registers every service's handlers with poker.metrics'
+counting around them (no interceptor).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any, NoReturn
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from poker import metrics, reflection, wire
+from poker import reflection, wire
 from poker import tls as tls_options
 from poker.log import get_logger
 
@@ -122,8 +123,7 @@ def start(services: Sequence[Service], host: str, port: int, max_workers: int = 
     its RPCs counted and timed (poker.metrics); `options`: more gRPC server options."""
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers),
-        options=[*SERVER_OPTIONS, *options], interceptors=[metrics.ServerInterceptor()],
-    )
+        options=[*SERVER_OPTIONS, *options])
     health_servicer = health.HealthServicer()
     names = [n for s in services for n in s.names]
     add_health_and_reflection(server, health_servicer, names)
@@ -190,8 +190,7 @@ async def serve_forever_async(services: Sequence[Service], host: str, port: int,
     calls in flight), with `stop_deadline` seconds for the process to be gone.
     `started`: more fields for the `server_started` line."""
     names = [n for s in services for n in s.names]
-    server = grpc.aio.server(options=SERVER_OPTIONS,
-                             interceptors=[metrics.AsyncServerInterceptor()])
+    server = grpc.aio.server(options=SERVER_OPTIONS)
     health_servicer = health.aio.HealthServicer()
     add_health_and_reflection(server, health_servicer, names)
     for service in services:

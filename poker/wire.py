@@ -32,7 +32,7 @@ from google.protobuf import descriptor as _descriptor  # type: ignore[import-unt
 from google.protobuf import unknown_fields  # type: ignore[import-untyped,unused-ignore]
 from google.protobuf.message import DecodeError  # type: ignore[import-untyped,unused-ignore]
 
-from poker import errors
+from poker import errors, metrics
 from poker.log import get_logger
 from poker.status import (
     INTERNAL_REASON,
@@ -70,8 +70,11 @@ def handlers_of(add_to_server: Callable[[Any, Any], None], servicer: Any) -> Han
 
 
 def register(server: grpc.Server | grpc.aio.Server, service: str, handlers: Handlers) -> None:
-    """Adds `handlers` (see `guarded`) to `server` as the generated code would."""
-    guarded_handlers = guarded(service, handlers)
+    """Adds `handlers` to `server` as the generated code would, their requests guarded
+    (`guarded`) and their calls counted (poker.metrics.instrumented, outside the guard, so
+    that a request refused here is counted with its INVALID_ARGUMENT)."""
+    guarded_handlers = metrics.instrumented(service, guarded(service, handlers),
+                                            on_loop=isinstance(server, grpc.aio.Server))
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(service, guarded_handlers),))
     server.add_registered_method_handlers(service, guarded_handlers)

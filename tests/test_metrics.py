@@ -196,38 +196,66 @@ def test_a_metrics_port_taken_stops_the_service_with_the_reason(tmp_path: Path) 
     assert f"--metrics-port {port} on 127.0.0.1" in log.read_text()
 
 
-def test_the_interceptor_wraps_a_methods_handler_once_and_counts_every_call() -> None:
-    """The instrumented handler is built once per method and handler object (the server
-    hands the same one for each call) and still counts each call; another handler for
-    the method (a server rebuilt) is wrapped afresh."""
-    from poker import metrics
+def test_a_service_registered_through_poker_wire_counts_every_call_of_its_handlers() -> None:
+    """poker.wire.register puts poker.metrics' counting around each handler once, as it
+    registers them (no interceptor): the handlers the server gets count every call, a
+    request refused by the wire guard among them, by its status."""
+    from poker import wire
 
-    async def answer(request: object, context: object) -> int:
+    def answer(request: object, context: object) -> int:
         return 7
 
     class Context:
-        def code(self) -> None:
-            return None
+        def __init__(self) -> None:
+            self.status: grpc.StatusCode | None = None
 
-    method = "/poker.v1.TestOnly/Cached"
-    first = grpc.unary_unary_rpc_method_handler(answer)
-    again = grpc.unary_unary_rpc_method_handler(answer)
-    wrapped = metrics._instrumented(first, method, on_loop=True)
-    assert wrapped is not None and wrapped is not first
-    assert metrics._instrumented(first, method, on_loop=True) is wrapped
-    rebuilt = metrics._instrumented(again, method, on_loop=True)
-    assert rebuilt is not wrapped and rebuilt is not None
+        def code(self) -> grpc.StatusCode | None:
+            return self.status
 
-    def handled() -> float:
+        def is_active(self) -> bool:
+            return True
+
+        def abort(self, code: grpc.StatusCode, message: str) -> None:
+            self.status = code
+            raise grpc.RpcError(message)
+
+        def set_trailing_metadata(self, metadata: object) -> None:
+            pass
+
+    registered: dict[str, grpc.RpcMethodHandler] = {}
+
+    class Server:
+        def add_generic_rpc_handlers(self, generic: object) -> None:
+            pass
+
+        def add_registered_method_handlers(self, service: str,
+                                           handlers: dict[str, grpc.RpcMethodHandler]) -> None:
+            registered.update(handlers)
+
+    method = grpc.unary_unary_rpc_method_handler(
+        answer, request_deserializer=health_pb2.HealthCheckRequest.FromString)
+    wire.register(Server(), "poker.v1.TestOnly", {"Counted": method})  # type: ignore[arg-type]
+
+    def handled(code: str) -> float:
         return REGISTRY.get_sample_value("poker_rpc_handled_total", {
-            "service": "poker.v1.TestOnly", "method": "Cached", "code": "OK"}) or 0.0
+            "service": "poker.v1.TestOnly", "method": "Counted", "code": code}) or 0.0
 
-    before = handled()
-    for handler in (wrapped, wrapped, rebuilt):
-        assert handler is not None
-        assert asyncio.run(handler.unary_unary(None, Context())) == 7
-    assert handled() - before == 3
-    assert metrics._instrumented(None, method, on_loop=True) is None
+    before = handled("OK"), handled("INVALID_ARGUMENT")
+    handler = registered["Counted"].unary_unary
+    for _ in range(3):
+        assert handler(health_pb2.HealthCheckRequest(service="x").SerializeToString(),
+                       Context()) == 7
+    with pytest.raises(grpc.RpcError):
+        handler(b"\xff", Context())  # not a HealthCheckRequest: the guard refuses it
+    assert (handled("OK") - before[0], handled("INVALID_ARGUMENT") - before[1]) == (3, 1)
+
+    async def later(request: object, context: object) -> int:
+        return 8
+
+    counted = metrics.instrumented("poker.v1.TestOnly", {
+        "Counted": grpc.unary_unary_rpc_method_handler(later)}, on_loop=True)["Counted"]
+    assert asyncio.run(counted.unary_unary(None, Context())) == 8
+    assert handled("OK") - before[0] == 4
 
 
 def test_the_lock_free_metrics_expose_what_prometheus_client_s_do() -> None:
