@@ -3,11 +3,15 @@
 Every metric of the suite is defined here, once, in prometheus-client's default
 registry, and documented in README "Metrics". A service serves them over HTTP on
 `--metrics-port` (0, the default: not served) at `--metrics-host`
-(`serve_from_args`); the counters count whether or not anyone scrapes them.
+(`serve_from_args`). Only then is anything counted: a service whose metrics nobody can
+read does not pay for them (the RPCs are not wrapped, `table_committed`, `evaluated` and
+`money_moved` return at once). `enable()` turns counting on without the endpoint (a
+process that exposes the default registry itself); it must come before the servers are
+built, since their handlers are wrapped when registered.
 
 - RPCs: `instrumented` (poker.wire.register applies it to every service of every server,
-  sync and asyncio) counts every call by service, method and status code, times the
-  unary ones, and gauges the streams open.
+  sync and asyncio, when counting is on) counts every call by service, method and status
+  code, times the unary ones, and gauges the streams open.
 - The dealer: `table_committed` (one call per write of a table: hands dealt, decisions,
   time to act, store commit latency), `gauge_tables` (open tables), and for the
   table leases `set_lease_state` / `set_tables_owned` / `table_adopted` / `table_lost`.
@@ -324,11 +328,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address the metrics endpoint listens on (env POKER_METRICS_HOST)")
 
 
+_ENABLED = False
+
+
+def enable(on: bool = True) -> None:
+    """Counts from now on (`on`), or stops counting; `serve_from_args` enables it with the
+    endpoint. Handlers registered before it stay as they were (wrapped or not)."""
+    global _ENABLED
+    _ENABLED = on
+
+
+def enabled() -> bool:
+    """Whether anything is counted (the endpoint is served, or `enable()` was called)."""
+    return _ENABLED
+
+
 def serve_from_args(args: argparse.Namespace) -> int:
-    """Starts the metrics endpoint if --metrics-port asks for one; its port (0: none)."""
+    """Starts the metrics endpoint if --metrics-port asks for one, and with it the counting
+    (`enable`); its port (0: none, and nothing counted)."""
     port = int(getattr(args, "metrics_port", 0) or 0)
     if port <= 0:
         return 0
+    enable()
     from poker.log import get_logger
 
     host = getattr(args, "metrics_host", "127.0.0.1")
@@ -486,8 +507,9 @@ def instrumented(service: str, handlers: Mapping[str, grpc.RpcMethodHandler],
                  on_loop: bool) -> dict[str, grpc.RpcMethodHandler]:
     """The method handlers of `service` with every call counted and timed (`poker_rpc_*`),
     for a grpc.aio server (`on_loop`) or a thread-pool one. poker.wire.register applies it
-    to every service it adds, once: a call then pays for its own counting and nothing
-    else (an interceptor costs every call a lookup, and on grpc.aio two coroutines)."""
+    to every service it adds, once, when `enabled()`: a call then pays for its own
+    counting and nothing else (an interceptor costs every call a lookup, and on grpc.aio
+    two coroutines)."""
     return {name: _instrument(handler, (service, name), on_loop)
             for name, handler in handlers.items()}
 
@@ -520,7 +542,9 @@ def table_committed(table_id: str, events: Sequence[Any], time_ms: int,
     """One write of a table's events, stamped `time_ms` (the write's time, every event's),
     that took `seconds` in the store: hands dealt, decisions and their time to act. The
     kinds (`kinds`, the events' classes, when the caller has them) are looked at once a
-    write (a set made in C), not event by event."""
+    write (a set made in C), not event by event. Nothing when not `enabled()`."""
+    if not _ENABLED:
+        return
     STORE_COMMIT.observe(seconds)
     if kinds is None:
         kinds = set(map(type, events))
@@ -566,6 +590,8 @@ def table_lost() -> None:
 
 def evaluated(kind: str, evaluations: int, batch: bool = False) -> None:
     """`evaluations` hand evaluations of `kind` done; `batch`: they were one batch."""
+    if not _ENABLED:
+        return
     EVALUATIONS.labels(kind).inc(evaluations)
     if batch:
         BATCH_HANDS.observe(evaluations)
@@ -577,6 +603,8 @@ def evaluated(kind: str, evaluations: int, batch: bool = False) -> None:
 def money_moved(kind: str, amount: int) -> None:
     """A ledger transfer of `amount` chips of `kind` (deposit, buy_in, ...) was written.
     Counted when written, in its transaction: one rolled back after it still counts."""
+    if not _ENABLED:
+        return
     MONEY_MOVED.labels(kind).inc(amount)
 
 

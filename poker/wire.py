@@ -71,10 +71,13 @@ def handlers_of(add_to_server: Callable[[Any, Any], None], servicer: Any) -> Han
 
 def register(server: grpc.Server | grpc.aio.Server, service: str, handlers: Handlers) -> None:
     """Adds `handlers` to `server` as the generated code would, their requests guarded
-    (`guarded`) and their calls counted (poker.metrics.instrumented, outside the guard, so
-    that a request refused here is counted with its INVALID_ARGUMENT)."""
-    guarded_handlers = metrics.instrumented(service, guarded(service, handlers),
-                                            on_loop=isinstance(server, grpc.aio.Server))
+    (`guarded`) and, when metrics are on (poker.metrics.enabled), their calls counted
+    (poker.metrics.instrumented, outside the guard, so that a request refused here is
+    counted with its INVALID_ARGUMENT)."""
+    guarded_handlers = guarded(service, handlers)
+    if metrics.enabled():
+        guarded_handlers = metrics.instrumented(service, guarded_handlers,
+                                                on_loop=isinstance(server, grpc.aio.Server))
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(service, guarded_handlers),))
     server.add_registered_method_handlers(service, guarded_handlers)

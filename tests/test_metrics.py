@@ -121,13 +121,24 @@ def test_every_service_serves_metrics_that_move_with_play(
     assert value(lobby, "poker_rpc_handled_total", method="Deposit", code="OK") == 2
 
 
+@pytest.fixture
+def counting() -> Iterator[None]:
+    """Metrics counted in this process (as `--metrics-port` turns them on), then off again."""
+    was = metrics.enabled()
+    metrics.enable()
+    try:
+        yield
+    finally:
+        metrics.enable(was)
+
+
 def _handled(method: str, code: str) -> float:
     return REGISTRY.get_sample_value("poker_rpc_handled_total", {
         "service": "poker.v1.EvaluatorService" if method.startswith("Evaluate")
         else "grpc.health.v1.Health", "method": method, "code": code}) or 0.0
 
 
-def test_the_interceptor_counts_each_status_and_a_stream_the_caller_left() -> None:
+def test_rpc_counting_counts_each_status_and_a_stream_the_caller_left(counting: None) -> None:
     running = serving.start([evaluator_service()], "127.0.0.1", 0)
     calls = [("EvaluateBatch", "OK"), ("EvaluateBatch", "INVALID_ARGUMENT"),
              ("EvaluateBatchStream", "OK"), ("Watch", "CANCELLED")]
@@ -196,7 +207,8 @@ def test_a_metrics_port_taken_stops_the_service_with_the_reason(tmp_path: Path) 
     assert f"--metrics-port {port} on 127.0.0.1" in log.read_text()
 
 
-def test_a_service_registered_through_poker_wire_counts_every_call_of_its_handlers() -> None:
+def test_a_service_registered_through_poker_wire_counts_every_call_of_its_handlers(
+        counting: None) -> None:
     """poker.wire.register puts poker.metrics' counting around each handler once, as it
     registers them (no interceptor): the handlers the server gets count every call, a
     request refused by the wire guard among them, by its status."""
@@ -256,6 +268,54 @@ def test_a_service_registered_through_poker_wire_counts_every_call_of_its_handle
         "Counted": grpc.unary_unary_rpc_method_handler(later)}, on_loop=True)["Counted"]
     assert asyncio.run(counted.unary_unary(None, Context())) == 8
     assert handled("OK") - before[0] == 4
+
+
+def test_with_no_metrics_endpoint_nothing_is_counted_and_no_handler_is_wrapped() -> None:
+    """Metrics nobody can read cost nothing: with counting off (no --metrics-port, the
+    default) poker.wire.register gives the server the guarded handlers themselves, and a
+    table's write, an evaluation and a ledger transfer count nothing."""
+    from poker import wire
+    from poker.vocab import events as ev
+
+    assert not metrics.enabled()  # the default of a process (serve_from_args turns it on)
+    handlers = {"Plain": grpc.unary_unary_rpc_method_handler(
+        lambda request, context: 7, request_deserializer=health_pb2.HealthCheckRequest.FromString)}
+    registered: dict[str, grpc.RpcMethodHandler] = {}
+
+    class Server:
+        def add_generic_rpc_handlers(self, generic: object) -> None:
+            pass
+
+        def add_registered_method_handlers(self, service: str,
+                                           handlers: dict[str, grpc.RpcMethodHandler]) -> None:
+            registered.update(handlers)
+
+    wire.register(Server(), "poker.v1.Uncounted", handlers)  # type: ignore[arg-type]
+    guarded = wire.guarded("poker.v1.Uncounted", handlers)["Plain"].unary_unary
+    assert registered["Plain"].unary_unary.__qualname__ == guarded.__qualname__
+    assert "metrics" not in registered["Plain"].unary_unary.__module__
+
+    def counts() -> tuple[float, ...]:
+        return tuple(REGISTRY.get_sample_value(name, labels) or 0.0 for name, labels in (
+            ("poker_dealer_hands_dealt_total", {}),
+            ("poker_dealer_store_commit_seconds_count", {}),
+            ("poker_evaluator_evaluations_total", {"kind": "hand"}),
+            ("poker_lobby_money_moved_chips_total", {"kind": "deposit"})))
+
+    def count_some() -> None:
+        metrics.table_committed("uncounted", [object.__new__(ev.HandStarted)], 1_000, 0.001)
+        metrics.evaluated("hand", 5)
+        metrics.money_moved("deposit", 100)
+
+    before = counts()
+    count_some()
+    assert counts() == before
+    metrics.enable()  # the same calls, counted: the figures read above are the right ones
+    try:
+        count_some()
+    finally:
+        metrics.enable(False)
+    assert [after - was for after, was in zip(counts(), before, strict=True)] == [1, 1, 5, 100]
 
 
 def test_the_lock_free_metrics_expose_what_prometheus_client_s_do() -> None:
@@ -326,7 +386,8 @@ def test_the_lock_free_histogram_loses_no_observation_across_threads() -> None:
     assert registry.get_sample_value("race_seconds_sum") == pytest.approx(4 * each * 0.5)
 
 
-def test_a_table_write_counts_hands_decisions_and_the_time_to_act_once_each() -> None:
+def test_a_table_write_counts_hands_decisions_and_the_time_to_act_once_each(
+        counting: None) -> None:
     """metrics.table_committed looks at a write's kinds once: a HandStarted counts a hand,
     each ActionTaken a decision of its kind, the time to act runs from the write that
     started the turn to the write that answered it (one observation a write), and a hand
