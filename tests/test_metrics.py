@@ -207,6 +207,20 @@ def test_a_metrics_port_taken_stops_the_service_with_the_reason(tmp_path: Path) 
     assert f"--metrics-port {port} on 127.0.0.1" in log.read_text()
 
 
+class _Capture:
+    """A server that keeps the method handlers registered with it, in `registered`."""
+
+    def __init__(self, registered: dict[str, grpc.RpcMethodHandler]) -> None:
+        self.registered = registered
+
+    def add_generic_rpc_handlers(self, generic: object) -> None:
+        pass
+
+    def add_registered_method_handlers(self, service: str,
+                                       handlers: dict[str, grpc.RpcMethodHandler]) -> None:
+        self.registered.update(handlers)
+
+
 def test_a_service_registered_through_poker_wire_counts_every_call_of_its_handlers(
         counting: None) -> None:
     """poker.wire.register puts poker.metrics' counting around each handler once, as it
@@ -235,18 +249,9 @@ def test_a_service_registered_through_poker_wire_counts_every_call_of_its_handle
             pass
 
     registered: dict[str, grpc.RpcMethodHandler] = {}
-
-    class Server:
-        def add_generic_rpc_handlers(self, generic: object) -> None:
-            pass
-
-        def add_registered_method_handlers(self, service: str,
-                                           handlers: dict[str, grpc.RpcMethodHandler]) -> None:
-            registered.update(handlers)
-
     method = grpc.unary_unary_rpc_method_handler(
         answer, request_deserializer=health_pb2.HealthCheckRequest.FromString)
-    wire.register(Server(), "poker.v1.TestOnly", {"Counted": method})  # type: ignore[arg-type]
+    wire.register(_Capture(registered), "poker.v1.TestOnly", {"Counted": method})  # type: ignore[arg-type]
 
     def handled(code: str) -> float:
         return REGISTRY.get_sample_value("poker_rpc_handled_total", {
@@ -281,16 +286,7 @@ def test_with_no_metrics_endpoint_nothing_is_counted_and_no_handler_is_wrapped()
     handlers = {"Plain": grpc.unary_unary_rpc_method_handler(
         lambda request, context: 7, request_deserializer=health_pb2.HealthCheckRequest.FromString)}
     registered: dict[str, grpc.RpcMethodHandler] = {}
-
-    class Server:
-        def add_generic_rpc_handlers(self, generic: object) -> None:
-            pass
-
-        def add_registered_method_handlers(self, service: str,
-                                           handlers: dict[str, grpc.RpcMethodHandler]) -> None:
-            registered.update(handlers)
-
-    wire.register(Server(), "poker.v1.Uncounted", handlers)  # type: ignore[arg-type]
+    wire.register(_Capture(registered), "poker.v1.Uncounted", handlers)  # type: ignore[arg-type]
     guarded = wire.guarded("poker.v1.Uncounted", handlers)["Plain"].unary_unary
     assert registered["Plain"].unary_unary.__qualname__ == guarded.__qualname__
     assert "metrics" not in registered["Plain"].unary_unary.__module__
