@@ -184,9 +184,14 @@ def act(table_id: str, seat: int, hand_id: str, action_number: int,
         kind=action_kind(action), amount=action.amount), lambda r: int(r.sequence))
 
 
-def sit_out(table_id: str, seat: int) -> Call[None]:
-    return Call("SitOut", dealer_pb2.SitOutRequest(table_id=table_id, seat=seat),
-                lambda r: None)
+def sit_out(table_id: str, seat: int, after_hand: int | None = None) -> Call[int | None]:
+    """SitOut; with `after_hand`, the answer is the last hand the seat is dealt (None from
+    a dealer that does not know `after_hand`: it sat the seat out from the next hand)."""
+    request = dealer_pb2.SitOutRequest(table_id=table_id, seat=seat)
+    if after_hand is not None:
+        request.after_hand = after_hand
+    return Call("SitOut", request,
+                lambda r: int(r.after_hand) if r.HasField("after_hand") else None)
 
 
 def sit_in(table_id: str, seat: int, wait_for_big_blind: bool = False) -> Call[None]:

@@ -42,8 +42,8 @@ __all__ = [
     "DealLimitSet", "DeckCommitted", "DeckRevealed", "DeckSeeded", "DeckSet", "Event", "HandEnded",
     "HandPlayer", "HandSalt", "HandStarted", "HandVoided", "Hidden", "HoleCardsDealt", "LevelSet",
     "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerUnseated", "PotAwarded", "RakeTaken",
-    "RunItChosen", "SeatCard", "SeatSeed", "SecondBoardDealt", "SeedsCommitted", "StraddleSet",
-    "TableClosed", "TimeBankUsed", "TurnStarted", "TurnTimedOut"
+    "RunItChosen", "SeatCard", "SeatSeed", "SecondBoardDealt", "SeedsCommitted", "SitOutScheduled",
+    "StraddleSet", "TableClosed", "TimeBankUsed", "TurnStarted", "TurnTimedOut"
 ]
 
 
@@ -540,6 +540,20 @@ class BlindMissed(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SitOutScheduled(Event):
+    """A player sits out once the table's hand `after_hand` has ended (0: cancelled); the
+    write that ends such a hand carries the seat's PlayerSatOut.
+    """
+
+    kind: ClassVar[str] = "sit_out_scheduled"
+    #: The seat.
+    seat: int = 0
+    #: The last hand the seat is dealt (HandStarted.hand_number); 0: no longer scheduled (SitIn
+    #: cancelled it).
+    after_hand: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RakeTaken(Event):
     """R36: the house's rake, out of the pots before any is awarded, main pot first;
     `pots[i]` is what pot i (0 = main) gave, `amount` their sum.
@@ -668,6 +682,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "deck_committed": DeckCommitted,
     "deck_seeded": DeckSeeded,
     "blind_missed": BlindMissed,
+    "sit_out_scheduled": SitOutScheduled,
     "rake_taken": RakeTaken,
     "straddle_set": StraddleSet,
     "time_bank_used": TimeBankUsed,

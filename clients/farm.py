@@ -472,8 +472,8 @@ class BotFarm:
             if seat.adapter is not None:
                 await seat.adapter.prepare(session, tracker)
             step = session.step(events, tracker)
-            for name in step.calls:
-                await self._guarded(seat, getattr(seat.client, name)())
+            for name, *args in step.calls:
+                await self._guarded(seat, getattr(seat.client, name)(*args))
             if step.stop is not None or seat.stopped:
                 if not seat.stopped:
                     self._stop(seat, step.stop or "")

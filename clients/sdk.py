@@ -508,17 +508,28 @@ class TableClient:
         """R38: answers a RUN_IT decision: run the rest of the board `times` (1 or 2)."""
         return self.act(Action.run_it(times))
 
-    def sit_out(self) -> None:
-        """Sits out from the next hand on (no cards, no blinds)."""
-        self._do(c.sit_out(self.table_id, self._my_seat()))
+    def sit_out(self, after_hand: int | None = None) -> int | None:
+        """Sits out from the next hand on (no cards, no blinds); with `after_hand`, once
+        the table's hand of that number has ended, the seat being dealt every hand up to
+        it (SitOutScheduled). Returns the last hand the seat is dealt when `after_hand`
+        was given: the one asked for, or the hand begun last when that one had begun
+        already. A dealer that does not know `after_hand` sits the seat out from the next
+        hand: the seat is then sat in again at once (nothing held) and None returned."""
+        seat = self._my_seat()
+        last = self._do(c.sit_out(self.table_id, seat, after_hand))
+        if after_hand is not None and last is None:
+            self._do(c.sit_in(self.table_id, seat))
+        return last
 
-    def sit_out_if_seated(self) -> None:
+    def sit_out_if_seated(self, after_hand: int | None = None) -> int | None:
         """Sits out as `sit_out` does, and a seat already taken off the table is no error:
         the lobby can unseat a busted player (R30) between the hand's end and this call,
         and the dealer then no longer knows the seat's token (UNAUTHENTICATED). Either way
-        the seat is dealt no more. A bot's play sits out with this when it stops."""
+        the seat is dealt no more. A bot's play sits out with this when it stops, and asks
+        ahead for the hand it stops after (`after_hand`)."""
         with contextlib.suppress(Unauthenticated):  # gone: PlayerUnseated is on its stream
-            self.sit_out()
+            return self.sit_out(after_hand)
+        return None
 
     def sit_in(self, wait_for_big_blind: bool = False) -> None:
         """Is dealt in again from the next hand on; back after a blind passed the seat,
@@ -652,6 +663,8 @@ class TableClient:
         Before its last hand the seat sits out, so it leaves no hand half played; when the
         SitOut crosses the next deal the seat finishes that hand too (so `hands` may be
         exceeded by one), and stops once every hand it played has its deck revealed.
+        `until_hand` is exact: the dealer is asked at once to sit the seat out when that
+        hand has ended (`sit_out(after_hand=...)`).
         `after`: resume from this sequence number (e.g. another client's `last_sequence`);
         default: from a fresh snapshot. `on_events` sees every new event, in order.
         `bot.act` returns an Action (an asyncio client's bot may make it a coroutine);
@@ -729,8 +742,8 @@ class TableClient:
             tracker = follower.tracker  # the session builds a view only when it needs one
             adapter.prepare(session, tracker)
             step = session.step(events, tracker, result)
-            for name in step.calls:
-                getattr(self, name)()
+            for name, *args in step.calls:
+                getattr(self, name)(*args)
             if step.stop is not None:
                 return step.stop
             if stream.spent:

@@ -127,10 +127,12 @@ class Stop:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """What a driver does after one response: unary `calls` ("sit_out_if_seated",
-    "sit_in"), then stop (`stop` says why) or send `send` = (hand_id, action_number, action)."""
+    """What a driver does after one response: unary `calls`, each (the client method's
+    name, its arguments) such as ("sit_out_if_seated",), ("sit_out_if_seated", 60) or
+    ("sit_in",), then stop (`stop` says why) or send `send` = (hand_id, action_number,
+    action)."""
 
-    calls: tuple[str, ...] = ()
+    calls: tuple[tuple[Any, ...], ...] = ()
     stop: str | None = None
     send: tuple[str, int, Action] | None = None
 
@@ -166,11 +168,11 @@ class BotSession:
         if result is not None:
             self.on_result(result.action_number, result.code, result.message, table,
                            getattr(result, "reason", ""), getattr(result, "metadata", None))
-        calls: list[str] = []
+        calls: list[tuple[Any, ...]] = []
         for command, why in self.on_events(events, table):
             if command == "stop":
                 return Step(tuple(calls), stop=str(why))
-            calls.append(command)
+            calls.append((command,) if why is None else (command, why))
         if self.stop.until is not None and self.stop.until(_view(table)):
             return Step(tuple(calls), stop="until")
         send = self.decision(table)
@@ -181,11 +183,13 @@ class BotSession:
     # ------------------------------------------------------------------ events
 
     def on_events(self, events: list[Event], table: Table) -> list[tuple[str, Any]]:
-        """Commands after a batch: ("sit_out_if_seated", None), ("sit_in", None), ("stop", why)."""
+        """Commands after a batch: ("sit_out_if_seated", None or the hand to sit out
+        after), ("sit_in", None), ("send_seed", None), ("stop", why)."""
         commands: list[tuple[str, Any]] = []
         if self.away is None:  # those sitting out already when the bot began
             self.away = {s.seat for s in _view(table).seats
                          if s.sitting_out and s.seat != self.seat}
+            commands += self._sit_out_ahead()
         seats_changed = hand_ended = False
         for e in events:
             if type(e) not in _SESSION_EVENTS:
@@ -219,6 +223,7 @@ class BotSession:
             elif isinstance(e, PlayerSatOut) and e.seat == self.seat and (
                     e.reason is SitOutReason.TIMED_OUT and self.winding_down is None):
                 commands.append(("sit_in", None))  # R32 sat us out after a slow answer
+                commands += self._sit_out_ahead()  # the sit-out ended what was asked
             elif isinstance(e, PlayerUnseated) and e.stack.seat == self.seat:
                 return [*commands, ("stop", "unseated")]
             elif isinstance(e, TableClosed):
@@ -232,6 +237,13 @@ class BotSession:
         if self.winding_down is not None and self._can_stop(_view(table)):
             commands.append(("stop", self.winding_down))
         return commands
+
+    def _sit_out_ahead(self) -> list[tuple[str, Any]]:
+        """An `until_hand` stop asks the dealer ahead to sit the seat out once that hand
+        has ended (SitOut after_hand): asked only when the hand starts, a hand that ends
+        before the request lands would let the table deal the seat one more."""
+        until = self.stop.until_hand
+        return [] if until is None or until < 1 else [("sit_out_if_seated", until)]
 
     def _note_away(self, e: Event) -> None:
         assert self.away is not None

@@ -96,6 +96,7 @@ from poker.v1.table_events_pb2 import PlayerSeated as PlayerSeated
 from poker.v1.table_events_pb2 import PlayerUnseated as PlayerUnseated
 from poker.v1.table_events_pb2 import ChipsAdded as ChipsAdded
 from poker.v1.table_events_pb2 import PlayerSatOut as PlayerSatOut
+from poker.v1.table_events_pb2 import SitOutScheduled as SitOutScheduled
 from poker.v1.table_events_pb2 import PlayerSatIn as PlayerSatIn
 from poker.v1.table_events_pb2 import StraddleSet as StraddleSet
 from poker.v1.table_events_pb2 import BlindMissed as BlindMissed

@@ -26,7 +26,7 @@ from poker.v1 import table_events_pb2 as poker_dot_v1_dot_table__events__pb2
 from poker.v1 import table_view_pb2 as poker_dot_v1_dot_table__view__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n poker/v1/dealer_player_api.proto\x12\x08poker.v1\x1a\x1bpoker/v1/table_events.proto\x1a\x19poker/v1/table_view.proto\"H\n\x12\x43ommitSeedsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x12\n\nchain_head\x18\x03 \x01(\x0c\"\'\n\x13\x43ommitSeedsResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"R\n\x11RevealSeedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x0c\"\x14\n\x12RevealSeedResponse\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"6\n\x10GetTableResponse\x12\"\n\x05table\x18\x01 \x01(\x0b\x32\x13.poker.v1.TableView\"\x88\x01\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x15\n\raction_number\x18\x04 \x01(\x04\x12\"\n\x04kind\x18\x05 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x04\"\x1f\n\x0b\x41\x63tResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"/\n\rSitOutRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\x10\n\x0eSitOutResponse\"J\n\x0cSitInRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x1a\n\x12wait_for_big_blind\x18< \x01(\x08\"\x0f\n\rSitInResponse\"F\n\x12SetStraddleRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x10\n\x08straddle\x18\x03 \x01(\x08\"\x15\n\x13SetStraddleResponse\"=\n\x11WatchTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\":\n\x12WatchTableResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\"f\n\x0bPlayRequest\x12$\n\x05start\x18\x01 \x01(\x0b\x32\x13.poker.v1.PlayStartH\x00\x12&\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x14.poker.v1.PlayActionH\x00\x42\t\n\x07request\"5\n\tPlayStart\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\"h\n\nPlayAction\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\x12\x15\n\raction_number\x18\x02 \x01(\x04\x12\"\n\x04kind\x18\x03 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x04 \x01(\x04\"\xd7\x01\n\x10PlayActionResult\x12\x15\n\raction_number\x18\x01 \x01(\x04\x12\x0c\n\x04\x63ode\x18\x02 \x01(\r\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x10\n\x08sequence\x18\x04 \x01(\x04\x12\x0e\n\x06reason\x18\x64 \x01(\t\x12:\n\x08metadata\x18\x65 \x03(\x0b\x32(.poker.v1.PlayActionResult.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"g\n\x0cPlayResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x31\n\raction_result\x18\x02 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\"^\n\x0fPlayManyRequest\x12 \n\x04open\x18\x01 \x03(\x0b\x32\x12.poker.v1.PlaySeat\x12)\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32\x18.poker.v1.PlaySeatAction\"H\n\x08PlaySeat\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x03 \x01(\x04\"V\n\x0ePlaySeatAction\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12$\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x14.poker.v1.PlayAction\"e\n\x10PlayManyResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.SeatEvents\x12+\n\x07results\x18\x02 \x03(\x0b\x32\x1a.poker.v1.SeatActionResult\"R\n\nSeatEvents\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\"^\n\x10SeatActionResult\x12*\n\x06result\x18\x01 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\":\n\x15GetHandHistoryRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07hand_id\x18\x02 \x01(\t\"%\n\x16GetHandHistoryResponse\x12\x0b\n\x03phh\x18\x01 \x01(\tBs\n\x0c\x63om.poker.v1B\x14\x44\x65\x61lerPlayerApiProtoP\x01Z#poker-suite/gen/go/poker/v1;pokerv1\xa2\x02\x03PKR\xaa\x02\x08Poker.V1\xca\x02\x08Poker\\V1\xea\x02\tPoker::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n poker/v1/dealer_player_api.proto\x12\x08poker.v1\x1a\x1bpoker/v1/table_events.proto\x1a\x19poker/v1/table_view.proto\"H\n\x12\x43ommitSeedsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x12\n\nchain_head\x18\x03 \x01(\x0c\"\'\n\x13\x43ommitSeedsResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"R\n\x11RevealSeedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x0c\"\x14\n\x12RevealSeedResponse\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"6\n\x10GetTableResponse\x12\"\n\x05table\x18\x01 \x01(\x0b\x32\x13.poker.v1.TableView\"\x88\x01\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\x12\x15\n\raction_number\x18\x04 \x01(\x04\x12\"\n\x04kind\x18\x05 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x04\"\x1f\n\x0b\x41\x63tResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"W\n\rSitOutRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x17\n\nafter_hand\x18\x03 \x01(\x04H\x00\x88\x01\x01\x42\r\n\x0b_after_hand\"8\n\x0eSitOutResponse\x12\x17\n\nafter_hand\x18\x01 \x01(\x04H\x00\x88\x01\x01\x42\r\n\x0b_after_hand\"J\n\x0cSitInRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x1a\n\x12wait_for_big_blind\x18< \x01(\x08\"\x0f\n\rSitInResponse\"F\n\x12SetStraddleRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x10\n\x08straddle\x18\x03 \x01(\x08\"\x15\n\x13SetStraddleResponse\"=\n\x11WatchTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\":\n\x12WatchTableResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\"f\n\x0bPlayRequest\x12$\n\x05start\x18\x01 \x01(\x0b\x32\x13.poker.v1.PlayStartH\x00\x12&\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x14.poker.v1.PlayActionH\x00\x42\t\n\x07request\"5\n\tPlayStart\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\"h\n\nPlayAction\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\x12\x15\n\raction_number\x18\x02 \x01(\x04\x12\"\n\x04kind\x18\x03 \x01(\x0e\x32\x14.poker.v1.ActionKind\x12\x0e\n\x06\x61mount\x18\x04 \x01(\x04\"\xd7\x01\n\x10PlayActionResult\x12\x15\n\raction_number\x18\x01 \x01(\x04\x12\x0c\n\x04\x63ode\x18\x02 \x01(\r\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x10\n\x08sequence\x18\x04 \x01(\x04\x12\x0e\n\x06reason\x18\x64 \x01(\t\x12:\n\x08metadata\x18\x65 \x03(\x0b\x32(.poker.v1.PlayActionResult.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"g\n\x0cPlayResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x31\n\raction_result\x18\x02 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\"^\n\x0fPlayManyRequest\x12 \n\x04open\x18\x01 \x03(\x0b\x32\x12.poker.v1.PlaySeat\x12)\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32\x18.poker.v1.PlaySeatAction\"H\n\x08PlaySeat\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x03 \x01(\x04\"V\n\x0ePlaySeatAction\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12$\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x14.poker.v1.PlayAction\"e\n\x10PlayManyResponse\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.SeatEvents\x12+\n\x07results\x18\x02 \x03(\x0b\x32\x1a.poker.v1.SeatActionResult\"R\n\nSeatEvents\x12$\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x14.poker.v1.TableEvent\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\"^\n\x10SeatActionResult\x12*\n\x06result\x18\x01 \x01(\x0b\x32\x1a.poker.v1.PlayActionResult\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\":\n\x15GetHandHistoryRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07hand_id\x18\x02 \x01(\t\"%\n\x16GetHandHistoryResponse\x12\x0b\n\x03phh\x18\x01 \x01(\tBs\n\x0c\x63om.poker.v1B\x14\x44\x65\x61lerPlayerApiProtoP\x01Z#poker-suite/gen/go/poker/v1;pokerv1\xa2\x02\x03PKR\xaa\x02\x08Poker.V1\xca\x02\x08Poker\\V1\xea\x02\tPoker::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -53,47 +53,47 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ACTRESPONSE']._serialized_start=555
   _globals['_ACTRESPONSE']._serialized_end=586
   _globals['_SITOUTREQUEST']._serialized_start=588
-  _globals['_SITOUTREQUEST']._serialized_end=635
-  _globals['_SITOUTRESPONSE']._serialized_start=637
-  _globals['_SITOUTRESPONSE']._serialized_end=653
-  _globals['_SITINREQUEST']._serialized_start=655
-  _globals['_SITINREQUEST']._serialized_end=729
-  _globals['_SITINRESPONSE']._serialized_start=731
-  _globals['_SITINRESPONSE']._serialized_end=746
-  _globals['_SETSTRADDLEREQUEST']._serialized_start=748
-  _globals['_SETSTRADDLEREQUEST']._serialized_end=818
-  _globals['_SETSTRADDLERESPONSE']._serialized_start=820
-  _globals['_SETSTRADDLERESPONSE']._serialized_end=841
-  _globals['_WATCHTABLEREQUEST']._serialized_start=843
-  _globals['_WATCHTABLEREQUEST']._serialized_end=904
-  _globals['_WATCHTABLERESPONSE']._serialized_start=906
-  _globals['_WATCHTABLERESPONSE']._serialized_end=964
-  _globals['_PLAYREQUEST']._serialized_start=966
-  _globals['_PLAYREQUEST']._serialized_end=1068
-  _globals['_PLAYSTART']._serialized_start=1070
-  _globals['_PLAYSTART']._serialized_end=1123
-  _globals['_PLAYACTION']._serialized_start=1125
-  _globals['_PLAYACTION']._serialized_end=1229
-  _globals['_PLAYACTIONRESULT']._serialized_start=1232
-  _globals['_PLAYACTIONRESULT']._serialized_end=1447
-  _globals['_PLAYACTIONRESULT_METADATAENTRY']._serialized_start=1400
-  _globals['_PLAYACTIONRESULT_METADATAENTRY']._serialized_end=1447
-  _globals['_PLAYRESPONSE']._serialized_start=1449
-  _globals['_PLAYRESPONSE']._serialized_end=1552
-  _globals['_PLAYMANYREQUEST']._serialized_start=1554
-  _globals['_PLAYMANYREQUEST']._serialized_end=1648
-  _globals['_PLAYSEAT']._serialized_start=1650
-  _globals['_PLAYSEAT']._serialized_end=1722
-  _globals['_PLAYSEATACTION']._serialized_start=1724
-  _globals['_PLAYSEATACTION']._serialized_end=1810
-  _globals['_PLAYMANYRESPONSE']._serialized_start=1812
-  _globals['_PLAYMANYRESPONSE']._serialized_end=1913
-  _globals['_SEATEVENTS']._serialized_start=1915
-  _globals['_SEATEVENTS']._serialized_end=1997
-  _globals['_SEATACTIONRESULT']._serialized_start=1999
-  _globals['_SEATACTIONRESULT']._serialized_end=2093
-  _globals['_GETHANDHISTORYREQUEST']._serialized_start=2095
-  _globals['_GETHANDHISTORYREQUEST']._serialized_end=2153
-  _globals['_GETHANDHISTORYRESPONSE']._serialized_start=2155
-  _globals['_GETHANDHISTORYRESPONSE']._serialized_end=2192
+  _globals['_SITOUTREQUEST']._serialized_end=675
+  _globals['_SITOUTRESPONSE']._serialized_start=677
+  _globals['_SITOUTRESPONSE']._serialized_end=733
+  _globals['_SITINREQUEST']._serialized_start=735
+  _globals['_SITINREQUEST']._serialized_end=809
+  _globals['_SITINRESPONSE']._serialized_start=811
+  _globals['_SITINRESPONSE']._serialized_end=826
+  _globals['_SETSTRADDLEREQUEST']._serialized_start=828
+  _globals['_SETSTRADDLEREQUEST']._serialized_end=898
+  _globals['_SETSTRADDLERESPONSE']._serialized_start=900
+  _globals['_SETSTRADDLERESPONSE']._serialized_end=921
+  _globals['_WATCHTABLEREQUEST']._serialized_start=923
+  _globals['_WATCHTABLEREQUEST']._serialized_end=984
+  _globals['_WATCHTABLERESPONSE']._serialized_start=986
+  _globals['_WATCHTABLERESPONSE']._serialized_end=1044
+  _globals['_PLAYREQUEST']._serialized_start=1046
+  _globals['_PLAYREQUEST']._serialized_end=1148
+  _globals['_PLAYSTART']._serialized_start=1150
+  _globals['_PLAYSTART']._serialized_end=1203
+  _globals['_PLAYACTION']._serialized_start=1205
+  _globals['_PLAYACTION']._serialized_end=1309
+  _globals['_PLAYACTIONRESULT']._serialized_start=1312
+  _globals['_PLAYACTIONRESULT']._serialized_end=1527
+  _globals['_PLAYACTIONRESULT_METADATAENTRY']._serialized_start=1480
+  _globals['_PLAYACTIONRESULT_METADATAENTRY']._serialized_end=1527
+  _globals['_PLAYRESPONSE']._serialized_start=1529
+  _globals['_PLAYRESPONSE']._serialized_end=1632
+  _globals['_PLAYMANYREQUEST']._serialized_start=1634
+  _globals['_PLAYMANYREQUEST']._serialized_end=1728
+  _globals['_PLAYSEAT']._serialized_start=1730
+  _globals['_PLAYSEAT']._serialized_end=1802
+  _globals['_PLAYSEATACTION']._serialized_start=1804
+  _globals['_PLAYSEATACTION']._serialized_end=1890
+  _globals['_PLAYMANYRESPONSE']._serialized_start=1892
+  _globals['_PLAYMANYRESPONSE']._serialized_end=1993
+  _globals['_SEATEVENTS']._serialized_start=1995
+  _globals['_SEATEVENTS']._serialized_end=2077
+  _globals['_SEATACTIONRESULT']._serialized_start=2079
+  _globals['_SEATACTIONRESULT']._serialized_end=2173
+  _globals['_GETHANDHISTORYREQUEST']._serialized_start=2175
+  _globals['_GETHANDHISTORYREQUEST']._serialized_end=2233
+  _globals['_GETHANDHISTORYRESPONSE']._serialized_start=2235
+  _globals['_GETHANDHISTORYRESPONSE']._serialized_end=2272
 # @@protoc_insertion_point(module_scope)

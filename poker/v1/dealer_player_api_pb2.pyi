@@ -75,16 +75,20 @@ class ActResponse(_message.Message):
     def __init__(self, sequence: _Optional[int] = ...) -> None: ...
 
 class SitOutRequest(_message.Message):
-    __slots__ = ("table_id", "seat")
+    __slots__ = ("table_id", "seat", "after_hand")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    AFTER_HAND_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat: int
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    after_hand: int
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., after_hand: _Optional[int] = ...) -> None: ...
 
 class SitOutResponse(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("after_hand",)
+    AFTER_HAND_FIELD_NUMBER: _ClassVar[int]
+    after_hand: int
+    def __init__(self, after_hand: _Optional[int] = ...) -> None: ...
 
 class SitInRequest(_message.Message):
     __slots__ = ("table_id", "seat", "wait_for_big_blind")

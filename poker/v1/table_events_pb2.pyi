@@ -54,7 +54,7 @@ SIT_OUT_REASON_REQUESTED: SitOutReason
 SIT_OUT_REASON_TIMED_OUT: SitOutReason
 
 class TableEvent(_message.Message):
-    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "turn_timed_out", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed", "seeds_committed", "deal_limit_set", "deck_committed", "deck_seeded", "blind_missed", "rake_taken", "straddle_set", "time_bank_used", "run_it_chosen", "second_board_dealt", "hand_salt")
+    __slots__ = ("sequence", "time_unix_ms", "hand_id", "hand_started", "ante_posted", "blind_posted", "hole_cards_dealt", "action_taken", "board_dealt", "bet_returned", "cards_shown", "cards_mucked", "pot_awarded", "hand_ended", "deck_revealed", "turn_started", "deck_set", "hand_voided", "turn_timed_out", "player_seated", "player_unseated", "chips_added", "player_sat_out", "player_sat_in", "button_set", "level_set", "table_closed", "seeds_committed", "deal_limit_set", "deck_committed", "deck_seeded", "blind_missed", "sit_out_scheduled", "rake_taken", "straddle_set", "time_bank_used", "run_it_chosen", "second_board_dealt", "hand_salt")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -87,6 +87,7 @@ class TableEvent(_message.Message):
     DECK_COMMITTED_FIELD_NUMBER: _ClassVar[int]
     DECK_SEEDED_FIELD_NUMBER: _ClassVar[int]
     BLIND_MISSED_FIELD_NUMBER: _ClassVar[int]
+    SIT_OUT_SCHEDULED_FIELD_NUMBER: _ClassVar[int]
     RAKE_TAKEN_FIELD_NUMBER: _ClassVar[int]
     STRADDLE_SET_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_USED_FIELD_NUMBER: _ClassVar[int]
@@ -125,13 +126,14 @@ class TableEvent(_message.Message):
     deck_committed: DeckCommitted
     deck_seeded: DeckSeeded
     blind_missed: BlindMissed
+    sit_out_scheduled: SitOutScheduled
     rake_taken: RakeTaken
     straddle_set: StraddleSet
     time_bank_used: TimeBankUsed
     run_it_chosen: RunItChosen
     second_board_dealt: SecondBoardDealt
     hand_salt: HandSalt
-    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ..., seeds_committed: _Optional[_Union[SeedsCommitted, _Mapping]] = ..., deal_limit_set: _Optional[_Union[DealLimitSet, _Mapping]] = ..., deck_committed: _Optional[_Union[DeckCommitted, _Mapping]] = ..., deck_seeded: _Optional[_Union[DeckSeeded, _Mapping]] = ..., blind_missed: _Optional[_Union[BlindMissed, _Mapping]] = ..., rake_taken: _Optional[_Union[RakeTaken, _Mapping]] = ..., straddle_set: _Optional[_Union[StraddleSet, _Mapping]] = ..., time_bank_used: _Optional[_Union[TimeBankUsed, _Mapping]] = ..., run_it_chosen: _Optional[_Union[RunItChosen, _Mapping]] = ..., second_board_dealt: _Optional[_Union[SecondBoardDealt, _Mapping]] = ..., hand_salt: _Optional[_Union[HandSalt, _Mapping]] = ...) -> None: ...
+    def __init__(self, sequence: _Optional[int] = ..., time_unix_ms: _Optional[int] = ..., hand_id: _Optional[str] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., ante_posted: _Optional[_Union[AntePosted, _Mapping]] = ..., blind_posted: _Optional[_Union[BlindPosted, _Mapping]] = ..., hole_cards_dealt: _Optional[_Union[HoleCardsDealt, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., board_dealt: _Optional[_Union[BoardDealt, _Mapping]] = ..., bet_returned: _Optional[_Union[BetReturned, _Mapping]] = ..., cards_shown: _Optional[_Union[CardsShown, _Mapping]] = ..., cards_mucked: _Optional[_Union[CardsMucked, _Mapping]] = ..., pot_awarded: _Optional[_Union[PotAwarded, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., deck_revealed: _Optional[_Union[DeckRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., deck_set: _Optional[_Union[DeckSet, _Mapping]] = ..., hand_voided: _Optional[_Union[HandVoided, _Mapping]] = ..., turn_timed_out: _Optional[_Union[TurnTimedOut, _Mapping]] = ..., player_seated: _Optional[_Union[PlayerSeated, _Mapping]] = ..., player_unseated: _Optional[_Union[PlayerUnseated, _Mapping]] = ..., chips_added: _Optional[_Union[ChipsAdded, _Mapping]] = ..., player_sat_out: _Optional[_Union[PlayerSatOut, _Mapping]] = ..., player_sat_in: _Optional[_Union[PlayerSatIn, _Mapping]] = ..., button_set: _Optional[_Union[ButtonSet, _Mapping]] = ..., level_set: _Optional[_Union[LevelSet, _Mapping]] = ..., table_closed: _Optional[_Union[TableClosed, _Mapping]] = ..., seeds_committed: _Optional[_Union[SeedsCommitted, _Mapping]] = ..., deal_limit_set: _Optional[_Union[DealLimitSet, _Mapping]] = ..., deck_committed: _Optional[_Union[DeckCommitted, _Mapping]] = ..., deck_seeded: _Optional[_Union[DeckSeeded, _Mapping]] = ..., blind_missed: _Optional[_Union[BlindMissed, _Mapping]] = ..., sit_out_scheduled: _Optional[_Union[SitOutScheduled, _Mapping]] = ..., rake_taken: _Optional[_Union[RakeTaken, _Mapping]] = ..., straddle_set: _Optional[_Union[StraddleSet, _Mapping]] = ..., time_bank_used: _Optional[_Union[TimeBankUsed, _Mapping]] = ..., run_it_chosen: _Optional[_Union[RunItChosen, _Mapping]] = ..., second_board_dealt: _Optional[_Union[SecondBoardDealt, _Mapping]] = ..., hand_salt: _Optional[_Union[HandSalt, _Mapping]] = ...) -> None: ...
 
 class HandPlayer(_message.Message):
     __slots__ = ("seat", "player_id", "stack", "posts_late", "straddles", "posts_dead_small_blind")
@@ -480,6 +482,14 @@ class PlayerSatOut(_message.Message):
     seat: int
     reason: SitOutReason
     def __init__(self, seat: _Optional[int] = ..., reason: _Optional[_Union[SitOutReason, str]] = ...) -> None: ...
+
+class SitOutScheduled(_message.Message):
+    __slots__ = ("seat", "after_hand")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    AFTER_HAND_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    after_hand: int
+    def __init__(self, seat: _Optional[int] = ..., after_hand: _Optional[int] = ...) -> None: ...
 
 class PlayerSatIn(_message.Message):
     __slots__ = ("seat", "wait_for_big_blind")

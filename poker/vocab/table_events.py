@@ -58,6 +58,16 @@ class PlayerSatOut:
 
 
 @dataclass(frozen=True, slots=True)
+class SitOutScheduled:
+    """A player sits out once the table's hand `after_hand` has ended (0: cancelled); the
+    write that ends such a hand carries the seat's PlayerSatOut."""
+
+    seat: int
+    after_hand: int
+    audit_only: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerSatIn:
     """A player is dealt in again from the next hand; `wait_for_big_blind`: one who
     missed a blind waits for the big blind rather than posting it (R33)."""
@@ -267,5 +277,5 @@ DEALER_TYPES: frozenset[type] = frozenset(DEALER_EVENTS)
 #: Events of the table rather than of a hand (stored with an empty hand id).
 TABLE_EVENTS: frozenset[type] = frozenset({
     PlayerSeated, PlayerUnseated, ChipsAdded, PlayerSatOut, PlayerSatIn, BlindMissed, ButtonSet,
-    LevelSet, TableClosed, SeedsCommitted, StraddleSet, DealLimitSet,
+    LevelSet, TableClosed, SeedsCommitted, StraddleSet, DealLimitSet, SitOutScheduled,
 })

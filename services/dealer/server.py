@@ -175,8 +175,10 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         table = self.dealer.table(request.table_id)
         table.check_seat(request.seat)
         self.auth.require_seat(_token(context), table.table_id, request.seat)
-        table.sit_out(request.seat)
-        return pb.SitOutResponse()
+        if not request.HasField("after_hand"):
+            table.sit_out(request.seat)
+            return pb.SitOutResponse()
+        return pb.SitOutResponse(after_hand=table.sit_out(request.seat, request.after_hand))
 
     @unary
     def SitIn(self, request: pb.SitInRequest, context: Any) -> pb.SitInResponse:

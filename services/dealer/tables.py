@@ -398,9 +398,13 @@ class Table:
 
     # ---------------------------------------------------------- players' calls
 
-    def sit_out(self, seat: int) -> None:
-        self._run(c.SitOut(seat))
+    def sit_out(self, seat: int, after_hand: int | None = None) -> int:
+        """Sits the seat out from the next hand, or once hand `after_hand` has ended; the
+        last hand it is dealt (the one scheduled, or the one begun last)."""
+        self._run(c.SitOut(seat, after_hand))
         self._arm_away_timer()
+        seated = self.state.seats.get(seat)
+        return (seated.sit_out_after if seated is not None else 0) or self.state.hands_played
 
     def set_straddle(self, seat: int, straddle: bool) -> None:
         self._run(c.SetStraddle(seat, straddle))  # R37

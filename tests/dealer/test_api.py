@@ -163,6 +163,35 @@ def test_sit_out_between_hands_and_close_returns_every_stack(client: Client) -> 
     assert count(watcher.events, "hand_voided") == 1
 
 
+def test_sit_out_after_a_hand_answers_the_last_hand_dealt_and_is_logged(
+        client: Client) -> None:
+    """SitOut with after_hand: the answer names the last hand the seat is dealt (the one
+    asked for; the running one when that had begun), SitOutScheduled is on the log, 0 is
+    INVALID_ARGUMENT, and SitIn cancels what is still to come."""
+    table_id = client.create(seats=2, action_time_ms=60_000)
+    tokens = client.seat(table_id, [500, 700])
+    watcher = Watcher(client, table_id)
+    watcher.wait(lambda ev: count(ev, "turn_started") >= 1)  # hand 1 runs
+
+    def sit_out(seat: int, **after: int) -> pb.SitOutResponse:
+        answer: pb.SitOutResponse = client.stub.SitOut(
+            pb.SitOutRequest(table_id=table_id, seat=seat, **after), metadata=auth(tokens[seat]))
+        return answer
+
+    assert sit_out(1, after_hand=3).after_hand == 3
+    assert not sit_out(1).HasField("after_hand")  # no after_hand asked: none answered
+    code, message = status(lambda: sit_out(0, after_hand=0))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "after_hand" in message
+    client.stub.SitIn(pb.SitInRequest(table_id=table_id, seat=1), metadata=auth(tokens[1]))
+    assert sit_out(0, after_hand=5).after_hand == 5
+    client.stub.SitIn(pb.SitInRequest(table_id=table_id, seat=0), metadata=auth(tokens[0]))
+    watcher.wait(lambda ev: count(ev, "sit_out_scheduled") >= 3)
+    scheduled = [(e.sit_out_scheduled.seat, e.sit_out_scheduled.after_hand)
+                 for e in watcher.events if e.HasField("sit_out_scheduled")]
+    assert scheduled == [(1, 3), (0, 5), (0, 0)]  # seat 1's was ended by its plain SitOut
+    watcher.cancel()
+
+
 def test_add_chips_is_idempotent_by_key_R30(client: Client) -> None:
     table_id = client.create(seats=2)
     client.seat(table_id, [500])

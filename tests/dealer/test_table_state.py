@@ -183,6 +183,69 @@ def test_R32_sit_out_and_in() -> None:
     _refused(state, c.SitOut(3), TableNotFound)
 
 
+def _play_out(state: TableState) -> list[Any]:
+    """Folds to the end of the running hand; the events of the write that ended it."""
+    events: list[Any] = []
+    while state.hand is not None:
+        events = _act(state, "fold")
+    return events
+
+
+def test_sit_out_after_a_hand_deals_it_and_sits_out_with_its_end() -> None:
+    """SitOut with after_hand: a SitOutScheduled now, the seat dealt every hand up to
+    that one, and its PlayerSatOut in the write that ends it; never dealt after it."""
+    state = _seated(3)
+    _step(state, c.SetButton(0))
+    assert _step(state, c.SitOut(1, after_hand=2)) == [ev.SitOutScheduled(1, 2)]
+    assert state.seats[1].sit_out_after == 2 and not state.seats[1].sitting_out
+    assert decide(state, c.SitOut(1, after_hand=2), NOW) == []  # asked again: nothing new
+    dealt = []
+    for number in (1, 2, 3):
+        started = _step(state, c.StartHand(DECK))
+        dealt.append([p.seat for e in started if type(e) is HandStarted for p in e.players])
+        ended = _play_out(state)
+        sat_out = [e for e in ended if type(e) is ev.PlayerSatOut]
+        assert sat_out == ([ev.PlayerSatOut(1, "requested")] if number == 2 else [])
+        if number == 2:  # after the proof, in the same write
+            assert ended.index(sat_out[0]) > ended.index(
+                next(e for e in ended if type(e) is ev.DeckRevealed))
+    assert dealt == [[0, 1, 2], [0, 1, 2], [0, 2]]
+    assert state.seats[1].sitting_out and state.seats[1].sit_out_after == 0
+
+
+def test_sit_out_after_a_hand_begun_already_is_at_once_and_sit_in_cancels_one_to_come() -> None:
+    state = _started(3)  # hand 1 runs
+    assert _step(state, c.SitOut(2, after_hand=1)) == [ev.PlayerSatOut(2, "requested")]
+    assert _step(state, c.SitOut(1, after_hand=5)) == [ev.SitOutScheduled(1, 5)]
+    assert _step(state, c.SitOut(1, after_hand=3)) == [ev.SitOutScheduled(1, 3)]  # the latest
+    assert _step(state, c.SitIn(1)) == [ev.SitOutScheduled(1, 0)]
+    assert state.seats[1].sit_out_after == 0 and decide(state, c.SitIn(1), NOW) == []
+    _refused(state, c.SitOut(1, after_hand=0), InvalidArgument, "after_hand")
+    _refused(state, c.SitOut(1, after_hand=2**53 + 1), InvalidArgument, "after_hand")
+
+
+def test_sit_out_after_the_running_hand_follows_its_void_too() -> None:
+    state = _started(2)
+    _step(state, c.SitOut(0, after_hand=1))  # hand 1 has begun: at once
+    state = _started(3)
+    _step(state, c.SitOut(1, after_hand=2))
+    _play_out(state)
+    _step(state, c.StartHand(DECK))  # hand 2
+    voided, sat_out = _step(state, c.VoidHand("restart"))
+    assert type(voided) is ev.HandVoided and sat_out == ev.PlayerSatOut(1, "requested")
+    assert state.seats[1].sitting_out
+
+
+def test_a_scheduled_sit_out_is_in_the_snapshot_and_an_older_snapshot_has_none() -> None:
+    state = _seated(2)
+    _step(state, c.SitOut(1, after_hand=4))
+    snapshot = state.snapshot()
+    again = TableState.from_snapshot("t", state.config, None, snapshot)
+    assert again.snapshot() == snapshot and again.seats[1].sit_out_after == 4
+    older = {**snapshot, "seats": [row[:9] for row in snapshot["seats"]]}  # before it
+    assert TableState.from_snapshot("t", state.config, None, older).seats[1].sit_out_after == 0
+
+
 # ------------------------------------------------------------------- hands
 
 def test_start_hand_draws_the_button_and_deals_in_one_list() -> None:
@@ -356,7 +419,8 @@ def test_the_snapshot_is_the_state_between_hands() -> None:
 
 _COMMANDS = st.lists(st.tuples(st.sampled_from(
     ["act", "act", "act", "act", "sit_out", "sit_in", "add", "unseat", "seat", "level",
-     "clock", "reveal", "reveal", "seed_time"]), st.integers(0, 5), st.integers(0, 10**6)),
+     "clock", "reveal", "reveal", "seed_time", "sit_out_after"]), st.integers(0, 5),
+    st.integers(0, 10**6)),
     min_size=20, max_size=120)
 
 
@@ -385,6 +449,8 @@ def _drive(table: Table, step: tuple[str, int, int], chains: dict[int, list[byte
             table._on_deadline(table.hand.hand_id, table.turn.action_number)
         elif what == "sit_out":
             table.sit_out(seat)
+        elif what == "sit_out_after":  # a hand to come, the running one, or one gone by
+            table.sit_out(seat, max(1, table.state.hands_played - 1 + r % 4))
         elif what == "sit_in":
             table.sit_in(seat)
         elif what == "add":

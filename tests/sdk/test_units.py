@@ -522,3 +522,38 @@ def test_a_failed_suite_test_reports_the_end_of_every_process_log(tmp_path: Path
     assert both.sections[2][1] == "adopted\nlost\n"
     assert report_of("passed", {"suite": suite}).sections == []
     assert report_of("failed", {}).sections == []
+
+
+def test_sit_out_after_a_hand_on_a_dealer_that_does_not_know_it_sits_in_again() -> None:
+    """`sit_out(after_hand=N)`: the dealer's answer names the last hand the seat is dealt;
+    a dealer older than `after_hand` answers nothing and sat the seat out from the next
+    hand, so the client sits in again at once and returns None (nothing was held)."""
+    import asyncio
+
+    from clients.aio import AsyncTableClient
+    from poker.v1 import dealer_pb2
+
+    async def sit_out(answer: dealer_pb2.SitOutResponse,
+                      after_hand: int | None) -> tuple[int | None, list[tuple[str, Any]]]:
+        client = AsyncTableClient("127.0.0.1:1", "t1", "tok", seat=2)
+        sent: list[tuple[str, Any]] = []
+
+        async def do(spec: Any, cls: Any = None) -> Any:
+            sent.append((spec.method, spec.request))
+            reply = answer if spec.method == "SitOut" else dealer_pb2.SitInResponse()
+            return spec.read(reply)
+
+        client._do = do  # type: ignore[method-assign]
+        try:
+            return await client.sit_out(after_hand=after_hand), sent
+        finally:
+            await client.close()
+
+    held, sent = asyncio.run(sit_out(dealer_pb2.SitOutResponse(after_hand=7), 7))
+    assert held == 7 and [m for m, _ in sent] == ["SitOut"]
+    assert sent[0][1].after_hand == 7 and sent[0][1].seat == 2
+    held, sent = asyncio.run(sit_out(dealer_pb2.SitOutResponse(), 7))  # an older dealer
+    assert held is None and [m for m, _ in sent] == ["SitOut", "SitIn"]
+    held, sent = asyncio.run(sit_out(dealer_pb2.SitOutResponse(), None))  # from the next hand
+    assert held is None and [m for m, _ in sent] == ["SitOut"]
+    assert not sent[0][1].HasField("after_hand")

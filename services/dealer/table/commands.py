@@ -59,6 +59,7 @@ class SetDealLimit:
 @dataclass(frozen=True, slots=True)
 class SitOut:
     seat: int
+    after_hand: int | None = None  # once this hand has ended (None: from the next hand)
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,23 +162,45 @@ def _take_off_sat_out(state: TableState, cmd: c.TakeOffSatOut, now: int) -> list
 
 
 def _void_hand(state: TableState, cmd: c.VoidHand, now: int) -> list[Any]:
-    return [] if state.hand is None else [void_event(state.hand, cmd.reason)]
+    if state.hand is None:
+        return []
+    return [void_event(state.hand, cmd.reason), *scheduled_sit_outs(state, state.hand_number)]
 
 
 # ---------------------------------------------------------- players' calls
 
+#: The latest hand a SitOut may name in `after_hand` (2^53: any count a client can hold).
+MAX_AFTER_HAND = 2**53
+
+
 def _sit_out(state: TableState, cmd: c.SitOut, now: int) -> list[Any]:
+    """From the next hand on; with `after_hand` a hand not begun yet, once that hand has
+    ended (SitOutScheduled; `scheduled_sit_outs` writes the PlayerSatOut then)."""
     _check_open(state)
-    if seated_at(state, cmd.seat).sitting_out:
+    after = cmd.after_hand
+    if after is not None and not 1 <= after <= MAX_AFTER_HAND:
+        raise InvalidArgument(f"after_hand: {after} is not a hand number (1..2^53)")
+    seated = seated_at(state, cmd.seat)
+    if seated.sitting_out:
         return []
+    if after is not None and after > state.hands_played:  # a hand to come: it is dealt
+        return [] if seated.sit_out_after == after else [ev.SitOutScheduled(cmd.seat, after)]
     return [ev.PlayerSatOut(cmd.seat, "requested")]
 
 
 def _sit_in(state: TableState, cmd: c.SitIn, now: int) -> list[Any]:
     _check_open(state)
-    if not seated_at(state, cmd.seat).sitting_out:
-        return []
+    seated = seated_at(state, cmd.seat)
+    if not seated.sitting_out:  # a sit-out still to come is cancelled
+        return [ev.SitOutScheduled(cmd.seat, 0)] if seated.sit_out_after else []
     return [ev.PlayerSatIn(cmd.seat, cmd.wait_for_big_blind)]
+
+
+def scheduled_sit_outs(state: TableState, number: int) -> list[ev.PlayerSatOut]:
+    """The PlayerSatOut of each seat that asked to sit out once hand `number` (or an
+    earlier one) had ended: written with that hand's end."""
+    return [ev.PlayerSatOut(s.seat, "requested") for s in state.seats.values()
+            if 0 < s.sit_out_after <= number and not s.sitting_out]
 
 
 def _set_straddle(state: TableState, cmd: c.SetStraddle, now: int) -> list[Any]:
@@ -314,24 +336,28 @@ def _deal(state: TableState, planned: seatplan.Plan, hand_id: str, commitment: s
         salt_of = state.salt_of
     else:
         salt_of = dict(zip(proof.deck, proof.salts, strict=True)) if proof.salts else {}
-    return _close_decision(state, hand, [*before, *hand.events], salt_of, proof, dealt, now)
+    return _close_decision(state, hand, [*before, *hand.events], salt_of, proof, dealt, now,
+                           state.hands_played + 1)
 
 
 def _close_decision(state: TableState, hand: Hand, events: list[Any],
                     salt_of: dict[int, bytes], proof: ev.HandSalt, dealt: tuple[int, ...],
-                    now: int) -> list[Any]:
-    """Opens the cards (R3) and adds the turn or the end of the hand."""
+                    now: int, number: int) -> list[Any]:
+    """Opens the cards (R3) and adds the turn or the end of the hand (hand `number`'s,
+    with the sit-outs scheduled for it)."""
     if salt_of:
         events = _open(events, salt_of)
     if hand.is_over:
         events.append(_reveal(hand, proof, dealt))
+        events += scheduled_sit_outs(state, number)
     elif hand.actor is not None:
         events.append(turn_event(state, hand, state.action_number + 1, now))
     return Decided(events, hand)
 
 
 def _after_decision(state: TableState, hand: Hand, events: list[Any], now: int) -> list[Any]:
-    return _close_decision(state, hand, events, state.salt_of, state.proof, state.deck, now)
+    return _close_decision(state, hand, events, state.salt_of, state.proof, state.deck, now,
+                           state.hand_number)
 
 
 def next_level(state: TableState, now: int) -> Level:

@@ -49,6 +49,7 @@ class SeatState:
     missed_big_blind: bool = False  # R33
     missed_small_blind: bool = False  # R33
     straddle: bool = False  # R37: straddles whenever left of the big blind
+    sit_out_after: int = 0  # sits out once this hand has ended (SitOutScheduled; 0: no)
 
 
 @dataclass(slots=True)
@@ -154,7 +155,8 @@ class TableState:
         return {
             "last_sequence": self.last_sequence,
             "seats": [[s.seat, s.player_id, s.stack, s.sitting_out, s.wait_for_big_blind,
-                       s.joined_late, s.missed_big_blind, s.missed_small_blind, s.straddle]
+                       s.joined_late, s.missed_big_blind, s.missed_small_blind, s.straddle,
+                       s.sit_out_after]
                       for s in self.seats.values()],
             "last_blinds": None if self.last_blinds is None else list(self.last_blinds),
             "seated_at": sorted(self.seated_at.items()),
@@ -182,11 +184,13 @@ class TableState:
         table = cls(
             table_id, config, ranker,
             last_sequence=int(state["last_sequence"]),
-            # entries 7-8: R33's missed blinds; 9: R37's straddle (older snapshots have 6)
+            # entries 7-8: R33's missed blinds; 9: R37's straddle; 10: the hand after which
+            # the seat sits out (older snapshots have 6, 8 or 9)
             seats={int(row[0]): SeatState(int(row[0]), row[1], int(row[2]), bool(row[3]),
                                           bool(row[4]), bool(row[5]),
                                           *(bool(x) for x in row[6:8]),
-                                          *(bool(x) for x in row[8:9]))
+                                          *(bool(x) for x in row[8:9]),
+                                          *(int(x) for x in row[9:10]))
                    for row in state["seats"]},
             last_blinds=None if state.get("last_blinds") is None
             else (int(state["last_blinds"][0]), int(state["last_blinds"][1])),
@@ -338,7 +342,13 @@ def _on_chips(state: TableState, e: ev.ChipsAdded, s: Stored) -> None:
 def _on_sat_out(state: TableState, e: ev.PlayerSatOut, s: Stored) -> None:
     if e.seat in state.seats:
         state.seats[e.seat].sitting_out = True
+        state.seats[e.seat].sit_out_after = 0  # done, if it was scheduled
         clocks.on_sat_out(state, e.seat, s.time_ms)
+
+
+def _on_sit_out_scheduled(state: TableState, e: ev.SitOutScheduled, s: Stored) -> None:
+    if e.seat in state.seats:
+        state.seats[e.seat].sit_out_after = e.after_hand
 
 
 def _on_sat_in(state: TableState, e: ev.PlayerSatIn, s: Stored) -> None:
@@ -469,6 +479,7 @@ _FOLD: dict[type, Callable[[TableState, Any, Stored], None]] = {
     ev.ChipsAdded: _on_chips,
     ev.PlayerSatOut: _on_sat_out,
     ev.PlayerSatIn: _on_sat_in,
+    ev.SitOutScheduled: _on_sit_out_scheduled,
     ev.StraddleSet: _on_straddle,
     ev.ButtonSet: _on_button,
     ev.BlindMissed: _on_blind_missed,
