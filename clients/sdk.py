@@ -514,10 +514,13 @@ class TableClient:
         it (SitOutScheduled). Returns the last hand the seat is dealt when `after_hand`
         was given: the one asked for, or the hand begun last when that one had begun
         already. A dealer that does not know `after_hand` sits the seat out from the next
-        hand: the seat is then sat in again at once (nothing held) and None returned."""
+        hand: the seat is then sat in again at once (nothing held; unless the events this
+        client follows had it sitting out already) and None returned."""
         seat = self._my_seat()
+        me = self.tracker.view().me if self.tracker is not None else None
+        was_out = me is not None and me.sitting_out
         last = self._do(c.sit_out(self.table_id, seat, after_hand))
-        if after_hand is not None and last is None:
+        if after_hand is not None and last is None and not was_out:
             self._do(c.sit_in(self.table_id, seat))
         return last
 

@@ -531,11 +531,16 @@ def test_sit_out_after_a_hand_on_a_dealer_that_does_not_know_it_sits_in_again() 
     import asyncio
 
     from clients.aio import AsyncTableClient
+    from clients.models import SeatView
+    from clients.tracker import TableTracker
     from poker.v1 import dealer_pb2
 
-    async def sit_out(answer: dealer_pb2.SitOutResponse,
-                      after_hand: int | None) -> tuple[int | None, list[tuple[str, Any]]]:
+    async def sit_out(answer: dealer_pb2.SitOutResponse, after_hand: int | None,
+                      out_already: bool = False) -> tuple[int | None, list[tuple[str, Any]]]:
         client = AsyncTableClient("127.0.0.1:1", "t1", "tok", seat=2)
+        if out_already:  # the events it follows have the seat sitting out by choice
+            client.tracker = TableTracker(TableView(table_id="t1", your_seat=2, seats=(
+                SeatView(seat=2, player_id="p", stack=100, sitting_out=True),)))
         sent: list[tuple[str, Any]] = []
 
         async def do(spec: Any, cls: Any = None) -> Any:
@@ -554,6 +559,8 @@ def test_sit_out_after_a_hand_on_a_dealer_that_does_not_know_it_sits_in_again() 
     assert sent[0][1].after_hand == 7 and sent[0][1].seat == 2
     held, sent = asyncio.run(sit_out(dealer_pb2.SitOutResponse(), 7))  # an older dealer
     assert held is None and [m for m, _ in sent] == ["SitOut", "SitIn"]
+    held, sent = asyncio.run(sit_out(dealer_pb2.SitOutResponse(), 7, out_already=True))
+    assert held is None and [m for m, _ in sent] == ["SitOut"]  # not sat in against its will
     held, sent = asyncio.run(sit_out(dealer_pb2.SitOutResponse(), None))  # from the next hand
     assert held is None and [m for m, _ in sent] == ["SitOut"]
     assert not sent[0][1].HasField("after_hand")
