@@ -15,7 +15,7 @@ SDK's attributes stay integers in milliseconds whichever form a server writes.
 >>> from_proto(SeatView, pb.SeatView(seat=2, player_id="ann", stack=990, hole_cards=["As", "Kd"]))
 SeatView(seat=2, player_id='ann', stack=990, bet=0, sitting_out=False, in_hand=False, \
 folded=False, all_in=False, hole_cards=(Card('As'), Card('Kd')), waiting_for_big_blind=False, \
-hole_card_salts=(), time_bank_ms=0, owed_blinds=None)
+hole_card_salts=(), time_bank_ms=0, owed_blinds=None, sits_out_after_hand=None)
 >>> event_from_proto(pb.TableEvent(sequence=7, hand_id="t-1",
 ...                                turn_timed_out=pb.TurnTimedOut(seat=1, action_number=4)))
 TurnTimedOut(sequence=7, time_unix_ms=0, hand_id='t-1', seat=1, action_number=4)

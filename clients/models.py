@@ -101,6 +101,8 @@ class SeatView:
     hole_card_salts: tuple[bytes, ...] = ()  # R3: each opens its hole card
     time_bank_ms: int = 0  # R35: the seat's time bank left
     owed_blinds: OwedBlinds | None = None  # R10, R33: None when it owes nothing
+    #: The last hand the seat is dealt before it sits out, asked ahead (sit_out(after_hand)).
+    sits_out_after_hand: int | None = None
 
     @property
     def active(self) -> bool:

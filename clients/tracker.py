@@ -50,6 +50,7 @@ from clients.events import (
     PlayerUnseated,
     PotAwarded,
     RakeTaken,
+    SitOutScheduled,
     TableClosed,
     TimeBankUsed,
     TurnStarted,
@@ -87,6 +88,7 @@ class _Seat:
     owed_blinds: OwedBlinds | None = None  # R10, R33 (the next hand's plan: GetTable's)
     #: R33: a small blind went by; shown (owed dead) only once a big blind went by too.
     missed_small_blind: bool = False
+    sits_out_after_hand: int | None = None  # SitOutScheduled
 
 
 @dataclass
@@ -126,7 +128,7 @@ class TableTracker:
         self.seats: dict[int, _Seat] = {
             s.seat: _Seat(s.player_id, s.stack, s.bet, s.sitting_out, s.in_hand, s.folded,
                           s.hole_cards, s.waiting_for_big_blind, s.time_bank_ms,
-                          s.owed_blinds)
+                          s.owed_blinds, sits_out_after_hand=s.sits_out_after_hand)
             for s in snapshot.seats}
         self.hand: _Hand | None = None
         if snapshot.hand is not None:
@@ -151,7 +153,8 @@ class TableTracker:
                      sitting_out=s.sitting_out, in_hand=s.in_hand, folded=s.folded,
                      all_in=s.in_hand and not s.folded and s.stack == 0,
                      hole_cards=s.hole_cards, waiting_for_big_blind=s.waiting_for_big_blind,
-                     time_bank_ms=s.time_bank_ms, owed_blinds=s.owed_blinds)
+                     time_bank_ms=s.time_bank_ms, owed_blinds=s.owed_blinds,
+                     sits_out_after_hand=s.sits_out_after_hand)
             for n, s in sorted(self.seats.items()))
         hand_view = None
         if hand is not None:
@@ -328,6 +331,15 @@ def _set(attr: str, value: Any) -> Any:
     return handler
 
 
+def _sat_out(tracker: TableTracker, e: PlayerSatOut) -> None:
+    seat = tracker._seat(e.seat)
+    seat.sitting_out, seat.sits_out_after_hand = True, None  # what was scheduled is done
+
+
+def _scheduled(tracker: TableTracker, e: SitOutScheduled) -> None:
+    tracker._seat(e.seat).sits_out_after_hand = e.after_hand or None
+
+
 _HANDLERS: dict[type[Any], Any] = {
     HandStarted: TableTracker._hand_started,
     AntePosted: TableTracker._ante,
@@ -349,7 +361,8 @@ _HANDLERS: dict[type[Any], Any] = {
     PlayerUnseated: TableTracker._unseated,
     ChipsAdded: TableTracker._chips,
     BlindMissed: _missed,  # R33
-    PlayerSatOut: _set("sitting_out", True),
+    PlayerSatOut: _sat_out,
+    SitOutScheduled: _scheduled,
     PlayerSatIn: _set("sitting_out", False),
     ButtonSet: lambda t, e: setattr(t, "button", e.seat),
     LevelSet: TableTracker._level,

@@ -112,7 +112,7 @@ class Pot(_message.Message):
     def __init__(self, amount: _Optional[int] = ..., eligible: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind", "hole_card_salts", "time_bank_ms", "time_bank", "owed_blinds")
+    __slots__ = ("seat", "player_id", "stack", "bet", "sitting_out", "in_hand", "folded", "all_in", "hole_cards", "waiting_for_big_blind", "hole_card_salts", "sits_out_after_hand", "time_bank_ms", "time_bank", "owed_blinds")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     STACK_FIELD_NUMBER: _ClassVar[int]
@@ -124,6 +124,7 @@ class SeatView(_message.Message):
     HOLE_CARDS_FIELD_NUMBER: _ClassVar[int]
     WAITING_FOR_BIG_BLIND_FIELD_NUMBER: _ClassVar[int]
     HOLE_CARD_SALTS_FIELD_NUMBER: _ClassVar[int]
+    SITS_OUT_AFTER_HAND_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_FIELD_NUMBER: _ClassVar[int]
     OWED_BLINDS_FIELD_NUMBER: _ClassVar[int]
@@ -138,10 +139,11 @@ class SeatView(_message.Message):
     hole_cards: _containers.RepeatedScalarFieldContainer[str]
     waiting_for_big_blind: bool
     hole_card_salts: _containers.RepeatedScalarFieldContainer[bytes]
+    sits_out_after_hand: int
     time_bank_ms: int
     time_bank: _duration_pb2.Duration
     owed_blinds: OwedBlinds
-    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ..., hole_card_salts: _Optional[_Iterable[bytes]] = ..., time_bank_ms: _Optional[int] = ..., time_bank: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., owed_blinds: _Optional[_Union[OwedBlinds, _Mapping]] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., stack: _Optional[int] = ..., bet: _Optional[int] = ..., sitting_out: _Optional[bool] = ..., in_hand: _Optional[bool] = ..., folded: _Optional[bool] = ..., all_in: _Optional[bool] = ..., hole_cards: _Optional[_Iterable[str]] = ..., waiting_for_big_blind: _Optional[bool] = ..., hole_card_salts: _Optional[_Iterable[bytes]] = ..., sits_out_after_hand: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., time_bank: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., owed_blinds: _Optional[_Union[OwedBlinds, _Mapping]] = ...) -> None: ...
 
 class OwedBlinds(_message.Message):
     __slots__ = ("big_blind", "small_blind", "joined_late", "waits_for_big_blind", "posts_big_blind_next_hand", "posts_dead_small_blind_next_hand", "big_blind_next_hand", "waits_next_hand")

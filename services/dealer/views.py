@@ -463,6 +463,8 @@ def table_view(table: Table, viewer: Viewer) -> pb.TableView:
             time_bank_ms=table.state.banks.get(seat, 0)))
         if seat in owed:
             view.seats[-1].owed_blinds.CopyFrom(pb.OwedBlinds(**asdict(owed[seat])))
+        if state.sit_out_after:
+            view.seats[-1].sits_out_after_hand = state.sit_out_after
     if hand is not None:
         view.hand.CopyFrom(_hand_view(table, viewer))
     timefields.fill(view)  # AIP-142: the seats' and the hand's times as Duration/Timestamp

@@ -184,7 +184,10 @@ def test_sit_out_after_a_hand_answers_the_last_hand_dealt_and_is_logged(
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "after_hand" in message
     client.stub.SitIn(pb.SitInRequest(table_id=table_id, seat=1), metadata=auth(tokens[1]))
     assert sit_out(0, after_hand=5).after_hand == 5
+    seats = client.view(table_id).seats  # the view shows it, to everyone
+    assert seats[0].sits_out_after_hand == 5 and not seats[1].HasField("sits_out_after_hand")
     client.stub.SitIn(pb.SitInRequest(table_id=table_id, seat=0), metadata=auth(tokens[0]))
+    assert not client.view(table_id).seats[0].HasField("sits_out_after_hand")
     watcher.wait(lambda ev: count(ev, "sit_out_scheduled") >= 3)
     scheduled = [(e.sit_out_scheduled.seat, e.sit_out_scheduled.after_hand)
                  for e in watcher.events if e.HasField("sit_out_scheduled")]

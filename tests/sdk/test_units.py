@@ -564,3 +564,22 @@ def test_sit_out_after_a_hand_on_a_dealer_that_does_not_know_it_sits_in_again() 
     held, sent = asyncio.run(sit_out(dealer_pb2.SitOutResponse(), None))  # from the next hand
     assert held is None and [m for m, _ in sent] == ["SitOut"]
     assert not sent[0][1].HasField("after_hand")
+
+
+def test_the_tracker_shows_a_sit_out_to_come_until_the_seat_sits_out() -> None:
+    """SitOutScheduled sets the seat's `sits_out_after_hand` (0 clears it), and the
+    PlayerSatOut that follows the hand ends it, as GetTable's view would show."""
+    from clients.events import PlayerSatOut, SitOutScheduled
+    from clients.models import SeatView, SitOutReason
+    from clients.tracker import TableTracker
+
+    tracker = TableTracker(TableView(table_id="t", seats=(
+        SeatView(seat=0, player_id="a", stack=100), SeatView(seat=1, player_id="b", stack=100))))
+    tracker.apply(SitOutScheduled(sequence=1, seat=1, after_hand=4))
+    assert [s.sits_out_after_hand for s in tracker.view().seats] == [None, 4]
+    tracker.apply(SitOutScheduled(sequence=2, seat=1, after_hand=0))  # cancelled
+    assert tracker.view().seats[1].sits_out_after_hand is None
+    tracker.apply(SitOutScheduled(sequence=3, seat=1, after_hand=6))
+    tracker.apply(PlayerSatOut(sequence=4, seat=1, reason=SitOutReason.REQUESTED))
+    seat = tracker.view().seats[1]
+    assert seat.sitting_out and seat.sits_out_after_hand is None
