@@ -666,11 +666,12 @@ class AsyncTableClient:
         `hands` of its own hands, the table's hand `until_hand`, `seconds`, `until(view)`,
         being busted (unless `rebuy()` returns True), unseated, or the table closing.
 
-        Before its last hand the seat sits out, so it leaves no hand half played; when the
-        SitOut crosses the next deal the seat finishes that hand too (so `hands` may be
-        exceeded by one), and stops once every hand it played has its deck revealed.
-        `until_hand` is exact: the dealer is asked at once to sit the seat out when that
-        hand has ended (`sit_out(after_hand=...)`).
+        The seat sits out after its last hand, so it leaves no hand half played, and
+        stops once every hand it played has its deck revealed. The dealer is asked ahead
+        (`sit_out(after_hand=...)`): for `until_hand` as play begins, for `hands` as the
+        next-to-last hand starts (for the table's next hand, which deals the seat as a
+        rule; when it does not, the seat sits in again and sits out as its last hand
+        starts, and a SitOut crossing the next deal then finishes that hand too).
         `after`: resume from this sequence number (e.g. another client's `last_sequence`);
         default: from a fresh snapshot. `on_events` sees every new event, in order.
         `bot.act` returns an Action (an asyncio client's bot may make it a coroutine);

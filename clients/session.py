@@ -161,6 +161,11 @@ class BotSession:
         # expected back): when every other seat is among them and no hand is on, the
         # table will not deal this seat another hand (None: not looked at the table yet).
         self.away: set[int] | None = None
+        # For a `hands=` stop, the hand the dealer was asked to sit the seat out after
+        # (SitOut after_hand), and whether that failed (the seat was not dealt that hand):
+        # it then sits out as its last hand starts, as without asking.
+        self.asked_after: int | None = None
+        self.ahead_failed = False
 
     def step(self, events: list[Event], table: Table, result: Any = None) -> Step:
         """The driver's next moves after a response: its new `events`, the table after them
@@ -204,6 +209,9 @@ class BotSession:
                     self.unproven.add(e.hand_id)
                     if self._last_hand_starts(e):
                         commands += self._wind_down("played its last hand")
+                    elif self._next_is_last(e):
+                        self.asked_after = e.hand_number + 1
+                        commands.append(("sit_out_if_seated", self.asked_after))
                 elif self.stop.until_hand is not None and e.hand_number >= self.stop.until_hand:
                     commands += self._wind_down(f"the table reached hand {e.hand_number}")
             elif isinstance(e, DeckRevealed | HandVoided):
@@ -224,6 +232,12 @@ class BotSession:
                     e.reason is SitOutReason.TIMED_OUT and self.winding_down is None):
                 commands.append(("sit_in", None))  # R32 sat us out after a slow answer
                 commands += self._sit_out_ahead()  # the sit-out ended what was asked
+            elif isinstance(e, PlayerSatOut) and e.seat == self.seat and (
+                    self.asked_after is not None and self.winding_down is None):
+                # Sat out after the hand asked for, which was not this seat's last (it was
+                # not dealt it): back in, and it sits out as its last hand starts.
+                self.asked_after, self.ahead_failed = None, True
+                commands.append(("sit_in", None))
             elif isinstance(e, PlayerUnseated) and e.stack.seat == self.seat:
                 return [*commands, ("stop", "unseated")]
             elif isinstance(e, TableClosed):
@@ -244,6 +258,15 @@ class BotSession:
         before the request lands would let the table deal the seat one more."""
         until = self.stop.until_hand
         return [] if until is None or until < 1 else [("sit_out_if_seated", until)]
+
+    def _next_is_last(self, e: HandStarted) -> bool:
+        """A `hands=` stop whose next hand is its last: the seat is asked ahead to sit out
+        after the table's next hand, which deals it that hand as a rule (when it does not,
+        the PlayerSatOut comes early and the bot sits in again: `ahead_failed`)."""
+        s = self.stop
+        return (s.hands is not None and self.result.hands == s.hands - 1
+                and not self.ahead_failed
+                and (s.until_hand is None or e.hand_number + 1 < s.until_hand))
 
     def _note_away(self, e: Event) -> None:
         assert self.away is not None

@@ -22,7 +22,14 @@ from clients.accounts import LeaveStatus, TransferKind
 from clients.aio import AsyncLobbyClient, AsyncTableClient
 from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.errors import ActionRefused, FairDeckViolation
-from clients.events import DeckRevealed, DeckSeeded, Event, HandEnded, HandStarted
+from clients.events import (
+    DeckRevealed,
+    DeckSeeded,
+    Event,
+    HandEnded,
+    HandStarted,
+    PlayerSeated,
+)
 from clients.fairdeck import FairDeckChecker
 from clients.models import Action, TableView
 from clients.sdk import LobbyClient, TableClient
@@ -495,3 +502,49 @@ def test_R39_sdk_players_seed_every_deck_by_themselves_and_every_check_passes(
     late = [e for e in seeded if len(e.seeds) == 3][2:]
     assert late and all(s.seed for e in late for s in e.seeds)
     operator.close_table(table.table_id, void_hand_in_progress=True)
+
+
+def test_a_bot_stopping_after_its_own_hands_is_dealt_exactly_that_many(
+        suite: LocalSuite, operator: LobbyClient) -> None:
+    """`play(hands=6)` asks the dealer, as its fifth hand starts, to sit it out once the
+    table's next hand has ended: the table deals it six hands, never a seventh, however
+    fast its sixth ends. The two others stop after the table's hand 12 exactly."""
+    table = open_table(operator, 3)
+    players = seated(suite, operator, table, 3, buy_in=1000)
+    stops: list[dict[str, int]] = [{"hands": 6}, {"until_hand": 12}, {"until_hand": 12}]
+
+    def run(p: Player, stop: dict[str, int]) -> None:
+        assert p.table is not None
+        try:
+            p.result = p.table.play(CallingStation(), **stop)  # type: ignore[arg-type]
+        except BaseException as err:  # noqa: BLE001 - reported below
+            p.error = err
+
+    threads = [threading.Thread(target=run, args=pair, daemon=True)
+               for pair in zip(players, stops, strict=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not [p.error for p in players if p.error is not None]
+    spectator = TableClient(table.dealer_address, table.table_id)
+    view = spectator.view()
+    seat_of: dict[str, int] = {}
+    dealt = {p.player_id: 0 for p in players}
+    for event in spectator.events(after=0):
+        if isinstance(event, PlayerSeated):
+            seat_of[event.player_id] = event.seat
+        if isinstance(event, HandStarted):
+            for player in players:  # (not yet seated for the first hands: not dealt)
+                dealt[player.player_id] += any(
+                    hp.seat == seat_of.get(player.player_id) for hp in event.players)
+        if event.sequence >= view.sequence:
+            break
+    spectator.close()
+    first = players[0]
+    assert first.result is not None and first.result.hands == 6
+    assert first.result.stopped_because == "played its last hand"
+    # the table dealt it its six (and any hand dealt before its bot began), not one more
+    assert dealt[first.player_id] - 6 in (0, 1) and view.hands_played == 12
+    seat = view.seat(seat_of[first.player_id])
+    assert seat is not None and seat.sitting_out, view.seats

@@ -583,3 +583,43 @@ def test_the_tracker_shows_a_sit_out_to_come_until_the_seat_sits_out() -> None:
     tracker.apply(PlayerSatOut(sequence=4, seat=1, reason=SitOutReason.REQUESTED))
     seat = tracker.view().seats[1]
     assert seat.sitting_out and seat.sits_out_after_hand is None
+
+
+def _started(number: int, *seats: int) -> Any:
+    from clients.events import HandPlayer, HandStarted
+    from clients.models import Level
+
+    return HandStarted(sequence=number * 10, hand_id=f"t-{number}", hand_number=number,
+                       button=0, level=Level(5, 10),
+                       players=tuple(HandPlayer(s, f"p{s}", 500) for s in seats))
+
+
+def test_a_hands_stop_asks_ahead_to_sit_out_after_the_next_hand() -> None:
+    """`hands=3`: as its second hand starts (table hand 6) the seat asks to sit out once
+    hand 7 has ended; its third hand is 7 (winding down as before)."""
+    session = BotSession(_Counting(), 0, Stop(hands=3))
+    assert session.on_events([_started(5, 0, 1)], _seats()) == []
+    assert session.on_events([_started(6, 0, 1)], _seats()) == [("sit_out_if_seated", 7)]
+    assert session.on_events([_started(7, 0, 1)], _seats()) == [("sit_out_if_seated", None)]
+    assert session.winding_down == "played its last hand" and session.result.hands == 3
+
+
+def test_a_hands_stop_whose_seat_missed_the_hand_asked_sits_in_and_stops_as_before() -> None:
+    """The seat was not dealt the hand it asked to sit out after: the dealer's PlayerSatOut
+    comes before its last hand, so it sits in again, and sits out as that hand starts."""
+    session = BotSession(_Counting(), 0, Stop(hands=3))
+    session.on_events([_started(5, 0, 1)], _seats())
+    session.on_events([_started(6, 0, 1)], _seats())
+    assert session.on_events([_started(7, 1, 2)], _seats()) == []  # not dealt hand 7
+    sat_out = PlayerSatOut(sequence=75, seat=0, reason=SitOutReason.REQUESTED)
+    assert session.on_events([sat_out], _seats(0)) == [("sit_in", None)]
+    assert session.on_events([_started(8, 0, 1)], _seats()) == [("sit_out_if_seated", None)]
+    assert session.on_events([_started(9, 0, 1)], _seats()) == []  # no second ask
+
+
+def test_an_until_hand_stop_asks_ahead_as_play_begins_and_again_after_a_time_out() -> None:
+    session = BotSession(_Counting(), 0, Stop(until_hand=12))
+    assert session.on_events([], _seats()) == [("sit_out_if_seated", 12)]
+    timed_out = PlayerSatOut(sequence=9, seat=0, reason=SitOutReason.TIMED_OUT)
+    assert session.on_events([timed_out], _seats(0)) == [("sit_in", None),
+                                                         ("sit_out_if_seated", 12)]
