@@ -80,10 +80,11 @@ def seated(suite: LocalSuite, operator: LobbyClient, table: LobbyTable, count: i
 
 
 def play_all(players: list[Player], bots: list[Bot], table_id: str,
-             **stop: object) -> list[Player]:
-    """Each player plays its bot on a thread (rebuying when busted) until `stop`; joined."""
+             stops: list[dict[str, object]] | None = None, **stop: object) -> list[Player]:
+    """Each player plays its bot on a thread (rebuying when busted) until `stop` (or its
+    own of `stops`, one a player); joined."""
 
-    def run(p: Player, bot: Bot) -> None:
+    def run(p: Player, bot: Bot, stop: dict[str, object]) -> None:
         def rebuy() -> bool:
             try:
                 p.lobby.rebuy(table_id)
@@ -104,8 +105,9 @@ def play_all(players: list[Player], bots: list[Bot], table_id: str,
         except BaseException as err:  # noqa: BLE001 - reported by the test
             p.error = err
 
-    threads = [threading.Thread(target=run, args=pair, daemon=True)
-               for pair in zip(players, bots, strict=True)]
+    own = stops if stops is not None else [stop] * len(players)
+    threads = [threading.Thread(target=run, args=triple, daemon=True)
+               for triple in zip(players, bots, own, strict=True)]
     for t in threads:
         t.start()
     for t in threads:

@@ -511,22 +511,8 @@ def test_a_bot_stopping_after_its_own_hands_is_dealt_exactly_that_many(
     fast its sixth ends. The two others stop after the table's hand 12 exactly."""
     table = open_table(operator, 3)
     players = seated(suite, operator, table, 3, buy_in=1000)
-    stops: list[dict[str, int]] = [{"hands": 6}, {"until_hand": 12}, {"until_hand": 12}]
-
-    def run(p: Player, stop: dict[str, int]) -> None:
-        assert p.table is not None
-        try:
-            p.result = p.table.play(CallingStation(), **stop)  # type: ignore[arg-type]
-        except BaseException as err:  # noqa: BLE001 - reported below
-            p.error = err
-
-    threads = [threading.Thread(target=run, args=pair, daemon=True)
-               for pair in zip(players, stops, strict=True)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-    assert not [p.error for p in players if p.error is not None]
+    play_all(players, [CallingStation() for _ in players], table.table_id,
+             stops=[{"hands": 6}, {"until_hand": 12}, {"until_hand": 12}])
     spectator = TableClient(table.dealer_address, table.table_id)
     view = spectator.view()
     seat_of: dict[str, int] = {}
@@ -546,5 +532,3 @@ def test_a_bot_stopping_after_its_own_hands_is_dealt_exactly_that_many(
     assert first.result.stopped_because == "played its last hand"
     # the table dealt it its six (and any hand dealt before its bot began), not one more
     assert dealt[first.player_id] - 6 in (0, 1) and view.hands_played == 12
-    seat = view.seat(seat_of[first.player_id])
-    assert seat is not None and seat.sitting_out, view.seats
