@@ -24,7 +24,7 @@ from clients.bots import CallingStation, EquityBot, RandomBot
 from clients.cards import cards
 from clients.errors import ServiceError
 from clients.evaluator import EvaluatorClient
-from clients.events import CardsShown, Event, HandStarted, PlayerSeated
+from clients.events import CardsShown
 from clients.sdk import LobbyClient, TableClient
 from clients.session import Bot
 from clients.transport import TLS, RetryPolicy
@@ -33,7 +33,14 @@ from poker import tls as tls_options
 from poker.cards import parse_card
 from poker.procs import ServiceProcess, start_service
 from services.dealer.ranking import RemoteRanker
-from tests.sdk.conftest import Player, open_table, play_all, wait_until
+from tests.sdk.conftest import (
+    Player,
+    hands_dealt,
+    logged_events,
+    open_table,
+    play_all,
+    wait_until,
+)
 
 DEPOSIT = 10_000
 ONCE = RetryPolicy(attempts=1)
@@ -163,27 +170,6 @@ def _conserved(operator: LobbyClient, tls: TLS, players: list[Player], table_id:
     assert audit.ok and audit.total == 0, audit.problems
 
 
-def _table_events(address: str, table_id: str, tls: TLS) -> list[Event]:
-    spectator = TableClient(address, table_id, tls=tls)
-    last = spectator.view().sequence
-    events = []
-    for event in spectator.events(after=0):
-        events.append(event)
-        if event.sequence >= last:
-            break
-    spectator.close()
-    return events
-
-
-def _dealt(events: list[Event], player: Player) -> list[int]:
-    """The numbers of the hands `player` was dealt in, of those its bot saw."""
-    seen = set(player.events)
-    seat = next(e.seat for e in events
-                if isinstance(e, PlayerSeated) and e.player_id == player.player_id)
-    return [e.hand_number for e in events if isinstance(e, HandStarted)
-            and e.sequence in seen and any(p.seat == seat for p in e.players)]
-
-
 def test_a_bot_match_through_the_lobby_over_tls_conserves_chips(
         suite: Suite, certs: Certs) -> None:
     tls = certs.tls()
@@ -196,14 +182,16 @@ def test_a_bot_match_through_the_lobby_over_tls_conserves_chips(
         equity_bot = EquityBot(suite.evaluator.address, trials=200, tls=tls, seed=5)
         bots: list[Bot] = [CallingStation(), CallingStation(), RandomBot(seed=3), equity_bot]
         play_all(players, bots, table.table_id, until_hand=12)
-        events = _table_events(table.dealer_address, table.table_id, tls)
+        events = logged_events(table.dealer_address, table.table_id, tls)
         for p in players:
             assert p.result is not None and not p.result.refused
             # The bot counted the hands the table dealt it; one that never busted was dealt
             # every hand from its first (a seat taken during a hand waits for the big blind,
             # R10) to hand 12. A bust costs a hand or more: the next one is dealt before the
             # rebuy lands, and R33 may keep the seat out longer.
-            dealt = _dealt(events, p)
+            seen = set(p.events)  # of the hands its bot saw
+            dealt = [e.hand_number for e in hands_dealt(events, p.player_id)
+                     if e.sequence in seen]
             assert p.result.hands == len(dealt) > 0
             if p.rebuys == 0:
                 assert dealt == list(range(dealt[0], 13))

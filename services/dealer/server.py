@@ -175,10 +175,9 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         table = self.dealer.table(request.table_id)
         table.check_seat(request.seat)
         self.auth.require_seat(_token(context), table.table_id, request.seat)
-        if not request.HasField("after_hand"):
-            table.sit_out(request.seat)
-            return pb.SitOutResponse()
-        return pb.SitOutResponse(after_hand=table.sit_out(request.seat, request.after_hand))
+        after = request.after_hand if request.HasField("after_hand") else None
+        last = table.sit_out(request.seat, after)
+        return pb.SitOutResponse() if after is None else pb.SitOutResponse(after_hand=last)
 
     @unary
     def SitIn(self, request: pb.SitInRequest, context: Any) -> pb.SitInResponse:

@@ -14,10 +14,12 @@ import pytest
 
 from clients.accounts import LobbyTable, TableRules
 from clients.errors import ServiceError, Unavailable
+from clients.events import Event, HandStarted, PlayerSeated
 from clients.models import Level, TableConfig
 from clients.sdk import LobbyClient, TableClient
 from clients.session import Bot, PlayResult
 from clients.stack import LocalSuite
+from clients.transport import TLS
 
 DEPOSIT = 20_000
 _ids = itertools.count(1)
@@ -115,6 +117,32 @@ def play_all(players: list[Player], bots: list[Bot], table_id: str,
     errors = [p.error for p in players if p.error is not None]
     assert not errors, errors
     return players
+
+
+def logged_events(address: str, table_id: str, tls: TLS | None = None) -> list[Event]:
+    """Every event of the table's log so far, read from the start by a spectator."""
+    spectator = TableClient(address, table_id, tls=tls)
+    last = spectator.view().sequence
+    events = []
+    for event in spectator.events(after=0):
+        events.append(event)
+        if event.sequence >= last:
+            break
+    spectator.close()
+    return events
+
+
+def hands_dealt(events: list[Event], player_id: str) -> list[HandStarted]:
+    """The HandStarted of each hand the log's seat of `player_id` was dealt (none before
+    the player sat down)."""
+    seat: int | None = None
+    dealt = []
+    for e in events:
+        if isinstance(e, PlayerSeated) and e.player_id == player_id:
+            seat = e.seat
+        elif isinstance(e, HandStarted) and any(p.seat == seat for p in e.players):
+            dealt.append(e)
+    return dealt
 
 
 def stacks_between_hands(operator: LobbyClient, table_id: str) -> dict[str, int]:
