@@ -79,7 +79,8 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         self.notes = notes or Notes()
         self.auth = dealer.auth
         self.linger = linger_s
-        # Play streams' decisions of one loop turn: one commit (streams.DecisionGroup)
+        # Play streams' decisions of one loop turn: one commit while that pays
+        # (streams.DecisionGroup)
         self.decisions = streams.DecisionGroup(dealer.store.group)
 
     # ------------------------------------------------------------ internal calls

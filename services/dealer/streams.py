@@ -344,16 +344,27 @@ async def watch(table: Table, viewer: views.Viewer, after: int,
 
 
 class DecisionGroup:
-    """Group commit across Play streams: the decisions that arrive in one turn of the
-    event loop, on any stream of any table, are applied in one transaction.
+    """Group commit across Play streams, when it pays: the decisions that arrive in one
+    turn of the event loop, on any stream of any table, applied in one transaction.
 
-    A stream's decision is queued, and the first one queued schedules the flush with
-    `call_soon`: the streams woken by the same read of the sockets queue theirs before
-    it runs. The flush applies them in arrival order inside `group` (Store.group: one
-    commit for all, safe because nothing awaits between the writes and the commit, so
-    nothing of it is streamed or answered before it is durable) and then wakes each
-    stream. A stream's decisions keep their order; a decision refused is its own
-    stream's result, as when applied alone.
+    Grouping makes each decision wait for the end of its loop turn (a `call_soon`: the
+    streams woken by the same read of the sockets queue theirs before it runs), and it
+    saves a commit for each decision after the first of a turn. So the group counts the
+    decisions of each turn (one `call_soon` marks the turn's end) and keeps a moving
+    average of them: while the turns carry GROUP_FROM decisions or more on average,
+    decisions wait and are applied together inside `group` (Store.group: one commit for
+    all, safe because nothing awaits between the writes and the commit, so nothing of it
+    is streamed or answered before it is durable); below UNGROUP_BELOW, each is applied
+    as it comes, with its own commit. On this machine heads-up tables under load
+    (bench/table.py, 8 tables) carry about 2.7 decisions a turn and six-handed ones
+    (bench/dealer.py, 4 tables) about 1.4: grouping gained about 9 % of hands/s on the
+    first and lost about 5 % on the second (the wait slows every table, and its other
+    seats' lingering events then go out in more messages a decision); adapting keeps
+    both gains.
+
+    Either way, a stream's decisions keep their order and each is answered on its own
+    stream once it is durable; a decision refused is its own stream's result, as when
+    applied alone.
     """
 
     def __init__(self, group: Callable[[], AbstractContextManager[None]] = nullcontext
@@ -361,19 +372,41 @@ class DecisionGroup:
         self._group = group
         self._pending: list[tuple[PlaySession, pb.PlayAction]] = []
         self._scheduled = False
+        self._in_turn = 0  # decisions added in this turn of the loop
+        self._per_turn = 1.0  # their moving average over the turns with any
+        self.grouping = False  # whether decisions wait for the turn's end
 
     def add(self, session: PlaySession, action: pb.PlayAction) -> None:
         self._pending.append((session, action))
+        self._in_turn += 1
         if not self._scheduled:
             self._scheduled = True
-            asyncio.get_running_loop().call_soon(self.flush)
+            asyncio.get_running_loop().call_soon(self._turn_ended)
+        if not self.grouping:
+            self.flush()
+
+    def _turn_ended(self) -> None:
+        """The turn's decisions are in: applies those waiting, and decides whether the
+        next turns' wait (GROUP_FROM and UNGROUP_BELOW decisions a turn on average)."""
+        self._scheduled = False
+        self._per_turn += (self._in_turn - self._per_turn) * _AVERAGE_WEIGHT
+        self._in_turn = 0
+        if self.grouping:
+            self.grouping = self._per_turn >= UNGROUP_BELOW
+        else:
+            self.grouping = self._per_turn >= GROUP_FROM
+        self.flush()
 
     def flush(self) -> None:
         """Applies every queued decision now (also called by a stream that ends, so that
         its last decisions are answered before it says it is done)."""
-        self._scheduled = False
         pending, self._pending = self._pending, []
         if not pending:
+            return
+        if len(pending) == 1:  # alone: its own write commits it
+            session, action = pending[0]
+            session.results.append(session._act(action))
+            session.feed.poke()
             return
         with self._group():
             for session, action in pending:
@@ -382,9 +415,18 @@ class DecisionGroup:
             session.feed.poke()
 
 
+#: DecisionGroup: decisions wait for the end of their loop turn once the turns with any
+#: carry GROUP_FROM of them on average, and are applied as they come again below
+#: UNGROUP_BELOW (apart, so that an average near one bound does not flip every turn).
+GROUP_FROM = 2.0
+UNGROUP_BELOW = 1.6
+#: The weight of a turn in that moving average (about the last 20 turns count).
+_AVERAGE_WEIGHT = 0.05
+
+
 class PlaySession:
-    """One bot's Play stream: actions in (applied in the loop turn they come in, grouped
-    with other streams' by `decisions`), events and results out."""
+    """One bot's Play stream: actions in (applied as they come, or at the end of their
+    loop turn with other streams' when `decisions` groups them), events and results out."""
 
     def __init__(self, table: Table, caller: Caller, viewer: views.Viewer, after: int,
                  linger: float, decisions: DecisionGroup | None = None) -> None:

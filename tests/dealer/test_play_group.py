@@ -1,12 +1,15 @@
-"""Play streams' group commit (services.dealer.streams.DecisionGroup): the decisions of
-one turn of the event loop, from streams at different tables, are one transaction; each
-is answered on its own stream as if applied alone, a refusal included."""
+"""Play streams' group commit (services.dealer.streams.DecisionGroup): while the loop's
+turns carry two decisions or more on average, the decisions of one turn, from streams at
+different tables, are one transaction; each is answered on its own stream as if applied
+alone, a refusal included. Below that, each decision is applied as it comes."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 from poker.v1 import dealer_pb2 as pb
 from services.dealer import streams, views
@@ -54,6 +57,7 @@ def test_decisions_of_one_loop_turn_at_two_tables_are_one_commit(tmp_path: Path)
         tables = [_heads_up(dealer, "ga"), _heads_up(dealer, "gb")]
         await _turns(*tables)
         group = streams.DecisionGroup(dealer.store.group)
+        group.grouping = True  # as after turns of two decisions or more (test below)
         sessions = [_session(t, t.turn.seat, group) for t in tables]  # type: ignore[union-attr]
         before = [t.last_sequence for t in tables]
         commits = dealer.store._commits
@@ -95,5 +99,77 @@ def test_a_stream_that_ends_answers_its_queued_decision_first(tmp_path: Path) ->
         assert session.results[0].code == 0
         assert session.results[0].sequence > before
         dealer.shutdown()
+
+    asyncio.run(run())
+
+
+class _Session:
+    """What DecisionGroup asks of a Play session: `_act`, `results`, `feed.poke`."""
+
+    def __init__(self, applied: list[str], name: str) -> None:
+        self.applied, self.name = applied, name
+        self.results: list[str] = []
+        self.feed = self
+
+    def _act(self, action: str) -> str:
+        self.applied.append(f"{self.name}:{action}")
+        return action
+
+    def poke(self) -> None:
+        pass
+
+
+class _CountingGroup:
+    def __init__(self) -> None:
+        self.entered = 0
+
+    def __call__(self) -> Any:
+        self.entered += 1
+        return nullcontext()
+
+
+def test_decisions_are_grouped_only_while_the_turns_carry_two_or_more() -> None:
+    async def run() -> None:
+        transactions = _CountingGroup()
+        group = streams.DecisionGroup(transactions)
+        applied: list[str] = []
+        a, b, c = (_Session(applied, name) for name in "abc")
+        add: Any = group.add  # takes what it asks of a session (_Session)
+
+        # One decision a turn: each is applied as it comes, before the turn ends.
+        for turn in range(5):
+            add(a, f"{turn}")
+            assert a.results[-1] == f"{turn}"
+            await asyncio.sleep(0)
+        assert not group.grouping and transactions.entered == 0
+
+        # Three a turn: the average climbs past GROUP_FROM, then they wait for the turn's
+        # end and share one transaction, in their order of arrival.
+        turns = 0
+        while not group.grouping:
+            for session in (a, b, c):
+                add(session, f"t{turns}")
+            await asyncio.sleep(0)
+            turns += 1
+            assert turns < 100, "never grouped"
+        assert turns > 1  # an average, not one busy turn
+        applied.clear()
+        for session in (c, a, b):
+            add(session, "g")
+        assert applied == []  # waiting for the turn's end
+        await asyncio.sleep(0)
+        assert applied == ["c:g", "a:g", "b:g"] and transactions.entered == 1
+
+        # Back to one a turn: grouping stops once the average falls below UNGROUP_BELOW.
+        turns = 0
+        while group.grouping:
+            add(a, "one")
+            await asyncio.sleep(0)
+            turns += 1
+            assert turns < 100, "never ungrouped"
+        assert group._per_turn < streams.UNGROUP_BELOW <= streams.GROUP_FROM
+        applied.clear()
+        add(b, "now")
+        assert applied == ["b:now"]
 
     asyncio.run(run())
