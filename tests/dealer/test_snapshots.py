@@ -94,8 +94,10 @@ def folded(table: Table, from_snapshot: bool) -> dict[str, Any]:
     return state(fresh)
 
 
-def _between_hands(dealer: Dealer, table: Table, rng: random.Random, n: int) -> None:
-    """What the lobby and the players do between hands: rebuys, sit-outs, levels, leaving."""
+def _between_hands(dealer: Dealer, table: Table, rng: random.Random, n: int,
+                   level_set_at: list[int]) -> None:
+    """What the lobby and the players do between hands: rebuys, sit-outs, levels, leaving.
+    `level_set_at`: the hand count at the last level set (updated)."""
     tid = table.table_id
     for seat in sorted(table.seats):
         if table.in_hand(seat):
@@ -110,8 +112,11 @@ def _between_hands(dealer: Dealer, table: Table, rng: random.Random, n: int) -> 
             table.sit_in(seat)
         elif roll < 0.21:
             table.unseat(seat)
-    if rng.random() < 0.05:
+    # A level set by chance, and at least every 25 hands: how often this runs between
+    # hands depends on the machine's speed (the pause is 2 ms), so chance alone may miss.
+    if rng.random() < 0.05 or table.hands_played - level_set_at[0] >= 25:
         dealer.set_level(tid, rng.randrange(len(table.config.levels)), f"lv{n}")
+        level_set_at[0] = table.hands_played
     for seat in range(table.config.seats):
         if seat not in table.seats and rng.random() < 0.3:
             dealer.seat_player(tid, seat, f"p{n}-{seat}", rng.randint(100, 2000),
@@ -127,12 +132,13 @@ async def _play(dealer: Dealer, hands: int, seed: int,
         dealer.seat_player("t", seat, f"p{seat}", 400, False)
     rng = random.Random(seed)
     n = 0
+    level_set_at = [0]
     while table.hands_played < hands:
         n += 1
         turn, hand = table.turn, table.hand
         if hand is None or turn is None:
             if hand is None:
-                _between_hands(dealer, table, rng, n)
+                _between_hands(dealer, table, rng, n, level_set_at)
             if check is not None:
                 check(table)
             await asyncio.sleep(0.003)
