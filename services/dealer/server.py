@@ -81,7 +81,8 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
         self.linger = linger_s
         # Play streams' decisions of one loop turn: one commit while that pays
         # (streams.DecisionGroup)
-        self.decisions = streams.DecisionGroup(dealer.store.group)
+        self.decisions = streams.DecisionGroup(dealer.store.group,
+                                               lambda: dealer.store.commit_s)
 
     # ------------------------------------------------------------ internal calls
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -48,6 +49,7 @@ from services.dealer import store as sqlite_store
 from services.dealer.errors import TableMoved
 from services.dealer.store import (
     CALLS,
+    COMMIT_WEIGHT,
     ActRecord,
     Row,
     Snapshot,
@@ -233,6 +235,7 @@ class PgStore:
         # committed, find none, and drop the new table as lost.
         self._creating: list[str] = []
         self.commits = 0
+        self.commit_s = 0.0  # a round trip's moving average (store.Store.commit_s)
         self._cursor: Any = None
         self.reader = PgReader(dsn)
 
@@ -382,7 +385,9 @@ class PgStore:
         if not text:
             return
         try:
+            began = time.perf_counter()
             cur.execute(";\n".join(text).encode())
+            self.commit_s += (time.perf_counter() - began - self.commit_s) * COMMIT_WEIGHT
         except BaseException:
             if self._db.broken or self._db.closed:  # cut off (a pause past a timeout)
                 self._db = connect(self.path)

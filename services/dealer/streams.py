@@ -351,25 +351,33 @@ class DecisionGroup:
     streams woken by the same read of the sockets queue theirs before it runs), and it
     saves a commit for each decision after the first of a turn. So the group counts the
     decisions of each turn (one `call_soon` marks the turn's end) and keeps a moving
-    average of them: while the turns carry GROUP_FROM decisions or more on average,
-    decisions wait and are applied together inside `group` (Store.group: one commit for
-    all, safe because nothing awaits between the writes and the commit, so nothing of it
-    is streamed or answered before it is durable); below UNGROUP_BELOW, each is applied
-    as it comes, with its own commit. On this machine heads-up tables under load
-    (bench/table.py, 8 tables) carry about 2.7 decisions a turn and six-handed ones
-    (bench/dealer.py, 4 tables) about 1.4: grouping gained about 9 % of hands/s on the
-    first and lost about 5 % on the second (the wait slows every table, and its other
-    seats' lingering events then go out in more messages a decision); adapting keeps
-    both gains.
+    average of them, and `commit_s` says what a commit costs the loop (the store's
+    moving average, Store.commit_s). Decisions wait, and are applied together inside
+    `group` (Store.group: one commit for all, safe because nothing awaits between the
+    writes and the commit, so nothing of it is streamed or answered before it is
+    durable), once the turns carry GROUP_FROM decisions or more on average, or once
+    grouping would save GROUP_SAVES_S of commits a turn ((decisions a turn - 1) x
+    commit_s: a commit that is a round trip to PostgreSQL, or an fsync); they are
+    applied as they come again when both fall below UNGROUP_BELOW and UNGROUP_SAVES_S.
+
+    Measured on this machine (2 cores, bench/ab.py, always grouping against applying
+    each at once): on SQLite a commit costs the loop 20-40 us alone, 70-90 us for a
+    group. Heads-up tables under load (bench/table.py, 8 tables) carry 3.3-3.5
+    decisions a turn applied at once and 2.2-2.7 grouped, and grouping gained about 9 %
+    of hands/s there; six-handed ones (bench/dealer.py, 4 tables) carry 1.6-2.0 applied
+    at once and about 1.4 grouped, and grouping lost about 5 % (the wait slows every
+    table, and its other seats' lingering events then go out in more messages a
+    decision). The bounds sit between those figures. On PostgreSQL a commit is a round
+    trip (0.6-0.7 ms on the loop), and grouping pays at six-handed tables too.
 
     Either way, a stream's decisions keep their order and each is answered on its own
     stream once it is durable; a decision refused is its own stream's result, as when
     applied alone.
     """
 
-    def __init__(self, group: Callable[[], AbstractContextManager[None]] = nullcontext
-                 ) -> None:
-        self._group = group
+    def __init__(self, group: Callable[[], AbstractContextManager[None]] = nullcontext,
+                 commit_s: Callable[[], float] = lambda: 0.0) -> None:
+        self._group, self._commit_s = group, commit_s
         self._pending: list[tuple[PlaySession, pb.PlayAction]] = []
         self._scheduled = False
         self._in_turn = 0  # decisions added in this turn of the loop
@@ -387,14 +395,16 @@ class DecisionGroup:
 
     def _turn_ended(self) -> None:
         """The turn's decisions are in: applies those waiting, and decides whether the
-        next turns' wait (GROUP_FROM and UNGROUP_BELOW decisions a turn on average)."""
+        next turns' wait (the class doc)."""
         self._scheduled = False
-        self._per_turn += (self._in_turn - self._per_turn) * _AVERAGE_WEIGHT
+        per_turn = self._per_turn = (self._per_turn
+                                     + (self._in_turn - self._per_turn) * _AVERAGE_WEIGHT)
         self._in_turn = 0
+        saved = (per_turn - 1) * self._commit_s()
         if self.grouping:
-            self.grouping = self._per_turn >= UNGROUP_BELOW
+            self.grouping = per_turn >= UNGROUP_BELOW or saved >= UNGROUP_SAVES_S
         else:
-            self.grouping = self._per_turn >= GROUP_FROM
+            self.grouping = per_turn >= GROUP_FROM or saved >= GROUP_SAVES_S
         self.flush()
 
     def flush(self) -> None:
@@ -415,12 +425,15 @@ class DecisionGroup:
             session.feed.poke()
 
 
-#: DecisionGroup: decisions wait for the end of their loop turn once the turns with any
-#: carry GROUP_FROM of them on average, and are applied as they come again below
-#: UNGROUP_BELOW (apart, so that an average near one bound does not flip every turn).
-GROUP_FROM = 2.0
-UNGROUP_BELOW = 1.6
-#: The weight of a turn in that moving average (about the last 20 turns count).
+#: DecisionGroup: decisions wait for the end of their loop turn once the turns carry
+#: GROUP_FROM of them on average or grouping would save GROUP_SAVES_S seconds of commits
+#: a turn, and are applied as they come again below both UNGROUP_BELOW and
+#: UNGROUP_SAVES_S (apart, so that a figure near one bound does not flip every turn).
+GROUP_FROM = 2.5
+UNGROUP_BELOW = 1.8
+GROUP_SAVES_S = 100e-6
+UNGROUP_SAVES_S = 60e-6
+#: The weight of a turn in the average of decisions a turn (about the last 20 count).
 _AVERAGE_WEIGHT = 0.05
 
 

@@ -1,7 +1,9 @@
 """Play streams' group commit (services.dealer.streams.DecisionGroup): while the loop's
-turns carry two decisions or more on average, the decisions of one turn, from streams at
-different tables, are one transaction; each is answered on its own stream as if applied
-alone, a refusal included. Below that, each decision is applied as it comes."""
+turns carry enough decisions on average (GROUP_FROM), or while the commits it saves cost the
+loop enough (a slow commit: PostgreSQL's round trip, an fsync), the decisions of one
+turn, from streams at different tables, are one transaction; each is answered on its
+own stream as if applied alone, a refusal included. Otherwise each decision is applied
+as it comes."""
 
 from __future__ import annotations
 
@@ -173,3 +175,33 @@ def test_decisions_are_grouped_only_while_the_turns_carry_two_or_more() -> None:
         assert applied == ["b:now"]
 
     asyncio.run(run())
+
+
+def test_slow_commits_are_grouped_when_turns_carry_fewer_than_two() -> None:
+    """Turns of one and two decisions (1.5 on average): with SQLite's commit (tens of
+    microseconds) each is applied as it comes; with a millisecond's (a round trip to
+    PostgreSQL) grouping saves half a millisecond a turn, and they wait."""
+    async def run(commit_s: float) -> bool:
+        group = streams.DecisionGroup(_CountingGroup(), lambda: commit_s)
+        add: Any = group.add
+        session = _Session([], "a")
+        for turn in range(60):
+            for _ in range(1 + turn % 2):
+                add(session, "x")
+            await asyncio.sleep(0)
+        assert 1.3 < group._per_turn < 1.7
+        return group.grouping
+
+    assert not asyncio.run(run(30e-6))
+    assert asyncio.run(run(1e-3))
+
+
+def test_the_store_keeps_the_average_time_of_its_commits(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite")
+    assert store.commit_s == 0.0
+    with store.batch():
+        store.create_table("t", "{}", 0)
+    for n in range(1, 30):
+        store.write("t", [(n, "h", 0, b"\x08\x01")])
+    assert 0.0 < store.commit_s < 0.5
+    store.close()
