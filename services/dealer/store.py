@@ -271,6 +271,14 @@ HAND_EVENTS = ("SELECT sequence, hand_id, time_ms, payload FROM events WHERE tab
 #: The weight of one commit in a store's `commit_s` (about the last 20 count).
 COMMIT_WEIGHT = 0.05
 
+
+def commit_average(average: float, seconds: float) -> float:
+    """A store's `commit_s` after a commit of `seconds`: the moving average, each commit
+    counted at most four times the average plus 50 us, so that a rare slow one (a WAL
+    checkpoint's, a disk's hiccup) hardly moves it, while commits slow every time (a
+    round trip to a server, an fsync) raise it within a few dozen."""
+    return average + (min(seconds, 4 * average + 50e-6) - average) * COMMIT_WEIGHT
+
 _INSERT_EVENT = ("INSERT INTO events (table_id, sequence, hand_id, time_ms, payload)"
                  " VALUES (?, ?, ?, ?, ?)")
 
@@ -304,8 +312,8 @@ class Store:
         #: written in it (`write` takes no savepoint then); None otherwise.
         self._untouched: int | None = None
         self._commits = 0
-        #: The moving average of a commit's time on the loop, in seconds (COMMIT_WEIGHT
-        #: each): what a group commit saves for each decision it adds (streams.DecisionGroup).
+        #: The moving average of a commit's time on the loop, in seconds (commit_average):
+        #: what a group commit saves for each decision it adds (streams.DecisionGroup).
         self.commit_s = 0.0
         self._checkpoint_every = checkpoint_every
         self._checkpointer = Checkpointer(self.path, synchronous, restart_mb * 1024 * 1024)
@@ -422,7 +430,7 @@ class Store:
         try:
             began = time.perf_counter()
             self._db.execute("COMMIT")
-            self.commit_s += (time.perf_counter() - began - self.commit_s) * COMMIT_WEIGHT
+            self.commit_s = commit_average(self.commit_s, time.perf_counter() - began)
         except BaseException:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")

@@ -49,12 +49,12 @@ from services.dealer import store as sqlite_store
 from services.dealer.errors import TableMoved
 from services.dealer.store import (
     CALLS,
-    COMMIT_WEIGHT,
     ActRecord,
     Row,
     Snapshot,
     StoreFormatError,
     closed_seat,
+    commit_average,
     find_act,
     put_act,
 )
@@ -387,7 +387,7 @@ class PgStore:
         try:
             began = time.perf_counter()
             cur.execute(";\n".join(text).encode())
-            self.commit_s += (time.perf_counter() - began - self.commit_s) * COMMIT_WEIGHT
+            self.commit_s = commit_average(self.commit_s, time.perf_counter() - began)
         except BaseException:
             if self._db.broken or self._db.closed:  # cut off (a pause past a timeout)
                 self._db = connect(self.path)

@@ -17,7 +17,7 @@ from poker.v1 import dealer_pb2 as pb
 from services.dealer import streams, views
 from services.dealer.auth import Authenticator, Caller
 from services.dealer.dealer import Dealer
-from services.dealer.store import Store
+from services.dealer.store import Store, commit_average
 from services.dealer.tables import Table
 
 
@@ -205,3 +205,17 @@ def test_the_store_keeps_the_average_time_of_its_commits(tmp_path: Path) -> None
         store.write("t", [(n, "h", 0, b"\x08\x01")])
     assert 0.0 < store.commit_s < 0.5
     store.close()
+
+
+def test_a_rare_slow_commit_hardly_moves_the_average_and_steady_slow_ones_raise_it() -> None:
+    average = 0.0
+    for _ in range(200):
+        average = commit_average(average, 25e-6)  # SQLite's
+    assert 20e-6 < average < 30e-6
+    spiked = commit_average(average, 5e-3)  # a WAL checkpoint's
+    assert spiked - average < 10e-6
+    commits = 0
+    while average <= 600e-6:  # a round trip every time: within a few dozen commits
+        average = commit_average(average, 700e-6)
+        commits += 1
+        assert commits < 60
