@@ -130,7 +130,7 @@ class _CountingGroup:
         return nullcontext()
 
 
-def test_decisions_are_grouped_only_while_the_turns_carry_two_or_more() -> None:
+def test_decisions_are_grouped_only_while_the_turns_carry_enough_of_them() -> None:
     async def run() -> None:
         transactions = _CountingGroup()
         group = streams.DecisionGroup(transactions)
