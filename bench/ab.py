@@ -9,6 +9,7 @@ ratio (head / base) are printed, with each side's range.
     .venv/bin/python bench/ab.py --base d1e2932 --rounds 5 engine.py --hands 6000
     .venv/bin/python bench/ab.py --base 93dc1d7 dealer.py --seconds 10 --runs farm,play
     .venv/bin/python bench/ab.py --base 93dc1d7 --same-script table_core.py
+    .venv/bin/python bench/ab.py --base 93dc1d7 --together --rounds 10 dealer.py
     .venv/bin/python bench/ab.py --base 93dc1d7 --head-args="--time-bank-ms 0" table.py
     .venv/bin/python bench/ab.py --base 93dc1d7 --quotient \
         farm.dealer_us_per_action=farm.dealer_cpu_pct/farm.actions_per_s*1e4 dealer.py
@@ -17,6 +18,13 @@ The benchmark's own options follow its file name (a script under `bench/`); `--j
 is added by this script. `--head-args` adds options to this checkout's side only: to
 play a feature the base lacks at its "off" setting (R35's time bank at 0), so that both
 sides do the same work and the figure is the cost of the code, not of the feature.
+
+`--together` starts a round's two sides at the same moment instead of one after the
+other. On a shared machine whose speed moves by 10-20 % from one minute to the next,
+each pair then meets the same machine, and the rounds' ratios spread less; the sides
+share the cores, so their own figures are lower than alone: compare the ratios. Each
+paired ratio comes with a 95 % confidence interval of its median (the bootstrap over
+the rounds): a change is shown no slower only when that interval's low end is near 1.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import argparse
 import contextlib
 import json
 import os
+import random
 import shlex
 import statistics
 import subprocess
@@ -36,14 +45,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_side(checkout: Path, script: str, args: list[str], out: Path,
-             script_from: Path | None = None) -> dict[str, float]:
-    """One run of bench/`script` on `checkout`'s code (the script itself from
-    `script_from`, default the checkout); the numeric figures it wrote."""
+def start_side(checkout: Path, script: str, args: list[str], out: Path,
+               script_from: Path | None = None) -> subprocess.Popen[bytes]:
+    """Starts one run of bench/`script` on `checkout`'s code (the script itself from
+    `script_from`, default the checkout), writing its figures to `out`."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     source = (script_from or checkout) / "bench" / script
-    subprocess.run([sys.executable, str(source), *args, "--json", str(out)],
-                   cwd=checkout, env=env, check=True, stdout=subprocess.DEVNULL)
+    return subprocess.Popen([sys.executable, str(source), *args, "--json", str(out)],
+                            cwd=checkout, env=env, stdout=subprocess.DEVNULL)
+
+
+def figures_of(run: subprocess.Popen[bytes], out: Path) -> dict[str, float]:
+    """The numeric figures a started run wrote, once it ends (an error if it failed)."""
+    if run.wait() != 0:
+        raise subprocess.CalledProcessError(run.returncode, run.args)
     return dict(_numbers(json.loads(out.read_text())))
 
 
@@ -82,6 +97,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="run this checkout's benchmark file on both sides (each on its "
                              "own code): for a benchmark newer than the base that uses only "
                              "what the base has too")
+    parser.add_argument("--together", action="store_true",
+                        help="run a round's two sides at the same time, not one after the "
+                             "other: a change of the machine's speed then falls on both "
+                             "alike (they share its cores, so each side's figures are lower "
+                             "than alone; compare the ratios)")
     parser.add_argument("--head-args", default="",
                         help="options for this checkout's side only, one string (shlex)")
     parser.add_argument("--quotient", action="append", default=[], metavar="NAME=A/B",
@@ -111,13 +131,21 @@ def main(argv: list[str] | None = None) -> int:
         runs: dict[str, list[dict[str, float]]] = {"base": [], "head": []}
         order = [("base", "head"), ("head", "base")]
         for i in range(ns.rounds):
+            print(f"round {i + 1}/{ns.rounds}: " + (" and " if ns.together else ", then ").join(
+                f"{side} ({base_rev if side == 'base' else head_rev})" for side in order[i % 2])
+                + " ...", flush=True)
+            started = []
             for side in order[i % 2]:
                 checkout = base if side == "base" else ROOT
-                print(f"round {i + 1}/{ns.rounds}: {side} "
-                      f"({base_rev if side == 'base' else head_rev}) ...", flush=True)
                 args = ns.args + (head_args if side == "head" else [])
-                figures = run_side(checkout, ns.script, args, Path(tmp) / f"{side}{i}.json",
-                                   ROOT if ns.same_script else None)
+                out = Path(tmp) / f"{side}{i}.json"
+                run = start_side(checkout, ns.script, args, out,
+                                 ROOT if ns.same_script else None)
+                started.append((side, run, out))
+                if not ns.together:
+                    figures_of(run, out)
+            for side, run, out in started:
+                figures = figures_of(run, out)
                 for name, worked_out in quotients:
                     value = worked_out(figures)
                     if value is not None:
@@ -126,16 +154,20 @@ def main(argv: list[str] | None = None) -> int:
     keys = [k for k in runs["head"][0] if all(k in r for r in runs["base"] + runs["head"])]
     also = f" (head also {' '.join(head_args)})" if head_args else ""
     print(f"\nbench/{ns.script} {' '.join(ns.args)}{also}: base {base_rev}, head {head_rev}, "
-          f"{ns.rounds} rounds each, alternated; medians (ranges)")
+          f"{ns.rounds} rounds each, " + ("both sides at once" if ns.together else "alternated")
+          + "; medians (ranges)")
     print("paired: the median of each round's own head/base (its two runs are next to each "
-          "other in time, so a drift of the machine's speed falls on both), with the range")
-    print(f"{'figure':44} {'base':>24} {'head':>24} {'head/base':>9} {'paired':>21}")
+          "other in time, so a drift of the machine's speed falls on both), with the range; "
+          "95% CI: of that median, by resampling the rounds")
+    print(f"{'figure':44} {'base':>24} {'head':>24} {'head/base':>9} {'paired':>21} "
+          f"{'95% CI':>13}")
     for key in keys:
         a = [r[key] for r in runs["base"]]
         b = [r[key] for r in runs["head"]]
         ma, mb = statistics.median(a), statistics.median(b)
         ratio = f"{mb / ma:9.3f}" if ma else f"{'-':>9}"
-        print(f"{key:44} {_cell(ma, a):>24} {_cell(mb, b):>24} {ratio} {paired(a, b):>21}")
+        print(f"{key:44} {_cell(ma, a):>24} {_cell(mb, b):>24} {ratio} {paired(a, b):>21} "
+              f"{interval(a, b):>13}")
     return 0
 
 
@@ -182,6 +214,25 @@ def paired(base: list[float], head: list[float]) -> str:
         return "-"
     ratios = [h / b for b, h in zip(base, head, strict=True)]
     return f"{statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f})"
+
+
+def interval(base: list[float], head: list[float], resamples: int = 2000) -> str:
+    """A 95% confidence interval of the median of the rounds' own ratios head/base, by
+    the bootstrap (the rounds drawn again with replacement, a fixed seed); "-" when a
+    base figure is 0 or there are fewer than five rounds.
+
+    >>> interval([100.0] * 6, [97.0, 98.0, 99.0, 101.0, 102.0, 103.0])
+    '0.975-1.025'
+    >>> interval([100.0] * 4, [90.0] * 4)
+    '-'
+    """
+    if not all(base) or len(base) < 5:
+        return "-"
+    ratios = [h / b for b, h in zip(base, head, strict=True)]
+    rng = random.Random(0)
+    medians = sorted(statistics.median(rng.choices(ratios, k=len(ratios)))
+                     for _ in range(resamples))
+    return f"{medians[int(0.025 * resamples)]:.3f}-{medians[int(0.975 * resamples) - 1]:.3f}"
 
 
 def _cell(median: float, values: list[float]) -> str:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -317,10 +318,22 @@ async def close_tables(bots: Sequence[Seat]) -> None:
                 table_id=table_id, void_hand_in_progress=True), metadata=SVC)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far."""
+def cpu_seconds(pid: int, system_only: bool = False) -> float:
+    """User + system CPU time of a process so far (`system_only`: the kernel's part)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    system = int(fields[12])
+    return (system if system_only else int(fields[11]) + system) / os.sysconf("SC_CLK_TCK")
+
+
+def context_switches(pid: int) -> int:
+    """Context switches of a process's threads so far (voluntary and not)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            for line in (task / "status").read_text().splitlines():
+                if "ctxt_switches:" in line:
+                    total += int(line.split()[1])
+    return total
 
 
 async def run_layout(addresses: Sequence[str], dealer_pids: Sequence[int], style: str,
@@ -349,10 +362,14 @@ async def run_layout(addresses: Sequence[str], dealer_pids: Sequence[int], style
     await asyncio.sleep(WARM_UP_S)
     hands0, window0 = await hands_played(bots), time.perf_counter()
     dealers0 = sum(cpu_seconds(p) for p in dealer_pids)
+    kernel0 = sum(cpu_seconds(p, system_only=True) for p in dealer_pids)
+    switches0 = sum(context_switches(p) for p in dealer_pids)
     bots0 = sum(cpu_seconds(p) for p in bot_pids)
     await asyncio.sleep(seconds)
     window1 = time.perf_counter()
     dealers1 = sum(cpu_seconds(p) for p in dealer_pids)
+    kernel1 = sum(cpu_seconds(p, system_only=True) for p in dealer_pids)
+    switches1 = sum(context_switches(p) for p in dealer_pids)
     bots1 = sum(cpu_seconds(p) for p in bot_pids)
     hands = await hands_played(bots) - hands0
     elapsed = window1 - window0
@@ -377,6 +394,10 @@ async def run_layout(addresses: Sequence[str], dealer_pids: Sequence[int], style
         "p99_ms": 1000 * rtts[int(0.99 * (len(rtts) - 1))] if rtts else float("nan"),
         "errors": stats.errors,
         "dealer_cpu_pct": 100 * (dealers1 - dealers0) / elapsed,
+        # the kernel's part of it (system calls: sockets, the store's files)
+        "dealer_system_pct": 100 * (kernel1 - kernel0) / elapsed,
+        "dealer_switches_per_action": (switches1 - switches0) / len(rtts) if rtts
+        else float("nan"),
         "bots_cpu_pct": 100 * (bots1 - bots0) / elapsed,
         # the dealers' CPU per answered decision: the "dealer CPU per decision" of an A/B
         # (bench/ab.py), each round's own, so its median is not a ratio of two medians

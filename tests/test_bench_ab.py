@@ -45,3 +45,18 @@ def test_a_quotient_is_worked_out_for_each_run_or_refused_when_malformed() -> No
             assert "NAME=A/B" in str(err)
         else:
             raise AssertionError(f"{bad!r} was taken")
+
+
+def test_the_interval_holds_the_paired_median_and_narrows_as_rounds_agree() -> None:
+    """The 95 % interval of the paired median: it contains the median, it is one point
+    when every round gives the same ratio, wider when the rounds scatter, and absent for
+    fewer than five rounds (too few to resample)."""
+    ab = _ab()
+    base = [100.0] * 9
+    agreeing = [95.0] * 9
+    scattered = [80.0, 85.0, 90.0, 95.0, 95.0, 100.0, 105.0, 110.0, 115.0]
+    assert ab.interval(base, agreeing) == "0.950-0.950"
+    low, high = map(float, ab.interval(base, scattered).split("-"))
+    assert low < 0.95 < high and high - low >= 0.05
+    assert ab.interval(base[:4], agreeing[:4]) == "-"
+    assert ab.interval([0.0] * 6, [1.0] * 6) == "-"
