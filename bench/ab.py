@@ -22,7 +22,10 @@ sides do the same work and the figure is the cost of the code, not of the featur
 `--together` starts a round's two sides at the same moment instead of one after the
 other. On a shared machine whose speed moves by 10-20 % from one minute to the next,
 each pair then meets the same machine, and the rounds' ratios spread less; the sides
-share the cores, so their own figures are lower than alone: compare the ratios. Each
+share the cores, so their own figures are lower than alone: compare the ratios. It
+suits a benchmark of one phase only: sides whose phases drift apart no longer meet the
+same load (bench/table.py's Play style, run after its farm style, came out 1.27 together
+against 1.01 alternated on the same commits). Each
 paired ratio comes with a 95 % confidence interval of its median (the bootstrap over
 the rounds): a change is shown no slower only when that interval's low end is near 1.
 """
@@ -75,6 +78,16 @@ def worktree(rev: str, path: Path) -> Iterator[Path]:
                        check=False)
 
 
+def compile_tree(checkout: Path) -> None:
+    """Writes the bytecode of a checkout's packages (as `make test` does for this one),
+    so that neither side compiles its modules at each start: with
+    PYTHONDONTWRITEBYTECODE set, a fresh worktree would otherwise never have any."""
+    folders = [name for name in ("poker", "services", "clients", "bench")
+               if (checkout / name).is_dir()]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", *folders],
+                   cwd=checkout, check=True, stdout=subprocess.DEVNULL)
+
+
 def _numbers(value: object, prefix: str = "") -> Iterator[tuple[str, float]]:
     """(dotted key, number) for every number in a JSON value, lists and objects walked."""
     if isinstance(value, bool):
@@ -101,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="run a round's two sides at the same time, not one after the "
                              "other: a change of the machine's speed then falls on both "
                              "alike (they share its cores, so each side's figures are lower "
-                             "than alone; compare the ratios)")
+                             "than alone; compare the ratios); for a benchmark of one "
+                             "phase, since phases that drift apart meet different loads")
     parser.add_argument("--head-args", default="",
                         help="options for this checkout's side only, one string (shlex)")
     parser.add_argument("--quotient", action="append", default=[], metavar="NAME=A/B",
@@ -110,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
                              "'farm.dealer_us_per_action=farm.dealer_cpu_pct/"
                              "farm.actions_per_s*1e4': CPU an action when the base writes no "
                              "such figure); repeatable")
+    parser.add_argument("--json", metavar="PATH",
+                        help="also write every round's figures of both sides, to pool runs")
     parser.add_argument("script", help="a benchmark under bench/, e.g. engine.py")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own options")
     ns = parser.parse_args(argv)
@@ -128,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
                               capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="poker-ab-") as tmp, \
             worktree(base_rev, Path(tmp) / "base") as base:
+        for checkout in (base, ROOT):  # both sides start from bytecode, as `make test` leaves it
+            compile_tree(checkout)
         runs: dict[str, list[dict[str, float]]] = {"base": [], "head": []}
         order = [("base", "head"), ("head", "base")]
         for i in range(ns.rounds):
@@ -168,6 +186,10 @@ def main(argv: list[str] | None = None) -> int:
         ratio = f"{mb / ma:9.3f}" if ma else f"{'-':>9}"
         print(f"{key:44} {_cell(ma, a):>24} {_cell(mb, b):>24} {ratio} {paired(a, b):>21} "
               f"{interval(a, b):>13}")
+    if ns.json:
+        Path(ns.json).write_text(json.dumps({"base": base_rev, "head": head_rev,
+                                             "script": ns.script, "args": ns.args,
+                                             "head_args": head_args, "rounds": runs}))
     return 0
 
 
