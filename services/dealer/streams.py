@@ -413,12 +413,8 @@ class DecisionGroup:
         pending, self._pending = self._pending, []
         if not pending:
             return
-        if len(pending) == 1:  # alone: its own write commits it
-            session, action = pending[0]
-            session.results.append(session._act(action))
-            session.feed.poke()
-            return
-        with self._group():
+        # alone, a decision's own write commits it; several share one commit
+        with self._group() if len(pending) > 1 else nullcontext():
             for session, action in pending:
                 session.results.append(session._act(action))
         for session, _ in pending:
